@@ -1,0 +1,242 @@
+//! The engine contract: the [`Game`] trait every game implements.
+//!
+//! # Shape of a game
+//!
+//! A game is a set of associated types and pure functions over them. The engine never holds a
+//! game "object": the server keeps a [`Game::State`] per session, calls [`Game::apply`] with one
+//! seat's decision, and projects [`Game::observe`] and [`Game::view_event`] for each viewer.
+//!
+//! # Properties every implementation must have
+//!
+//! These are checked for every game by the generic conformance suite
+//! (`service/engine/tests/conformance.rs`), over hundreds of seeds:
+//!
+//! * **Turn model.** [`Game::to_act`] may hold several seats: simultaneous secret choices and
+//!   out-of-turn calls are ordinary actions of every seat in the set. A seat is in `to_act`
+//!   exactly when [`Game::legal_actions`] for it is non-empty, and `to_act` is empty exactly
+//!   when [`Game::outcome`] is `Some`. Meta actions (resign, draw offers) are not game actions:
+//!   [`crate::Table`] adds them on top of every game.
+//! * **Every listed action applies; nothing else does.** `apply` accepts every action in
+//!   `legal_actions(state, seat)` and rejects every other action.
+//! * **Rejection leaves no trace.** When `apply` returns an error the state is exactly as it was.
+//! * **Determinism.** All randomness comes from the [`crate::GameRng`] inside the state, seeded
+//!   by [`Game::new_game`]. (config, seats, seed, action log) reproduces the state exactly, and
+//!   every shuffle or random pick is reported as an event.
+//! * **Hidden information.** [`Game::Observation`] for a seat holds its own hand and what it has
+//!   seen; for others only counts and public cards; a spectator sees only public information.
+//!   The types are built so that hidden information cannot be represented in them. Events are
+//!   projected per viewer by [`Game::view_event`] in the same way. [`Game::resample`] redraws
+//!   everything a viewer cannot see; observations must not change under it (the no-leak test).
+//!   Error messages never mention hidden information either.
+//! * **Termination.** Every game ends: the caps of the rule files are config with defaults.
+//! * **Serialization.** `State`, `Config`, `Action` and `Event` round-trip through serde.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use std::fmt::Debug;
+use std::ops::RangeInclusive;
+
+use crate::rng::{GameRng, Seed};
+use crate::seat::{Seat, SeatSet, Viewer};
+
+/// A game's rules. See the module documentation for the properties every implementation has.
+pub trait Game: 'static {
+    /// The stable game id used on the wire, in storage and in file names (`pigeon_chess`).
+    const ID: &'static str;
+    /// The display name (`Pigeon Chess`).
+    const NAME: &'static str;
+    /// A short summary of the rules for people browsing the variants.
+    const SUMMARY: &'static str;
+    /// The seat counts the game supports.
+    const SEATS: RangeInclusive<usize>;
+
+    /// Options. Every engine addition of the rule file is a field here, and `Default` gives the
+    /// rule file's defaults.
+    type Config: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// The complete, authoritative state, including deck order and the generator. Never sent to
+    /// a client.
+    type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// One seat's decision.
+    type Action: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
+    /// What one viewer may know. Hidden information is unrepresentable in it.
+    type Observation: Clone + Debug + PartialEq + Send + Sync;
+    /// Something that happened, with all its hidden details (kept only on the server).
+    type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// An event as one viewer may know it.
+    type EventView: Clone + Debug + PartialEq + Send + Sync;
+
+    /// Checks `config` and `seats` and deals a new game from `seed`. Returns the state and the
+    /// setup events (shuffles, deals).
+    fn new_game(
+        config: &Self::Config,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<(Self::State, Vec<Self::Event>), SetupError>;
+
+    /// The number of seats of this game.
+    fn seat_count(state: &Self::State) -> usize;
+
+    /// The seats that may take a game action now; empty once the game is over.
+    fn to_act(state: &Self::State) -> SeatSet;
+
+    /// Every game action `seat` may take now, in a deterministic order; empty when the seat may
+    /// not act.
+    fn legal_actions(state: &Self::State, seat: Seat) -> Vec<Self::Action>;
+
+    /// Applies one action of `seat`, returning what happened. On error the state is unchanged.
+    /// The caller has already checked that the game is running; games still report
+    /// [`PlayError::NotYourTurn`] and [`PlayError::Illegal`] themselves.
+    fn apply(
+        state: &mut Self::State,
+        seat: Seat,
+        action: &Self::Action,
+    ) -> Result<Vec<Self::Event>, PlayError>;
+
+    /// The game as `viewer` may see it.
+    fn observe(state: &Self::State, viewer: Viewer) -> Self::Observation;
+
+    /// `event` as `viewer` may know it, or `None` when the viewer learns nothing of it.
+    fn view_event(event: &Self::Event, viewer: Viewer) -> Option<Self::EventView>;
+
+    /// `event` with every detail, for the complete history of a finished game.
+    fn reveal_event(event: &Self::Event) -> Self::EventView;
+
+    /// The result, once the game has ended by its own rules.
+    fn outcome(state: &Self::State) -> Option<Outcome>;
+
+    /// Ends the game for `seat`, which resigned. `None` (the default) means the game has no rule
+    /// of its own, and [`crate::Table`] ends the game with every other seat winning. Games for
+    /// more than two seats may instead eliminate the seat and play on.
+    fn resign(state: &mut Self::State, seat: Seat) -> Option<Vec<Self::Event>> {
+        let _ = (state, seat);
+        None
+    }
+
+    /// A state that `viewer` cannot tell apart from `state`: everything the viewer cannot see
+    /// (other hands, face-down cards, deck order, secret choices) is redrawn at random from what
+    /// is consistent with its observation. Used by the no-leak test and by bots.
+    fn resample(state: &Self::State, viewer: Viewer, rng: &mut GameRng) -> Self::State;
+}
+
+/// Why a game could not be created.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The game does not support this many seats.
+    #[error("this game is for {min} to {max} seats, not {requested}")]
+    SeatCount {
+        /// Smallest supported count.
+        min: usize,
+        /// Largest supported count.
+        max: usize,
+        /// The requested count.
+        requested: usize,
+    },
+    /// A config option is out of range; the message names it.
+    #[error("invalid config: {0}")]
+    InvalidConfig(String),
+}
+
+/// Why an action was rejected. Messages never contain hidden information.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlayError {
+    /// The game has ended.
+    #[error("the game is over")]
+    GameOver,
+    /// The seat may not act now.
+    #[error("it is not this seat's turn")]
+    NotYourTurn,
+    /// The action is not legal now; the message says why in public terms.
+    #[error("illegal action: {0}")]
+    Illegal(String),
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum EndReason {
+    /// A seat resigned.
+    Resignation,
+    /// The seats agreed to a draw.
+    DrawAgreed,
+    /// The game ended by its rules and the scores decided.
+    Score,
+    /// A player chose to end the game, as its rules allow.
+    PlayerEnded,
+    /// No seat had a legal action.
+    NoLegalAction,
+    /// The players ran out of cards, as the game's rules define it.
+    OutOfCards,
+    /// An engine-added no-progress limit was reached.
+    NoProgress,
+    /// An engine-added hard cap on turns was reached.
+    TurnCap,
+}
+
+/// The result of a finished game.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Outcome {
+    /// The winning seats; empty for a draw.
+    pub winners: SeatSet,
+    /// Why the game ended.
+    pub reason: EndReason,
+    /// Final scores by seat, for games that score; empty otherwise.
+    pub scores: Vec<i32>,
+}
+
+impl Outcome {
+    /// A win for one seat.
+    pub fn win(seat: Seat, reason: EndReason) -> Outcome {
+        Outcome {
+            winners: SeatSet::only(seat),
+            reason,
+            scores: Vec::new(),
+        }
+    }
+
+    /// A draw.
+    pub fn draw(reason: EndReason) -> Outcome {
+        Outcome {
+            winners: SeatSet::EMPTY,
+            reason,
+            scores: Vec::new(),
+        }
+    }
+
+    /// Decides by score: the highest score wins, a tie between the best is a draw.
+    pub fn by_scores(scores: Vec<i32>, reason: EndReason) -> Outcome {
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let leaders: SeatSet = scores
+            .iter()
+            .enumerate()
+            .filter(|(_, score)| **score == best)
+            .map(|(seat, _)| Seat(seat as u8))
+            .collect();
+        let winners = if leaders.len() == 1 {
+            leaders
+        } else {
+            SeatSet::EMPTY
+        };
+        Outcome {
+            winners,
+            reason,
+            scores,
+        }
+    }
+
+    /// Whether the game was drawn.
+    pub fn is_draw(&self) -> bool {
+        self.winners.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_decide_winner_or_draw() {
+        let win = Outcome::by_scores(vec![9, 7], EndReason::Score);
+        assert_eq!(win.winners, SeatSet::only(Seat(0)));
+        let draw = Outcome::by_scores(vec![7, 7], EndReason::Score);
+        assert!(draw.is_draw());
+    }
+}

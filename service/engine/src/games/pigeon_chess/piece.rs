@@ -1,0 +1,144 @@
+//! Pieces and spots of the 3 × 4 grid (rules/pigeon_chess.md §1).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The chess piece printed on a card, in increasing worth (§2.4: K > Q > R > B > N > P).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Piece {
+    /// Pawn.
+    Pawn,
+    /// Knight.
+    Knight,
+    /// Bishop.
+    Bishop,
+    /// Rook.
+    Rook,
+    /// Queen.
+    Queen,
+    /// King.
+    King,
+}
+
+impl Piece {
+    /// Every piece, in increasing worth.
+    pub const ALL: [Piece; 6] = [
+        Piece::Pawn,
+        Piece::Knight,
+        Piece::Bishop,
+        Piece::Rook,
+        Piece::Queen,
+        Piece::King,
+    ];
+
+    /// Index into per-piece arrays (`Piece::ALL[piece.index()] == piece`).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The usual one-letter name: P, N, B, R, Q, K.
+    pub fn letter(self) -> char {
+        match self {
+            Piece::Pawn => 'P',
+            Piece::Knight => 'N',
+            Piece::Bishop => 'B',
+            Piece::Rook => 'R',
+            Piece::Queen => 'Q',
+            Piece::King => 'K',
+        }
+    }
+}
+
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.letter())
+    }
+}
+
+/// Number of columns (a–c).
+pub const COLUMNS: u8 = 3;
+/// Number of rows (1–4).
+pub const ROWS: u8 = 4;
+
+/// One spot of the grid. Row 1 is seat 0's back row, row 2 its front row, row 3 seat 1's front
+/// row and row 4 seat 1's back row (§1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Spot(u8);
+
+impl Spot {
+    /// Every spot in the order a1, b1, c1, a2, …, c4.
+    pub fn all() -> impl Iterator<Item = Spot> {
+        (0..COLUMNS * ROWS).map(Spot)
+    }
+
+    /// The spot at `column` (0 = a) and `row` (0 = row 1), if on the grid.
+    pub fn at(column: i8, row: i8) -> Option<Spot> {
+        if (0..COLUMNS as i8).contains(&column) && (0..ROWS as i8).contains(&row) {
+            Some(Spot(row as u8 * COLUMNS + column as u8))
+        } else {
+            None
+        }
+    }
+
+    /// Index 0..12 in the order of [`Spot::all`].
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+
+    /// Column, 0 = a.
+    pub fn column(self) -> i8 {
+        (self.0 % COLUMNS) as i8
+    }
+
+    /// Row, 0 = row 1.
+    pub fn row(self) -> i8 {
+        (self.0 / COLUMNS) as i8
+    }
+
+    /// The spot `(dc, dr)` away, if on the grid.
+    pub fn offset(self, dc: i8, dr: i8) -> Option<Spot> {
+        Spot::at(self.column() + dc, self.row() + dr)
+    }
+}
+
+impl fmt::Display for Spot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.column() as u8) as char, self.row() + 1)
+    }
+}
+
+/// A spot name that is not `a1` … `c4`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a spot name (a1 to c4)")]
+pub struct BadSpot;
+
+impl FromStr for Spot {
+    type Err = BadSpot;
+
+    fn from_str(name: &str) -> Result<Spot, BadSpot> {
+        match name.as_bytes() {
+            [column @ b'a'..=b'c', row @ b'1'..=b'4'] => {
+                Spot::at((column - b'a') as i8, (row - b'1') as i8).ok_or(BadSpot)
+            }
+            _ => Err(BadSpot),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spot_names_round_trip() {
+        for spot in Spot::all() {
+            assert_eq!(spot.to_string().parse::<Spot>(), Ok(spot));
+        }
+        assert_eq!("a1".parse::<Spot>().unwrap().index(), 0);
+        assert_eq!("c4".parse::<Spot>().unwrap().index(), 11);
+        assert!("d1".parse::<Spot>().is_err());
+        assert!("a5".parse::<Spot>().is_err());
+        assert!("a10".parse::<Spot>().is_err());
+    }
+}

@@ -1,0 +1,19 @@
+//! Deckmate's game rules.
+//!
+//! Every game implements [`Game`] (see `game.rs` for the contract), and [`Table`] wraps any game
+//! with the meta actions every game shares (resignation and draw offers). [`GameKind`] is the
+//! registry of hosted games. The crate is pure: no I/O, no clocks, no global randomness; every
+//! random choice comes from the seeded ChaCha generator kept inside each game's state.
+
+pub mod game;
+pub mod games;
+pub mod registry;
+pub mod rng;
+pub mod seat;
+pub mod table;
+
+pub use game::{EndReason, Game, Outcome, PlayError, SetupError};
+pub use registry::GameKind;
+pub use rng::{GameRng, Seed};
+pub use seat::{Seat, SeatSet, Viewer};
+pub use table::{MetaAction, MetaEvent, Table, TableAction, TableEvent};

@@ -1,0 +1,330 @@
+//! [`Table`]: any [`Game`] plus the meta actions every game shares.
+//!
+//! Resignation is allowed at any time to any seat of a running game. In two-seat games either
+//! seat may offer a draw at any time; the other seat accepts or declines it, and taking a game
+//! action while an offer to you stands declines it. A seat whose offer was declined may offer
+//! again only after it has taken a game action, so offers cannot be used to spam the opponent.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{EndReason, Game, Outcome, PlayError, SetupError};
+use crate::rng::Seed;
+use crate::seat::{Seat, SeatSet, Viewer};
+
+/// An action outside a game's own rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MetaAction {
+    /// Give up.
+    Resign,
+    /// Offer a draw (two-seat games).
+    OfferDraw,
+    /// Accept the opponent's standing draw offer.
+    AcceptDraw,
+    /// Decline the opponent's standing draw offer.
+    DeclineDraw,
+}
+
+/// One seat's decision at a [`Table`]: a meta action or one of the game's own actions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TableAction<A> {
+    /// Resign or handle a draw offer.
+    Meta(MetaAction),
+    /// A game action.
+    Game(A),
+}
+
+/// Something that happened at the table, outside the game's own rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MetaEvent {
+    /// The seat resigned.
+    Resigned(Seat),
+    /// The seat offered a draw.
+    DrawOffered(Seat),
+    /// The seat accepted the draw offer.
+    DrawAccepted(Seat),
+    /// The seat declined the draw offer, or played on, which declines it.
+    DrawDeclined(Seat),
+}
+
+/// An event at a table: from the game, from a meta action, or the end of the game. `E` is the
+/// game's event type (full) or its per-viewer view.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TableEvent<E> {
+    /// A game event.
+    Game(E),
+    /// A meta event; always public.
+    Meta(MetaEvent),
+    /// The game ended; always public.
+    Ended(Outcome),
+}
+
+/// A running game with resignation and draw offers. This is what a session stores.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound = "")]
+pub struct Table<G: Game> {
+    state: G::State,
+    draw_offer: Option<Seat>,
+    offer_blocked: SeatSet,
+    ended: Option<Outcome>,
+}
+
+impl<G: Game> Clone for Table<G> {
+    fn clone(&self) -> Self {
+        Table {
+            state: self.state.clone(),
+            draw_offer: self.draw_offer,
+            offer_blocked: self.offer_blocked,
+            ended: self.ended.clone(),
+        }
+    }
+}
+
+impl<G: Game> PartialEq for Table<G> {
+    fn eq(&self, other: &Self) -> bool {
+        self.state == other.state
+            && self.draw_offer == other.draw_offer
+            && self.offer_blocked == other.offer_blocked
+            && self.ended == other.ended
+    }
+}
+
+impl<G: Game> Table<G> {
+    /// Deals a new game; returns the table and the setup events.
+    pub fn new(
+        config: &G::Config,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<(Self, Vec<TableEvent<G::Event>>), SetupError> {
+        if !G::SEATS.contains(&seats) {
+            return Err(SetupError::SeatCount {
+                min: *G::SEATS.start(),
+                max: *G::SEATS.end(),
+                requested: seats,
+            });
+        }
+        let (state, events) = G::new_game(config, seats, seed)?;
+        let table = Table {
+            state,
+            draw_offer: None,
+            offer_blocked: SeatSet::EMPTY,
+            ended: None,
+        };
+        Ok((table, events.into_iter().map(TableEvent::Game).collect()))
+    }
+
+    /// Rebuilds a table from its creation parameters and action log.
+    pub fn replay<'a>(
+        config: &G::Config,
+        seats: usize,
+        seed: Seed,
+        log: impl IntoIterator<Item = &'a (Seat, TableAction<G::Action>)>,
+    ) -> Result<Self, ReplayError> {
+        let (mut table, _) = Table::new(config, seats, seed).map_err(ReplayError::Setup)?;
+        for (index, (seat, action)) in log.into_iter().enumerate() {
+            table
+                .apply(*seat, action)
+                .map_err(|error| ReplayError::Action { index, error })?;
+        }
+        Ok(table)
+    }
+
+    /// Wraps an existing game state (for tests and tools).
+    pub fn from_state(state: G::State) -> Self {
+        Table {
+            state,
+            draw_offer: None,
+            offer_blocked: SeatSet::EMPTY,
+            ended: None,
+        }
+    }
+
+    /// The game state. Authoritative and full of secrets: never send it to a client.
+    pub fn state(&self) -> &G::State {
+        &self.state
+    }
+
+    /// Number of seats.
+    pub fn seat_count(&self) -> usize {
+        G::seat_count(&self.state)
+    }
+
+    /// The result, once the game has ended by its rules, a resignation or an agreed draw.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.ended.clone().or_else(|| G::outcome(&self.state))
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.ended.is_some() || G::outcome(&self.state).is_some()
+    }
+
+    /// Seats that may take a game action now.
+    pub fn to_act(&self) -> SeatSet {
+        if self.ended.is_some() {
+            SeatSet::EMPTY
+        } else {
+            G::to_act(&self.state)
+        }
+    }
+
+    /// The game actions `seat` may take now.
+    pub fn legal_actions(&self, seat: Seat) -> Vec<G::Action> {
+        if self.ended.is_some() {
+            Vec::new()
+        } else {
+            G::legal_actions(&self.state, seat)
+        }
+    }
+
+    /// The meta actions `seat` may take now.
+    pub fn meta_actions(&self, seat: Seat) -> Vec<MetaAction> {
+        if self.is_over() || seat.index() >= self.seat_count() {
+            return Vec::new();
+        }
+        let mut actions = vec![MetaAction::Resign];
+        if self.seat_count() == 2 {
+            match self.draw_offer {
+                None if !self.offer_blocked.contains(seat) => actions.push(MetaAction::OfferDraw),
+                Some(offerer) if offerer != seat => {
+                    actions.push(MetaAction::AcceptDraw);
+                    actions.push(MetaAction::DeclineDraw);
+                }
+                _ => {}
+            }
+        }
+        actions
+    }
+
+    /// The seat whose draw offer stands, if any.
+    pub fn draw_offer(&self) -> Option<Seat> {
+        self.draw_offer
+    }
+
+    /// The game as `viewer` may see it.
+    pub fn observe(&self, viewer: Viewer) -> G::Observation {
+        G::observe(&self.state, viewer)
+    }
+
+    /// Applies one decision of `seat`. On error nothing changes.
+    pub fn apply(
+        &mut self,
+        seat: Seat,
+        action: &TableAction<G::Action>,
+    ) -> Result<Vec<TableEvent<G::Event>>, PlayError> {
+        if self.is_over() {
+            return Err(PlayError::GameOver);
+        }
+        if seat.index() >= self.seat_count() {
+            return Err(PlayError::NotYourTurn);
+        }
+        let mut events = match action {
+            TableAction::Meta(meta) => self.apply_meta(seat, *meta)?,
+            TableAction::Game(game_action) => {
+                if !G::to_act(&self.state).contains(seat) {
+                    return Err(PlayError::NotYourTurn);
+                }
+                let game_events = G::apply(&mut self.state, seat, game_action)?;
+                let mut events: Vec<_> = game_events.into_iter().map(TableEvent::Game).collect();
+                if let Some(offerer) = self.draw_offer.filter(|offerer| *offerer != seat) {
+                    self.draw_offer = None;
+                    self.offer_blocked.insert(offerer);
+                    events.push(TableEvent::Meta(MetaEvent::DrawDeclined(seat)));
+                }
+                self.offer_blocked.remove(seat);
+                events
+            }
+        };
+        if let Some(outcome) = self.outcome() {
+            self.draw_offer = None;
+            events.push(TableEvent::Ended(outcome));
+        }
+        Ok(events)
+    }
+
+    fn apply_meta(
+        &mut self,
+        seat: Seat,
+        meta: MetaAction,
+    ) -> Result<Vec<TableEvent<G::Event>>, PlayError> {
+        if !self.meta_actions(seat).contains(&meta) {
+            return Err(PlayError::Illegal(match meta {
+                MetaAction::Resign => "resignation is not possible now".into(),
+                MetaAction::OfferDraw => "a draw cannot be offered now".into(),
+                MetaAction::AcceptDraw | MetaAction::DeclineDraw => {
+                    "there is no draw offer to answer".into()
+                }
+            }));
+        }
+        let mut events = Vec::new();
+        match meta {
+            MetaAction::Resign => {
+                events.push(TableEvent::Meta(MetaEvent::Resigned(seat)));
+                match G::resign(&mut self.state, seat) {
+                    Some(game_events) => events.extend(game_events.into_iter().map(TableEvent::Game)),
+                    None => {
+                        let mut winners = SeatSet::first(self.seat_count());
+                        winners.remove(seat);
+                        self.ended = Some(Outcome {
+                            winners,
+                            reason: EndReason::Resignation,
+                            scores: Vec::new(),
+                        });
+                    }
+                }
+            }
+            MetaAction::OfferDraw => {
+                self.draw_offer = Some(seat);
+                events.push(TableEvent::Meta(MetaEvent::DrawOffered(seat)));
+            }
+            MetaAction::AcceptDraw => {
+                self.draw_offer = None;
+                self.ended = Some(Outcome::draw(EndReason::DrawAgreed));
+                events.push(TableEvent::Meta(MetaEvent::DrawAccepted(seat)));
+            }
+            MetaAction::DeclineDraw => {
+                if let Some(offerer) = self.draw_offer.take() {
+                    self.offer_blocked.insert(offerer);
+                }
+                events.push(TableEvent::Meta(MetaEvent::DrawDeclined(seat)));
+            }
+        }
+        Ok(events)
+    }
+
+    /// `event` as `viewer` may know it.
+    pub fn view_event(
+        event: &TableEvent<G::Event>,
+        viewer: Viewer,
+    ) -> Option<TableEvent<G::EventView>> {
+        match event {
+            TableEvent::Game(game_event) => G::view_event(game_event, viewer).map(TableEvent::Game),
+            TableEvent::Meta(meta) => Some(TableEvent::Meta(*meta)),
+            TableEvent::Ended(outcome) => Some(TableEvent::Ended(outcome.clone())),
+        }
+    }
+
+    /// `event` with every detail, for the history of a finished game.
+    pub fn reveal_event(event: &TableEvent<G::Event>) -> TableEvent<G::EventView> {
+        match event {
+            TableEvent::Game(game_event) => TableEvent::Game(G::reveal_event(game_event)),
+            TableEvent::Meta(meta) => TableEvent::Meta(*meta),
+            TableEvent::Ended(outcome) => TableEvent::Ended(outcome.clone()),
+        }
+    }
+}
+
+/// Why a replay failed: the log does not belong to these creation parameters.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The game could not be created.
+    #[error("setup failed: {0}")]
+    Setup(SetupError),
+    /// An action of the log was rejected.
+    #[error("action {index} of the log was rejected: {error}")]
+    Action {
+        /// Position in the log.
+        index: usize,
+        /// The rejection.
+        error: PlayError,
+    },
+}

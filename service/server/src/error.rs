@@ -1,0 +1,129 @@
+//! The API error model (DESIGN §3): every failure is an [`ApiError`], turned into a
+//! `tonic::Status` whose `google.rpc.ErrorInfo` detail carries a stable reason.
+//!
+//! Messages are written for the client and never contain hidden information; internal details
+//! are logged, not sent.
+
+use tonic::{Code, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+/// Every way a request can fail.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ApiError {
+    /// Malformed request, unknown game id or enum, unparsable action.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// No game with this id, or it expired.
+    #[error("game not found (it may have expired)")]
+    GameNotFound,
+    /// Missing or malformed token (UNAUTHENTICATED).
+    #[error("{0}")]
+    MissingToken(String),
+    /// A token that names no seat of this game (PERMISSION_DENIED).
+    #[error("the token does not belong to a seat of this game")]
+    WrongToken,
+    /// The seat may not act now.
+    #[error("it is not this seat's turn")]
+    NotYourTurn,
+    /// The action is not legal now; the message is public.
+    #[error("{0}")]
+    IllegalAction(String),
+    /// The game has finished.
+    #[error("the game is over")]
+    GameOver,
+    /// `expected_version` is stale.
+    #[error("expected version {expected} but the game is at version {current}")]
+    StaleVersion {
+        /// What the client expected.
+        expected: u64,
+        /// The game's version.
+        current: u64,
+    },
+    /// The session store cannot be reached.
+    #[error("the session store is unavailable; retry later")]
+    StoreUnavailable,
+    /// Load shedding.
+    #[error("the server is overloaded; retry later")]
+    Overloaded,
+    /// A configured limit was reached; the message names it.
+    #[error("{0}")]
+    LimitReached(String),
+    /// A bug. The detail is logged; the client sees a generic message.
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    /// The gRPC status code.
+    pub fn code(&self) -> Code {
+        match self {
+            ApiError::InvalidRequest(_) => Code::InvalidArgument,
+            ApiError::GameNotFound => Code::NotFound,
+            ApiError::MissingToken(_) => Code::Unauthenticated,
+            ApiError::WrongToken => Code::PermissionDenied,
+            ApiError::NotYourTurn | ApiError::IllegalAction(_) | ApiError::GameOver => {
+                Code::FailedPrecondition
+            }
+            ApiError::StaleVersion { .. } => Code::Aborted,
+            ApiError::StoreUnavailable | ApiError::Overloaded => Code::Unavailable,
+            ApiError::LimitReached(_) => Code::ResourceExhausted,
+            ApiError::Internal(_) => Code::Internal,
+        }
+    }
+
+    /// The stable `ErrorInfo.reason` (the `deckmate.v1.ErrorReason` name without its prefix).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            ApiError::InvalidRequest(_) => "INVALID_REQUEST",
+            ApiError::GameNotFound => "GAME_NOT_FOUND",
+            ApiError::MissingToken(_) | ApiError::WrongToken => "BAD_TOKEN",
+            ApiError::NotYourTurn => "NOT_YOUR_TURN",
+            ApiError::IllegalAction(_) => "ILLEGAL_ACTION",
+            ApiError::GameOver => "GAME_OVER",
+            ApiError::StaleVersion { .. } => "STALE_VERSION",
+            ApiError::StoreUnavailable => "STORE_UNAVAILABLE",
+            ApiError::Overloaded => "OVERLOADED",
+            ApiError::LimitReached(_) => "LIMIT_REACHED",
+            ApiError::Internal(_) => "INTERNAL",
+        }
+    }
+}
+
+impl From<ApiError> for Status {
+    fn from(error: ApiError) -> Status {
+        if let ApiError::Internal(detail) = &error {
+            tracing::error!(detail = %detail, "internal error");
+        }
+        let mut details = ErrorDetails::new();
+        let mut metadata = std::collections::HashMap::new();
+        if let ApiError::StaleVersion { current, .. } = &error {
+            metadata.insert("current_version".to_string(), current.to_string());
+        }
+        details.set_error_info(error.reason(), deckmate_proto::ERROR_DOMAIN, metadata);
+        Status::with_error_details(error.code(), error.to_string(), details)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_carries_reason_and_code() {
+        let status = Status::from(ApiError::StaleVersion {
+            expected: 3,
+            current: 5,
+        });
+        assert_eq!(status.code(), Code::Aborted);
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "STALE_VERSION");
+        assert_eq!(info.domain, "deckmate");
+        assert_eq!(info.metadata.get("current_version").map(String::as_str), Some("5"));
+    }
+
+    #[test]
+    fn internal_detail_is_not_sent() {
+        let status = Status::from(ApiError::Internal("secret detail".into()));
+        assert!(!status.message().contains("secret"));
+    }
+}

@@ -1,0 +1,4 @@
+//! Deckmate gRPC game server.
+
+pub mod error;
+pub mod live;

@@ -1,0 +1,3 @@
+//! The deckmate-server binary.
+
+fn main() {}
