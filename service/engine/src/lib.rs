@@ -16,4 +16,4 @@ pub use game::{EndReason, Game, Outcome, PlayError, SetupError};
 pub use registry::GameKind;
 pub use rng::{GameRng, Seed};
 pub use seat::{Seat, SeatSet, Viewer};
-pub use table::{MetaAction, MetaEvent, Table, TableAction, TableEvent};
+pub use table::{Dealt, LoggedAction, MetaAction, MetaEvent, ReplayError, Table, TableAction, TableEvent};

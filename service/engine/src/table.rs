@@ -58,6 +58,12 @@ pub enum TableEvent<E> {
     Ended(Outcome),
 }
 
+/// A table and the events its setup produced.
+pub type Dealt<G> = (Table<G>, Vec<TableEvent<<G as Game>::Event>>);
+
+/// One entry of a game's action log: who acted and what they did.
+pub type LoggedAction<A> = (Seat, TableAction<A>);
+
 /// A running game with resignation and draw offers. This is what a session stores.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(bound = "")]
@@ -94,7 +100,7 @@ impl<G: Game> Table<G> {
         config: &G::Config,
         seats: usize,
         seed: Seed,
-    ) -> Result<(Self, Vec<TableEvent<G::Event>>), SetupError> {
+    ) -> Result<Dealt<G>, SetupError> {
         if !G::SEATS.contains(&seats) {
             return Err(SetupError::SeatCount {
                 min: *G::SEATS.start(),
@@ -117,7 +123,7 @@ impl<G: Game> Table<G> {
         config: &G::Config,
         seats: usize,
         seed: Seed,
-        log: impl IntoIterator<Item = &'a (Seat, TableAction<G::Action>)>,
+        log: impl IntoIterator<Item = &'a LoggedAction<G::Action>>,
     ) -> Result<Self, ReplayError> {
         let (mut table, _) = Table::new(config, seats, seed).map_err(ReplayError::Setup)?;
         for (index, (seat, action)) in log.into_iter().enumerate() {

@@ -1,0 +1,129 @@
+//! [`GameAccess`]: the calls on one game as one viewer (a seat with its credential, or a
+//! spectator without one), shared by [`SeatHandle`](crate::SeatHandle) and
+//! [`Spectator`](crate::Spectator).
+
+use futures::Stream;
+use tonic::transport::Channel;
+
+use crate::credential::Credential;
+use crate::pb::game_service_client::GameServiceClient;
+use crate::{ActOptions, Error, RetryPolicy, new_request_id, pb, watch};
+
+/// One game as seen by one viewer.
+#[derive(Clone, Debug)]
+pub(crate) struct GameAccess {
+    rpc: GameServiceClient<Channel>,
+    retry: RetryPolicy,
+    game_id: String,
+    credential: Option<Credential>,
+}
+
+impl GameAccess {
+    /// Access to `game_id` as the seat `credential` names, or as a spectator without one.
+    pub(crate) fn new(
+        rpc: GameServiceClient<Channel>,
+        retry: RetryPolicy,
+        game_id: String,
+        credential: Option<Credential>,
+    ) -> GameAccess {
+        GameAccess {
+            rpc,
+            retry,
+            game_id,
+            credential,
+        }
+    }
+
+    /// The game's id.
+    pub(crate) fn game_id(&self) -> &str {
+        &self.game_id
+    }
+
+    /// The credential, if this is a seat.
+    pub(crate) fn credential(&self) -> Option<&Credential> {
+        self.credential.as_ref()
+    }
+
+    /// The retry policy.
+    pub(crate) fn retry(&self) -> &RetryPolicy {
+        &self.retry
+    }
+
+    /// `message` as a request carrying the viewer's credential, if any.
+    fn request<T>(&self, message: T) -> tonic::Request<T> {
+        let mut request = tonic::Request::new(message);
+        if let Some(credential) = &self.credential {
+            credential.authorize(&mut request);
+        }
+        request
+    }
+
+    /// The game as the viewer sees it now.
+    pub(crate) async fn observe(&self) -> Result<pb::ObserveResponse, Error> {
+        let message = pb::ObserveRequest {
+            game_id: self.game_id.clone(),
+        };
+        self.retry
+            .run(|| {
+                let mut rpc = self.rpc.clone();
+                let request = self.request(message.clone());
+                async move { Ok(rpc.observe(request).await?.into_inner()) }
+            })
+            .await
+    }
+
+    /// The event log as the viewer may know it.
+    pub(crate) async fn history(&self) -> Result<pb::GetHistoryResponse, Error> {
+        let message = pb::GetHistoryRequest {
+            game_id: self.game_id.clone(),
+        };
+        self.retry
+            .run(|| {
+                let mut rpc = self.rpc.clone();
+                let request = self.request(message.clone());
+                async move { Ok(rpc.get_history(request).await?.into_inner()) }
+            })
+            .await
+    }
+
+    /// Sends one action. Retries reuse the request id, so the action is applied at most once.
+    pub(crate) async fn act(
+        &self,
+        action: pb::Action,
+        options: ActOptions,
+    ) -> Result<pb::ActResponse, Error> {
+        let message = pb::ActRequest {
+            game_id: self.game_id.clone(),
+            action: Some(action),
+            expected_version: options.expected_version,
+            request_id: options.request_id.unwrap_or_else(new_request_id),
+        };
+        self.retry
+            .run(|| {
+                let mut rpc = self.rpc.clone();
+                let request = self.request(message.clone());
+                async move { Ok(rpc.act(request).await?.into_inner()) }
+            })
+            .await
+    }
+
+    /// Opens one `Watch` call starting after `from_version` (no retries: the caller resumes).
+    pub(crate) async fn open_watch(
+        &self,
+        from_version: u64,
+    ) -> Result<tonic::Streaming<pb::ObserveResponse>, Error> {
+        let request = self.request(pb::WatchRequest {
+            game_id: self.game_id.clone(),
+            from_version,
+        });
+        Ok(self.rpc.clone().watch(request).await?.into_inner())
+    }
+
+    /// Every version after `from_version`, resuming after temporary failures.
+    pub(crate) fn watch(
+        &self,
+        from_version: u64,
+    ) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static + use<> {
+        watch::resuming_watch(self.clone(), from_version)
+    }
+}

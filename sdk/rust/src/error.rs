@@ -1,0 +1,339 @@
+//! [`Error`]: every failure of a Deckmate call, decoded from the `google.rpc.ErrorInfo` reason
+//! that the server attaches to its statuses (the error table of the API design, §3).
+
+use tonic::{Code, Status};
+use tonic_types::StatusExt;
+
+/// The `ErrorInfo.metadata` key under which a `STALE_VERSION` error names the game's version.
+const CURRENT_VERSION_KEY: &str = "current_version";
+
+/// A failed Deckmate call.
+///
+/// Branch on the variant, never on the message: the variants follow the stable `ErrorInfo`
+/// reasons, while messages are written for people and may change. Every variant carries the
+/// server's message (or the transport's, for [`Error::Transport`]).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// `INVALID_REQUEST`: a malformed request, an unknown game or enum value, or an action the
+    /// server cannot decode.
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
+    /// `GAME_NOT_FOUND`: no game has this id, or it expired.
+    #[error("game not found: {0}")]
+    GameNotFound(String),
+    /// `BAD_TOKEN`: the seat token is missing, malformed or wrong, or the game does not admit
+    /// spectators.
+    #[error("bad token: {0}")]
+    BadToken(String),
+    /// `NOT_YOUR_TURN`: the seat may not act now.
+    #[error("not your turn: {0}")]
+    NotYourTurn(String),
+    /// `ILLEGAL_ACTION`: the action is not one of the seat's legal actions.
+    #[error("illegal action: {0}")]
+    IllegalAction(String),
+    /// `GAME_OVER`: the game has finished.
+    #[error("game over: {0}")]
+    GameOver(String),
+    /// `STALE_VERSION`: `expected_version` was not the game's version. Observe again and decide
+    /// anew; resending the same action blindly defeats the point of the check.
+    #[error("stale version: {message}")]
+    StaleVersion {
+        /// The game's version when the action was rejected, when the server named it.
+        current_version: Option<u64>,
+        /// The server's message.
+        message: String,
+    },
+    /// `STORE_UNAVAILABLE`: the server cannot reach its session store; retry later.
+    #[error("store unavailable: {0}")]
+    StoreUnavailable(String),
+    /// `OVERLOADED`: the server sheds load; retry later.
+    #[error("server overloaded: {0}")]
+    Overloaded(String),
+    /// `LIMIT_REACHED`: a limit (sessions, watchers, message size) was reached.
+    #[error("limit reached: {0}")]
+    LimitReached(String),
+    /// `INTERNAL`: a server bug; the message is deliberately generic.
+    #[error("internal server error: {0}")]
+    Internal(String),
+    /// The server could not be reached, or the connection broke before an answer arrived.
+    #[error("transport error: {0}")]
+    Transport(String),
+    /// A status without a Deckmate reason this client knows (from a proxy, or a newer server).
+    #[error("unexpected status {code:?}: {message}", code = .0.code(), message = .0.message())]
+    Other(Status),
+}
+
+impl Error {
+    /// Decodes a status returned by the server.
+    ///
+    /// The `ErrorInfo` reason decides the variant. A status without one is a transport failure
+    /// when its code is `UNAVAILABLE` (what tonic reports when it cannot connect, and what
+    /// proxies send), and [`Error::Other`] otherwise.
+    pub fn from_status(status: Status) -> Error {
+        let info = status
+            .get_details_error_info()
+            .filter(|info| info.domain == deckmate_proto::ERROR_DOMAIN);
+        let Some(info) = info else {
+            return match status.code() {
+                Code::Unavailable => Error::Transport(status.message().to_string()),
+                _ => Error::Other(status),
+            };
+        };
+        let message = status.message().to_string();
+        match info.reason.as_str() {
+            "INVALID_REQUEST" => Error::InvalidRequest(message),
+            "GAME_NOT_FOUND" => Error::GameNotFound(message),
+            "BAD_TOKEN" => Error::BadToken(message),
+            "NOT_YOUR_TURN" => Error::NotYourTurn(message),
+            "ILLEGAL_ACTION" => Error::IllegalAction(message),
+            "GAME_OVER" => Error::GameOver(message),
+            "STALE_VERSION" => Error::StaleVersion {
+                current_version: info
+                    .metadata
+                    .get(CURRENT_VERSION_KEY)
+                    .and_then(|value| value.parse().ok()),
+                message,
+            },
+            "STORE_UNAVAILABLE" => Error::StoreUnavailable(message),
+            "OVERLOADED" => Error::Overloaded(message),
+            "LIMIT_REACHED" => Error::LimitReached(message),
+            "INTERNAL" => Error::Internal(message),
+            _ => Error::Other(status),
+        }
+    }
+
+    /// Whether the same request may succeed if sent again unchanged after a pause: the server or
+    /// the network was temporarily unable to answer. The client retries these by itself, reusing
+    /// the request id so that nothing is applied twice.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            Error::Transport(_) | Error::StoreUnavailable(_) | Error::Overloaded(_)
+        )
+    }
+
+    /// The stable `ErrorInfo` reason this error was decoded from; `None` for
+    /// [`Error::Transport`] and [`Error::Other`].
+    pub fn reason(&self) -> Option<&'static str> {
+        Some(match self {
+            Error::InvalidRequest(_) => "INVALID_REQUEST",
+            Error::GameNotFound(_) => "GAME_NOT_FOUND",
+            Error::BadToken(_) => "BAD_TOKEN",
+            Error::NotYourTurn(_) => "NOT_YOUR_TURN",
+            Error::IllegalAction(_) => "ILLEGAL_ACTION",
+            Error::GameOver(_) => "GAME_OVER",
+            Error::StaleVersion { .. } => "STALE_VERSION",
+            Error::StoreUnavailable(_) => "STORE_UNAVAILABLE",
+            Error::Overloaded(_) => "OVERLOADED",
+            Error::LimitReached(_) => "LIMIT_REACHED",
+            Error::Internal(_) => "INTERNAL",
+            Error::Transport(_) | Error::Other(_) => return None,
+        })
+    }
+
+    /// The message the server (or the transport) gave.
+    pub fn message(&self) -> &str {
+        match self {
+            Error::InvalidRequest(message)
+            | Error::GameNotFound(message)
+            | Error::BadToken(message)
+            | Error::NotYourTurn(message)
+            | Error::IllegalAction(message)
+            | Error::GameOver(message)
+            | Error::StaleVersion { message, .. }
+            | Error::StoreUnavailable(message)
+            | Error::Overloaded(message)
+            | Error::LimitReached(message)
+            | Error::Internal(message)
+            | Error::Transport(message) => message,
+            Error::Other(status) => status.message(),
+        }
+    }
+}
+
+impl From<Status> for Error {
+    fn from(status: Status) -> Error {
+        Error::from_status(status)
+    }
+}
+
+impl From<tonic::transport::Error> for Error {
+    fn from(error: tonic::transport::Error) -> Error {
+        // The top-level message of a transport error is terse ("transport error"); the cause
+        // chain says what actually failed (refused connection, bad address, ...).
+        let mut message = error.to_string();
+        let mut source = std::error::Error::source(&error);
+        while let Some(cause) = source {
+            message.push_str(": ");
+            message.push_str(&cause.to_string());
+            source = cause.source();
+        }
+        Error::Transport(message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use tonic_types::ErrorDetails;
+
+    use super::*;
+
+    fn status_with_reason(code: Code, reason: &str, metadata: &[(&str, &str)]) -> Status {
+        let mut details = ErrorDetails::new();
+        let metadata: HashMap<String, String> = metadata
+            .iter()
+            .map(|(key, value)| (key.to_string(), value.to_string()))
+            .collect();
+        details.set_error_info(reason, deckmate_proto::ERROR_DOMAIN, metadata);
+        Status::with_error_details(code, format!("message for {reason}"), details)
+    }
+
+    /// A status code, the reason sent with it, and a check of the decoded variant.
+    type Case = (Code, &'static str, fn(&Error) -> bool);
+
+    #[test]
+    fn every_reason_decodes_to_its_variant_with_the_server_message() {
+        let cases: [Case; 11] = [
+            (Code::InvalidArgument, "INVALID_REQUEST", |e| {
+                matches!(e, Error::InvalidRequest(_))
+            }),
+            (Code::NotFound, "GAME_NOT_FOUND", |e| {
+                matches!(e, Error::GameNotFound(_))
+            }),
+            (Code::PermissionDenied, "BAD_TOKEN", |e| {
+                matches!(e, Error::BadToken(_))
+            }),
+            (Code::FailedPrecondition, "NOT_YOUR_TURN", |e| {
+                matches!(e, Error::NotYourTurn(_))
+            }),
+            (Code::FailedPrecondition, "ILLEGAL_ACTION", |e| {
+                matches!(e, Error::IllegalAction(_))
+            }),
+            (Code::FailedPrecondition, "GAME_OVER", |e| {
+                matches!(e, Error::GameOver(_))
+            }),
+            (Code::Aborted, "STALE_VERSION", |e| {
+                matches!(e, Error::StaleVersion { .. })
+            }),
+            (Code::Unavailable, "STORE_UNAVAILABLE", |e| {
+                matches!(e, Error::StoreUnavailable(_))
+            }),
+            (Code::Unavailable, "OVERLOADED", |e| {
+                matches!(e, Error::Overloaded(_))
+            }),
+            (Code::ResourceExhausted, "LIMIT_REACHED", |e| {
+                matches!(e, Error::LimitReached(_))
+            }),
+            (Code::Internal, "INTERNAL", |e| {
+                matches!(e, Error::Internal(_))
+            }),
+        ];
+        for (code, reason, is_expected) in cases {
+            let error = Error::from(status_with_reason(code, reason, &[]));
+            assert!(is_expected(&error), "{reason} decoded to {error:?}");
+            assert_eq!(error.reason(), Some(reason));
+            assert_eq!(error.message(), format!("message for {reason}"));
+        }
+    }
+
+    #[test]
+    fn unauthenticated_bad_token_is_also_bad_token() {
+        let error = Error::from(status_with_reason(Code::Unauthenticated, "BAD_TOKEN", &[]));
+        assert!(matches!(error, Error::BadToken(_)));
+    }
+
+    #[test]
+    fn stale_version_reads_the_current_version_from_metadata() {
+        let error = Error::from(status_with_reason(
+            Code::Aborted,
+            "STALE_VERSION",
+            &[("current_version", "17")],
+        ));
+        match error {
+            Error::StaleVersion {
+                current_version,
+                message,
+            } => {
+                assert_eq!(current_version, Some(17));
+                assert_eq!(message, "message for STALE_VERSION");
+            }
+            other => panic!("decoded to {other:?}"),
+        }
+    }
+
+    #[test]
+    fn stale_version_without_or_with_garbled_metadata_has_no_version() {
+        for metadata in [&[][..], &[("current_version", "seventeen")][..]] {
+            let error = Error::from(status_with_reason(Code::Aborted, "STALE_VERSION", metadata));
+            assert!(
+                matches!(
+                    error,
+                    Error::StaleVersion {
+                        current_version: None,
+                        ..
+                    }
+                ),
+                "{error:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn unknown_reason_is_kept_as_the_raw_status() {
+        let error = Error::from(status_with_reason(Code::Aborted, "SOMETHING_NEW", &[]));
+        match error {
+            Error::Other(status) => assert_eq!(status.code(), Code::Aborted),
+            other => panic!("decoded to {other:?}"),
+        }
+    }
+
+    #[test]
+    fn reason_from_a_foreign_domain_is_ignored() {
+        let mut details = ErrorDetails::new();
+        details.set_error_info("GAME_OVER", "example.com", HashMap::new());
+        let status = Status::with_error_details(Code::FailedPrecondition, "over", details);
+        assert!(matches!(Error::from(status), Error::Other(_)));
+    }
+
+    #[test]
+    fn unavailable_without_details_is_a_transport_error() {
+        let error = Error::from(Status::unavailable("connection refused"));
+        assert!(matches!(&error, Error::Transport(message) if message == "connection refused"));
+        assert_eq!(error.reason(), None);
+    }
+
+    #[test]
+    fn other_codes_without_details_stay_raw() {
+        let error = Error::from(Status::internal("h2 protocol error"));
+        assert!(matches!(error, Error::Other(_)));
+        assert_eq!(error.message(), "h2 protocol error");
+    }
+
+    #[test]
+    fn only_temporary_failures_are_retryable() {
+        let retryable = [
+            Error::Transport(String::new()),
+            Error::StoreUnavailable(String::new()),
+            Error::Overloaded(String::new()),
+        ];
+        assert!(retryable.iter().all(Error::is_retryable));
+        let final_errors = [
+            Error::InvalidRequest(String::new()),
+            Error::GameNotFound(String::new()),
+            Error::BadToken(String::new()),
+            Error::NotYourTurn(String::new()),
+            Error::IllegalAction(String::new()),
+            Error::GameOver(String::new()),
+            Error::StaleVersion {
+                current_version: Some(3),
+                message: String::new(),
+            },
+            Error::LimitReached(String::new()),
+            Error::Internal(String::new()),
+            Error::Other(Status::unknown("")),
+        ];
+        assert!(!final_errors.iter().any(Error::is_retryable));
+    }
+}

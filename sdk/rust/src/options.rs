@@ -1,0 +1,69 @@
+//! Per-call options for `CreateGame` and `Act`.
+
+use crate::pb;
+
+/// Options of [`Client::create_game`](crate::Client::create_game).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CreateOptions {
+    /// A fixed seed for the game's random number generator. Only servers started to allow
+    /// client seeds accept one (for tests and reproductions); unset, the server draws a secret
+    /// seed.
+    pub seed: Option<u64>,
+    /// Whether callers without a seat token may observe the game; unspecified means the
+    /// server's default (allowed).
+    pub spectator_policy: pb::SpectatorPolicy,
+    /// The idempotency key; unset, the client generates a fresh one. Sending the same id again
+    /// returns the first game instead of creating another.
+    pub request_id: Option<String>,
+}
+
+impl CreateOptions {
+    /// Uses `seed` for the game's random number generator.
+    #[must_use]
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// Sets the spectator policy.
+    #[must_use]
+    pub fn with_spectator_policy(mut self, policy: pb::SpectatorPolicy) -> Self {
+        self.spectator_policy = policy;
+        self
+    }
+
+    /// Uses `request_id` as the idempotency key.
+    #[must_use]
+    pub fn with_request_id(mut self, request_id: impl Into<String>) -> Self {
+        self.request_id = Some(request_id.into());
+        self
+    }
+}
+
+/// Options of [`SeatHandle::act_with`](crate::SeatHandle::act_with).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ActOptions {
+    /// Apply the action only if the game is still at this version; otherwise the call fails
+    /// with [`Error::StaleVersion`](crate::Error::StaleVersion) and nothing changes.
+    pub expected_version: Option<u64>,
+    /// The idempotency key; unset, the client generates a fresh one. Sending the same id again
+    /// for the same seat returns the first response and applies nothing.
+    pub request_id: Option<String>,
+}
+
+impl ActOptions {
+    /// Options that apply the action only at `version`.
+    pub fn expecting(version: u64) -> Self {
+        ActOptions {
+            expected_version: Some(version),
+            request_id: None,
+        }
+    }
+
+    /// Uses `request_id` as the idempotency key.
+    #[must_use]
+    pub fn with_request_id(mut self, request_id: impl Into<String>) -> Self {
+        self.request_id = Some(request_id.into());
+        self
+    }
+}

@@ -1,0 +1,150 @@
+//! Retrying calls that failed for a temporary reason ([`Error::is_retryable`]).
+
+use std::future::Future;
+use std::time::Duration;
+
+use crate::Error;
+
+/// How often and how patiently the client repeats a call that failed for a temporary reason.
+///
+/// Every retried call is safe to repeat: reads change nothing, and `CreateGame` and `Act` are
+/// resent with the same request id, so the server applies them at most once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first one included; 1 disables retries.
+    pub max_attempts: u32,
+    /// The pause before the first retry; each further pause doubles, up to `max_backoff`.
+    pub initial_backoff: Duration,
+    /// The longest pause between two attempts.
+    pub max_backoff: Duration,
+}
+
+impl Default for RetryPolicy {
+    /// Four attempts, pausing 100 ms, 200 ms and 400 ms.
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 4,
+            initial_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_secs(2),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// A policy that never retries.
+    pub fn never() -> Self {
+        RetryPolicy {
+            max_attempts: 1,
+            ..RetryPolicy::default()
+        }
+    }
+
+    /// The pause after failed attempt number `failed_attempts` (1 for the first failure).
+    pub fn backoff(&self, failed_attempts: u32) -> Duration {
+        let doublings = failed_attempts.saturating_sub(1).min(16);
+        self.initial_backoff
+            .saturating_mul(1 << doublings)
+            .min(self.max_backoff)
+    }
+
+    /// Whether another attempt may follow `failed_attempts` failures ending in `error`.
+    pub(crate) fn allows_retry(&self, failed_attempts: u32, error: &Error) -> bool {
+        error.is_retryable() && failed_attempts < self.max_attempts
+    }
+
+    /// Runs `call` until it succeeds, fails for a reason that is not temporary, or the attempts
+    /// run out; returns the last result.
+    pub(crate) async fn run<T, F, Fut>(&self, mut call: F) -> Result<T, Error>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, Error>>,
+    {
+        let mut failed_attempts = 0;
+        loop {
+            match call().await {
+                Ok(value) => return Ok(value),
+                Err(error) => {
+                    failed_attempts += 1;
+                    if !self.allows_retry(failed_attempts, &error) {
+                        return Err(error);
+                    }
+                    tokio::time::sleep(self.backoff(failed_attempts)).await;
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    fn quick(max_attempts: u32) -> RetryPolicy {
+        RetryPolicy {
+            max_attempts,
+            initial_backoff: Duration::from_millis(1),
+            max_backoff: Duration::from_millis(4),
+        }
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_the_maximum() {
+        let policy = RetryPolicy {
+            max_attempts: 10,
+            initial_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(350),
+        };
+        assert_eq!(policy.backoff(1), Duration::from_millis(100));
+        assert_eq!(policy.backoff(2), Duration::from_millis(200));
+        assert_eq!(policy.backoff(3), Duration::from_millis(350));
+        assert_eq!(policy.backoff(40), Duration::from_millis(350));
+    }
+
+    #[tokio::test]
+    async fn retries_temporary_failures_until_success() {
+        let calls = Cell::new(0);
+        let result = quick(3)
+            .run(|| {
+                calls.set(calls.get() + 1);
+                let attempt = calls.get();
+                async move {
+                    if attempt < 3 {
+                        Err(Error::Transport("reset".into()))
+                    } else {
+                        Ok(attempt)
+                    }
+                }
+            })
+            .await;
+        assert_eq!(result.expect("third attempt succeeds"), 3);
+        assert_eq!(calls.get(), 3);
+    }
+
+    #[tokio::test]
+    async fn gives_up_after_the_last_attempt() {
+        let calls = Cell::new(0);
+        let result: Result<(), Error> = quick(2)
+            .run(|| {
+                calls.set(calls.get() + 1);
+                async { Err(Error::Overloaded("busy".into())) }
+            })
+            .await;
+        assert!(matches!(result, Err(Error::Overloaded(_))));
+        assert_eq!(calls.get(), 2);
+    }
+
+    #[tokio::test]
+    async fn final_errors_are_not_retried() {
+        let calls = Cell::new(0);
+        let result: Result<(), Error> = quick(5)
+            .run(|| {
+                calls.set(calls.get() + 1);
+                async { Err(Error::IllegalAction("no".into())) }
+            })
+            .await;
+        assert!(matches!(result, Err(Error::IllegalAction(_))));
+        assert_eq!(calls.get(), 1);
+    }
+}

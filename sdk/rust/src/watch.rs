@@ -1,0 +1,91 @@
+//! The `Watch` stream as the client hands it out: one observation per version, resumed from
+//! the last version received when the connection fails for a temporary reason.
+
+use futures::Stream;
+
+use crate::access::GameAccess;
+use crate::{Error, pb};
+
+/// Where a watch stands between two items.
+struct WatchState {
+    access: GameAccess,
+    /// The last version delivered; a resumed call starts after it, so no version is delivered
+    /// twice or skipped.
+    last_version: u64,
+    /// The open call, if any.
+    stream: Option<tonic::Streaming<pb::ObserveResponse>>,
+    /// Failures since the last item arrived.
+    failures: u32,
+    /// Set after a final error has been delivered.
+    finished: bool,
+}
+
+/// The stream of every version after `from_version`. It ends when the server ends the call
+/// (after the game's final version) and after delivering an error that retries did not cure.
+pub(crate) fn resuming_watch(
+    access: GameAccess,
+    from_version: u64,
+) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static {
+    let state = WatchState {
+        access,
+        last_version: from_version,
+        stream: None,
+        failures: 0,
+        finished: false,
+    };
+    futures::stream::unfold(state, |mut state| async move {
+        if state.finished {
+            return None;
+        }
+        let outcome = next_item(&mut state).await;
+        if let Some(Err(_)) = outcome {
+            state.finished = true;
+        }
+        outcome.map(|item| (item, state))
+    })
+}
+
+/// The next item: an observation, a final error, or `None` when the server ended the stream.
+async fn next_item(state: &mut WatchState) -> Option<Result<pb::ObserveResponse, Error>> {
+    loop {
+        let mut stream = match state.stream.take() {
+            Some(stream) => stream,
+            None => match state.access.open_watch(state.last_version).await {
+                Ok(stream) => stream,
+                Err(error) => {
+                    if retry_after(state, &error).await {
+                        continue;
+                    }
+                    return Some(Err(error));
+                }
+            },
+        };
+        match stream.message().await {
+            Ok(Some(observation)) => {
+                state.last_version = observation.version;
+                state.failures = 0;
+                state.stream = Some(stream);
+                return Some(Ok(observation));
+            }
+            Ok(None) => return None,
+            Err(status) => {
+                let error = Error::from(status);
+                if retry_after(state, &error).await {
+                    continue;
+                }
+                return Some(Err(error));
+            }
+        }
+    }
+}
+
+/// Counts a failure and, when the retry policy allows another attempt, waits before it.
+async fn retry_after(state: &mut WatchState, error: &Error) -> bool {
+    state.failures += 1;
+    let policy = *state.access.retry();
+    if !policy.allows_retry(state.failures, error) {
+        return false;
+    }
+    tokio::time::sleep(policy.backoff(state.failures)).await;
+    true
+}

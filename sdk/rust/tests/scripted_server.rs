@@ -1,0 +1,425 @@
+//! The client against a scripted in-process server: what goes on the wire (bearer tokens,
+//! request ids reused on retries, watch resumption points) and how server errors come back.
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use deckmate::pb::game_service_server::{GameService, GameServiceServer};
+use deckmate::{ActOptions, Client, CreateOptions, Error, RetryPolicy, pb};
+use futures::{Stream, StreamExt};
+use tonic::transport::Server;
+use tonic::transport::server::TcpIncoming;
+use tonic::{Request, Response, Status};
+use tonic_types::{ErrorDetails, StatusExt};
+
+/// The version at which the scripted game ends.
+const FINAL_VERSION: u64 = 5;
+
+/// What the scripted server saw.
+#[derive(Debug, Default)]
+struct Log {
+    create_request_ids: Vec<String>,
+    act_calls: Vec<ActCall>,
+    observe_authorizations: Vec<Option<String>>,
+    watch_from_versions: Vec<u64>,
+}
+
+/// One `Act` call as received.
+#[derive(Debug)]
+struct ActCall {
+    authorization: Option<String>,
+    request_id: String,
+    expected_version: Option<u64>,
+}
+
+/// A server that fails the first attempt of every `CreateGame`, `Act` and `Watch` with a
+/// detail-less UNAVAILABLE (what a broken connection looks like) and answers the retries.
+#[derive(Clone, Default)]
+struct ScriptedServer {
+    log: Arc<Mutex<Log>>,
+}
+
+fn authorization<T>(request: &Request<T>) -> Option<String> {
+    request
+        .metadata()
+        .get("authorization")
+        .map(|value| value.to_str().expect("ascii metadata").to_string())
+}
+
+fn observation(version: u64) -> pb::ObserveResponse {
+    pb::ObserveResponse {
+        game_id: "g-1".into(),
+        variant: "pigeon_chess".into(),
+        version,
+        status: if version == FINAL_VERSION {
+            pb::GameStatus::Finished
+        } else {
+            pb::GameStatus::InProgress
+        }
+        .into(),
+        ..Default::default()
+    }
+}
+
+#[tonic::async_trait]
+impl GameService for ScriptedServer {
+    async fn create_game(
+        &self,
+        request: Request<pb::CreateGameRequest>,
+    ) -> Result<Response<pb::CreateGameResponse>, Status> {
+        let mut log = self.log.lock().expect("log");
+        log.create_request_ids
+            .push(request.get_ref().request_id.clone());
+        if log.create_request_ids.len() == 1 {
+            return Err(Status::unavailable("connection reset"));
+        }
+        Ok(Response::new(pb::CreateGameResponse {
+            game_id: "g-1".into(),
+            seat_tokens: vec![
+                pb::SeatToken {
+                    seat: 0,
+                    token: "token-zero".into(),
+                },
+                pb::SeatToken {
+                    seat: 1,
+                    token: "token-one".into(),
+                },
+            ],
+            version: 0,
+            seed_commitment: vec![7; 32],
+            variant: "pigeon_chess".into(),
+        }))
+    }
+
+    async fn act(
+        &self,
+        request: Request<pb::ActRequest>,
+    ) -> Result<Response<pb::ActResponse>, Status> {
+        let mut log = self.log.lock().expect("log");
+        log.act_calls.push(ActCall {
+            authorization: authorization(&request),
+            request_id: request.get_ref().request_id.clone(),
+            expected_version: request.get_ref().expected_version,
+        });
+        if request.get_ref().expected_version == Some(99) {
+            let mut details = ErrorDetails::new();
+            details.set_error_info(
+                "STALE_VERSION",
+                "deckmate",
+                HashMap::from([("current_version".to_string(), "1".to_string())]),
+            );
+            return Err(Status::with_error_details(
+                tonic::Code::Aborted,
+                "expected version 99 but the game is at version 1",
+                details,
+            ));
+        }
+        if log.act_calls.len() == 1 {
+            return Err(Status::unavailable("connection reset"));
+        }
+        Ok(Response::new(pb::ActResponse {
+            version: 1,
+            observation: Some(observation(1)),
+        }))
+    }
+
+    async fn observe(
+        &self,
+        request: Request<pb::ObserveRequest>,
+    ) -> Result<Response<pb::ObserveResponse>, Status> {
+        self.log
+            .lock()
+            .expect("log")
+            .observe_authorizations
+            .push(authorization(&request));
+        Ok(Response::new(observation(1)))
+    }
+
+    type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::ObserveResponse, Status>> + Send>>;
+
+    async fn watch(
+        &self,
+        request: Request<pb::WatchRequest>,
+    ) -> Result<Response<Self::WatchStream>, Status> {
+        let from = request.get_ref().from_version;
+        let first_call = {
+            let mut log = self.log.lock().expect("log");
+            log.watch_from_versions.push(from);
+            log.watch_from_versions.len() == 1
+        };
+        let items: Vec<Result<pb::ObserveResponse, Status>> = if first_call {
+            // Two versions, then the connection breaks.
+            vec![
+                Ok(observation(from + 1)),
+                Ok(observation(from + 2)),
+                Err(Status::unavailable("server shutting down; reconnect")),
+            ]
+        } else {
+            (from + 1..=FINAL_VERSION)
+                .map(|v| Ok(observation(v)))
+                .collect()
+        };
+        Ok(Response::new(Box::pin(futures::stream::iter(items))))
+    }
+
+    async fn get_history(
+        &self,
+        _request: Request<pb::GetHistoryRequest>,
+    ) -> Result<Response<pb::GetHistoryResponse>, Status> {
+        let mut details = ErrorDetails::new();
+        details.set_error_info("GAME_NOT_FOUND", "deckmate", HashMap::new());
+        Err(Status::with_error_details(
+            tonic::Code::NotFound,
+            "game not found (it may have expired)",
+            details,
+        ))
+    }
+
+    async fn list_variants(
+        &self,
+        _request: Request<pb::ListVariantsRequest>,
+    ) -> Result<Response<pb::ListVariantsResponse>, Status> {
+        Ok(Response::new(pb::ListVariantsResponse {
+            variants: vec![pb::Variant {
+                id: "pigeon_chess".into(),
+                min_seats: 2,
+                max_seats: 2,
+                ..Default::default()
+            }],
+        }))
+    }
+}
+
+/// Retries without noticeable pauses.
+fn quick_retries() -> RetryPolicy {
+    RetryPolicy {
+        max_attempts: 3,
+        initial_backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_millis(1),
+    }
+}
+
+/// Starts the scripted server on a free loopback port; returns a client and the log.
+async fn start() -> (Client, Arc<Mutex<Log>>) {
+    let server = ScriptedServer::default();
+    let log = server.log.clone();
+    let incoming = TcpIncoming::bind("127.0.0.1:0".parse().expect("address")).expect("bind");
+    let address = incoming.local_addr().expect("local address");
+    tokio::spawn(
+        Server::builder()
+            .add_service(GameServiceServer::new(server))
+            .serve_with_incoming(incoming),
+    );
+    let client = Client::connect(format!("http://{address}"))
+        .await
+        .expect("connect")
+        .with_retry_policy(quick_retries());
+    (client, log)
+}
+
+fn pigeon_chess() -> pb::GameConfig {
+    pb::GameConfig {
+        game: Some(pb::game_config::Game::PigeonChess(
+            pb::PigeonChessConfig::default(),
+        )),
+    }
+}
+
+#[tokio::test]
+async fn create_game_retries_with_the_same_request_id_and_hands_out_seats() {
+    let (client, log) = start().await;
+    let game = client
+        .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(3))
+        .await
+        .expect("created after one retry");
+    assert_eq!(game.id, "g-1");
+    assert_eq!(game.variant, "pigeon_chess");
+    assert_eq!(game.seed_commitment, vec![7; 32]);
+    let seats: Vec<(u32, &str)> = game
+        .seats
+        .iter()
+        .map(|seat| (seat.seat(), seat.token()))
+        .collect();
+    assert_eq!(seats, vec![(0, "token-zero"), (1, "token-one")]);
+
+    let ids = log.lock().expect("log").create_request_ids.clone();
+    assert_eq!(ids.len(), 2, "one failure, one retry");
+    assert_eq!(ids[0], ids[1], "the retry reuses the request id");
+    assert!(uuid_like(&ids[0]), "generated id {}", ids[0]);
+}
+
+#[tokio::test]
+async fn act_sends_the_bearer_token_and_reuses_the_request_id_on_retry() {
+    let (client, log) = start().await;
+    let game = client
+        .create_game(pigeon_chess(), 2, CreateOptions::default())
+        .await
+        .expect("created");
+    let response = game.seats[1]
+        .act_with(
+            deckmate::meta_action(pb::MetaActionKind::OfferDraw),
+            ActOptions::expecting(0),
+        )
+        .await
+        .expect("applied after one retry");
+    assert_eq!(response.version, 1);
+
+    let log = log.lock().expect("log");
+    assert_eq!(log.act_calls.len(), 2);
+    for call in &log.act_calls {
+        assert_eq!(call.authorization.as_deref(), Some("Bearer token-one"));
+        assert_eq!(call.expected_version, Some(0));
+    }
+    assert_eq!(log.act_calls[0].request_id, log.act_calls[1].request_id);
+    assert!(uuid_like(&log.act_calls[0].request_id));
+}
+
+#[tokio::test]
+async fn separate_acts_get_separate_request_ids_unless_one_is_given() {
+    let (client, log) = start().await;
+    let seat = client.seat("g-1", 0, "token-zero").expect("seat");
+    // The first call fails once and is retried; the others succeed at once.
+    seat.resign().await.expect("resign");
+    seat.offer_draw().await.expect("offer");
+    let chosen = ActOptions::default().with_request_id("my-id");
+    seat.act_with(deckmate::meta_action(pb::MetaActionKind::Resign), chosen)
+        .await
+        .expect("act with an id");
+
+    let ids: Vec<String> = log
+        .lock()
+        .expect("log")
+        .act_calls
+        .iter()
+        .map(|call| call.request_id.clone())
+        .collect();
+    assert_eq!(ids.len(), 4);
+    assert_eq!(ids[0], ids[1]);
+    assert_ne!(ids[1], ids[2], "a new action gets a new id");
+    assert_eq!(ids[3], "my-id");
+}
+
+#[tokio::test]
+async fn spectators_send_no_token() {
+    let (client, log) = start().await;
+    let view = client.spectate("g-1").observe().await.expect("observe");
+    assert_eq!(view.version, 1);
+    let seat_view = client
+        .seat("g-1", 0, "token-zero")
+        .expect("seat")
+        .observe()
+        .await
+        .expect("observe");
+    assert_eq!(seat_view.version, 1);
+    assert_eq!(
+        log.lock().expect("log").observe_authorizations,
+        vec![None, Some("Bearer token-zero".to_string())]
+    );
+}
+
+#[tokio::test]
+async fn server_errors_arrive_typed_and_are_not_retried() {
+    let (client, log) = start().await;
+    let seat = client.seat("g-1", 0, "token-zero").expect("seat");
+    let error = seat
+        .act_with(
+            deckmate::meta_action(pb::MetaActionKind::Resign),
+            ActOptions::expecting(99),
+        )
+        .await
+        .expect_err("stale");
+    match &error {
+        Error::StaleVersion {
+            current_version,
+            message,
+        } => {
+            assert_eq!(*current_version, Some(1));
+            assert!(message.contains("version 1"), "{message}");
+        }
+        other => panic!("expected a stale version, got {other:?}"),
+    }
+    assert!(!error.is_retryable());
+    assert_eq!(log.lock().expect("log").act_calls.len(), 1);
+
+    let error = client.spectate("g-1").history().await.expect_err("missing");
+    assert!(matches!(error, Error::GameNotFound(_)), "{error:?}");
+}
+
+#[tokio::test]
+async fn watch_resumes_after_the_last_delivered_version() {
+    let (client, log) = start().await;
+    let seat = client.seat("g-1", 0, "token-zero").expect("seat");
+    let versions: Vec<u64> = seat
+        .watch(0)
+        .map(|item| item.expect("no error reaches the caller").version)
+        .collect()
+        .await;
+    assert_eq!(versions, (1..=FINAL_VERSION).collect::<Vec<_>>());
+    assert_eq!(log.lock().expect("log").watch_from_versions, vec![0, 2]);
+}
+
+#[tokio::test]
+async fn list_variants_returns_the_variants() {
+    let (client, _log) = start().await;
+    let variants = client.list_variants().await.expect("variants");
+    assert_eq!(variants.len(), 1);
+    assert_eq!(variants[0].id, "pigeon_chess");
+}
+
+#[tokio::test]
+async fn an_unreachable_server_is_a_transport_error() {
+    // A port that was free a moment ago: nothing listens there.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("bind")
+        .local_addr()
+        .expect("address")
+        .port();
+    let error = Client::connect(format!("http://127.0.0.1:{port}"))
+        .await
+        .expect_err("nothing listens");
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
+    assert!(error.is_retryable());
+
+    let channel = tonic::transport::Endpoint::from_shared(format!("http://127.0.0.1:{port}"))
+        .expect("endpoint")
+        .connect_lazy();
+    let client = Client::from_channel(channel).with_retry_policy(quick_retries());
+    let error = client
+        .spectate("g-1")
+        .observe()
+        .await
+        .expect_err("no server");
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
+}
+
+#[tokio::test]
+async fn a_malformed_endpoint_is_an_invalid_request() {
+    let error = Client::connect("not a uri at all")
+        .await
+        .expect_err("bad endpoint");
+    assert!(matches!(error, Error::InvalidRequest(_)), "{error:?}");
+}
+
+#[test]
+fn debug_output_of_handles_hides_tokens() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        let channel = tonic::transport::Endpoint::from_static("http://127.0.0.1:9").connect_lazy();
+        let client = Client::from_channel(channel);
+        let seat = client.seat("g-1", 1, "super-secret-token").expect("seat");
+        let printed = format!("{seat:?}");
+        assert!(!printed.contains("super-secret"), "{printed}");
+        assert!(printed.contains("g-1"), "{printed}");
+    });
+}
+
+/// Whether `id` has the shape of a hyphenated UUID.
+fn uuid_like(id: &str) -> bool {
+    let groups: Vec<usize> = id.split('-').map(str::len).collect();
+    groups == [8, 4, 4, 4, 12] && id.chars().all(|c| c == '-' || c.is_ascii_hexdigit())
+}

@@ -1,0 +1,146 @@
+//! Pigeon Chess (`pigeon_chess`), as specified by rules/pigeon_chess.md.
+//!
+//! Two players each own a deck of chess-piece cards (default: 8 P, 2 N, 2 B, 2 R, 1 Q, 1 K) and
+//! fight on a 3 × 4 grid. Attacks by anything but a Pawn score the attacked card; a Pawn that
+//! reaches the far row scores itself; a King never attacked is worth 3 more at the end.
+//!
+//! # Decisions
+//!
+//! * **Seats and layout (§1, §7.2).** Seat 0 plays the Shinies (pink) on rows 1–2 (back row 1,
+//!   front row 2); seat 1 plays the Snackies (green) on rows 3–4 (front row 3, back row 4).
+//!   Spots are indexed a1, b1, c1, a2, … c4 (see [`Spot`]).
+//! * **Hands** are multisets: cards of one piece are interchangeable, and observations list a
+//!   hand highest worth first.
+//! * **Setup (§2) is simultaneous.** During steps 2–4 every seat that has not yet chosen is to
+//!   act. Committed rows lie face down on the board, visible to their owner only, and are turned
+//!   face up when the step resolves (front rows at once, back rows after the first player is
+//!   chosen). The legal setup actions are every distinct ordered triple of hand cards, and every
+//!   distinct hand piece for the first-player reveal. The first player is decided by worth, then
+//!   by the other hand card, then by whose back row was applied first (arrival order), and seat 0
+//!   as the last fallback (§2.4, §7.3).
+//! * **Turns (§3).** A turn starts automatically when the previous one ends: the seat's card
+//!   placed face down on its previous turn is turned up. A seat without any legal action passes
+//!   automatically (§3.4, §7.4); a pass counts as a turn. `EndGame` is legal only with exactly one
+//!   card on the board and none in hand (§3.2, §5(a)).
+//! * **End (§5).** (a) `EndGame`; (b) two consecutive seats without a legal action; (c) both
+//!   seats with exactly one card on the board and none in hand; (d) a seat with no card on the
+//!   board or in hand; (e) [`Config::no_progress_turns`] turns in a row without an attack, pawn
+//!   move, pawn scoring or placement (0 = off); (f) [`Config::max_turns`] turns. Scores are the
+//!   point pile plus 3 for a King never attacked, if the deck has a King (§4).
+//! * **Hidden information (§6).** See `view.rs` and `resample.rs`. Error messages never name a
+//!   face-down card or another seat's hand.
+//! * **Randomness.** Only the two deck shuffles at the start, from the generator seeded by the
+//!   game's seed and kept in the state; each is reported as [`Event::DeckShuffled`].
+
+mod action;
+mod config;
+mod event;
+mod movement;
+mod observation;
+mod piece;
+mod resample;
+mod setup;
+mod state;
+mod turn;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use action::Action;
+pub use config::{Config, MAX_DECK, MIN_DECK};
+pub use event::{Event, EventView, RowSide};
+pub use observation::{Observation, Phase, PlayerView, SpotView};
+pub use piece::{BadSpot, COLUMNS, Piece, ROWS, Spot};
+pub use state::State;
+
+use std::ops::RangeInclusive;
+
+use crate::game::{Game, Outcome, PlayError, SetupError};
+use crate::rng::{GameRng, Seed};
+use crate::seat::{Seat, SeatSet, Viewer};
+
+/// Pigeon Chess: chess cards on a 3 × 4 grid (rules/pigeon_chess.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PigeonChess;
+
+impl Game for PigeonChess {
+    const ID: &'static str = "pigeon_chess";
+    const NAME: &'static str = "Pigeon Chess";
+    const SUMMARY: &'static str = "Chess-piece cards on a 3×4 grid: set up two rows in secret, \
+        then move, attack and place cards; captures and pawns reaching the far row score, and an \
+        unattacked King is worth 3 more.";
+    const SEATS: RangeInclusive<usize> = state::SEATS..=state::SEATS;
+
+    type Config = Config;
+    type State = State;
+    type Action = Action;
+    type Observation = Observation;
+    type Event = Event;
+    type EventView = EventView;
+
+    fn new_game(
+        config: &Config,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<(State, Vec<Event>), SetupError> {
+        setup::new_game(config, seats, seed)
+    }
+
+    fn seat_count(_state: &State) -> usize {
+        state::SEATS
+    }
+
+    fn to_act(state: &State) -> SeatSet {
+        state.to_act()
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        if !state.to_act().contains(seat) {
+            return Vec::new();
+        }
+        match state.phase {
+            Phase::Play => turn::legal_actions(state, seat),
+            _ => setup::legal_actions(state, seat),
+        }
+    }
+
+    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, PlayError> {
+        if state.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        if !state.to_act().contains(seat) {
+            return Err(PlayError::NotYourTurn);
+        }
+        match *action {
+            Action::PlaceFrontRow(pieces) => {
+                setup::place_row(state, seat, RowSide::Front, pieces)
+            }
+            Action::PlaceBackRow(pieces) => setup::place_row(state, seat, RowSide::Back, pieces),
+            Action::RevealForFirst(piece) => setup::reveal_for_first(state, seat, piece),
+            Action::Move { from, to } => turn::play_move(state, seat, from, to),
+            Action::Place { piece, spot } => turn::place(state, seat, piece, spot),
+            Action::EndGame => turn::end_game(state, seat),
+        }
+    }
+
+    fn observe(state: &State, viewer: Viewer) -> Observation {
+        view::observe(state, viewer)
+    }
+
+    fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {
+        Some(view::view_event(event, viewer))
+    }
+
+    fn reveal_event(event: &Event) -> EventView {
+        view::reveal_event(event)
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn resample(state: &State, viewer: Viewer, rng: &mut GameRng) -> State {
+        resample::resample(state, viewer, rng)
+    }
+}

@@ -1,0 +1,125 @@
+//! §3 movement table: where a face-up card may move or attack.
+//!
+//! Every piece is blocked by any card, face up or face down, except the Knight, which jumps
+//! (§3). A destination is open when it is empty, or holds a face-up card of the opponent (an
+//! attack). Face-down cards can never be attacked, passed through or landed on, and a seat never
+//! attacks its own cards (§3, §7.6).
+
+use super::piece::{Piece, Spot};
+use super::state::{State, forward};
+use crate::seat::Seat;
+
+/// Straight steps (rook directions).
+const STRAIGHT: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// Diagonal steps (bishop directions).
+const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// The eight L-shaped knight jumps.
+const KNIGHT: [(i8, i8); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
+/// What stands on a destination, from the mover's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Target {
+    /// Nothing: a plain move.
+    Empty,
+    /// A face-up card of the opponent: an attack.
+    Enemy,
+    /// A face-down card or an own card: not enterable.
+    Blocked,
+}
+
+fn target(state: &State, seat: Seat, spot: Spot) -> Target {
+    match state.card(spot) {
+        None => Target::Empty,
+        Some(card) if card.owner != seat && !card.face_down => Target::Enemy,
+        Some(_) => Target::Blocked,
+    }
+}
+
+/// Every spot the face-up card of `seat` on `from` may move to or attack, in a fixed order.
+/// Empty when `from` holds no face-up card of `seat`.
+pub(crate) fn destinations(state: &State, seat: Seat, from: Spot) -> Vec<Spot> {
+    let mut out = Vec::new();
+    let Some(card) = state.card(from) else {
+        return out;
+    };
+    if card.owner != seat || card.face_down {
+        return out;
+    }
+    match card.piece {
+        Piece::Pawn => pawn(state, seat, from, &mut out),
+        Piece::Knight => steps(state, seat, from, &KNIGHT, &mut out),
+        Piece::Bishop => slides(state, seat, from, &DIAGONAL, &mut out),
+        Piece::Rook => slides(state, seat, from, &STRAIGHT, &mut out),
+        Piece::Queen => {
+            slides(state, seat, from, &STRAIGHT, &mut out);
+            slides(state, seat, from, &DIAGONAL, &mut out);
+        }
+        Piece::King => {
+            steps(state, seat, from, &STRAIGHT, &mut out);
+            steps(state, seat, from, &DIAGONAL, &mut out);
+        }
+    }
+    out
+}
+
+/// Whether `seat` has any move or attack at all (cheaper than listing them).
+pub(crate) fn has_any_move(state: &State, seat: Seat) -> bool {
+    Spot::all().any(|from| !destinations(state, seat, from).is_empty())
+}
+
+/// Pawn: one step straight forward into an empty spot, or one step diagonally forward onto a
+/// face-up enemy card; never two steps (§3).
+fn pawn(state: &State, seat: Seat, from: Spot, out: &mut Vec<Spot>) {
+    let ahead = forward(seat);
+    if let Some(spot) = from.offset(0, ahead)
+        && target(state, seat, spot) == Target::Empty
+    {
+        out.push(spot);
+    }
+    for side in [-1, 1] {
+        if let Some(spot) = from.offset(side, ahead)
+            && target(state, seat, spot) == Target::Enemy
+        {
+            out.push(spot);
+        }
+    }
+}
+
+/// Single steps (King) or jumps (Knight): nothing in between matters.
+fn steps(state: &State, seat: Seat, from: Spot, deltas: &[(i8, i8)], out: &mut Vec<Spot>) {
+    for (dc, dr) in deltas {
+        if let Some(spot) = from.offset(*dc, *dr)
+            && target(state, seat, spot) != Target::Blocked
+        {
+            out.push(spot);
+        }
+    }
+}
+
+/// Any distance along each direction, stopping at the first card: an enemy face-up card there
+/// may be attacked, anything else blocks.
+fn slides(state: &State, seat: Seat, from: Spot, directions: &[(i8, i8)], out: &mut Vec<Spot>) {
+    for (dc, dr) in directions {
+        let mut at = from;
+        while let Some(spot) = at.offset(*dc, *dr) {
+            match target(state, seat, spot) {
+                Target::Empty => out.push(spot),
+                Target::Enemy => {
+                    out.push(spot);
+                    break;
+                }
+                Target::Blocked => break,
+            }
+            at = spot;
+        }
+    }
+}

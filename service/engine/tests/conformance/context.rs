@@ -1,0 +1,47 @@
+//! Where a check is: game, seat count, seed and ply, printed in every failure message so that a
+//! failure can be reproduced alone.
+
+use std::fmt;
+
+use super::budget::SEEDS_VARIABLE;
+
+/// The position of a check within the suite.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ctx {
+    /// The game id.
+    pub(crate) game: &'static str,
+    /// The seat count.
+    pub(crate) seats: usize,
+    /// The seed of the game (and of the test's own random choices).
+    pub(crate) seed: u64,
+    /// Actions applied so far in the main line.
+    pub(crate) ply: usize,
+}
+
+impl Ctx {
+    /// The start of a playout.
+    pub(crate) fn new(game: &'static str, seats: usize, seed: u64) -> Ctx {
+        Ctx {
+            game,
+            seats,
+            seed,
+            ply: 0,
+        }
+    }
+}
+
+impl fmt::Display for Ctx {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "[{} seats={} seed={} ply={}; rerun alone with {}={}..{}]",
+            self.game,
+            self.seats,
+            self.seed,
+            self.ply,
+            SEEDS_VARIABLE,
+            self.seed,
+            self.seed + 1
+        )
+    }
+}

@@ -1,0 +1,219 @@
+//! The gRPC handlers of `deckmate.v1.GameService` (DESIGN §3): thin functions that validate a
+//! request, call the game and the store, and map failures to [`ApiError`]. One file per RPC.
+//!
+//! Every RPC runs inside a tracing span with its method, game id and game kind
+//! ([`crate::telemetry::rpc_span`]). Tokens and request ids are hashed on arrival and never
+//! logged.
+
+mod act;
+mod create_game;
+mod get_history;
+mod list_variants;
+mod observe;
+mod seal;
+mod watch;
+
+use std::pin::Pin;
+use std::sync::Arc;
+
+use deckmate_proto::v1 as pb;
+use futures::Stream;
+use tokio::sync::Semaphore;
+use tonic::{Request, Response, Status};
+use tracing::Instrument;
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::shutdown::Shutdown;
+use crate::store::{GameRecord, SessionStore};
+use crate::telemetry;
+
+/// The longest accepted `request_id`, in bytes (a UUID is 36).
+const MAX_REQUEST_ID_BYTES: usize = 128;
+
+/// The server settings the handlers need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApiSettings {
+    /// Whether CreateGame accepts a client seed.
+    pub allow_client_seed: bool,
+    /// The most `Watch` streams open at once.
+    pub max_watchers: usize,
+}
+
+impl ApiSettings {
+    /// The settings of a server configuration.
+    pub fn from_config(config: &Config) -> ApiSettings {
+        ApiSettings {
+            allow_client_seed: config.allow_client_seed,
+            max_watchers: config.max_watchers,
+        }
+    }
+}
+
+/// The `GameService` implementation over a [`SessionStore`].
+#[derive(Clone)]
+pub struct GameApi {
+    store: Arc<dyn SessionStore>,
+    settings: ApiSettings,
+    /// One permit per open `Watch` stream.
+    watchers: Arc<Semaphore>,
+    shutdown: Shutdown,
+}
+
+impl GameApi {
+    /// Handlers over `store`; `Watch` streams end with UNAVAILABLE once `shutdown` is triggered.
+    pub fn new(store: Arc<dyn SessionStore>, settings: ApiSettings, shutdown: Shutdown) -> Self {
+        let watchers = Arc::new(Semaphore::new(settings.max_watchers));
+        GameApi {
+            store,
+            settings,
+            watchers,
+            shutdown,
+        }
+    }
+}
+
+impl std::fmt::Debug for GameApi {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameApi")
+            .field("settings", &self.settings)
+            .field("open_watchers", &self.open_watchers())
+            .finish_non_exhaustive()
+    }
+}
+
+impl GameApi {
+    /// `Watch` streams open now.
+    pub fn open_watchers(&self) -> usize {
+        self.settings
+            .max_watchers
+            .saturating_sub(self.watchers.available_permits())
+    }
+}
+
+/// The stream type of `Watch`.
+pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::ObserveResponse, Status>> + Send>>;
+
+#[tonic::async_trait]
+impl pb::game_service_server::GameService for GameApi {
+    async fn create_game(
+        &self,
+        request: Request<pb::CreateGameRequest>,
+    ) -> Result<Response<pb::CreateGameResponse>, Status> {
+        let span = telemetry::rpc_span("CreateGame", "");
+        traced(create_game::handle(self, request.into_inner()), span).await
+    }
+
+    async fn act(
+        &self,
+        request: Request<pb::ActRequest>,
+    ) -> Result<Response<pb::ActResponse>, Status> {
+        let span = telemetry::rpc_span("Act", &request.get_ref().game_id);
+        traced(act::handle(self, request), span).await
+    }
+
+    async fn observe(
+        &self,
+        request: Request<pb::ObserveRequest>,
+    ) -> Result<Response<pb::ObserveResponse>, Status> {
+        let span = telemetry::rpc_span("Observe", &request.get_ref().game_id);
+        traced(observe::handle(self, request), span).await
+    }
+
+    type WatchStream = WatchStream;
+
+    async fn watch(
+        &self,
+        request: Request<pb::WatchRequest>,
+    ) -> Result<Response<WatchStream>, Status> {
+        let span = telemetry::rpc_span("Watch", &request.get_ref().game_id);
+        traced(watch::handle(self, request, span.clone()), span).await
+    }
+
+    async fn get_history(
+        &self,
+        request: Request<pb::GetHistoryRequest>,
+    ) -> Result<Response<pb::GetHistoryResponse>, Status> {
+        let span = telemetry::rpc_span("GetHistory", &request.get_ref().game_id);
+        traced(get_history::handle(self, request), span).await
+    }
+
+    async fn list_variants(
+        &self,
+        _request: Request<pb::ListVariantsRequest>,
+    ) -> Result<Response<pb::ListVariantsResponse>, Status> {
+        let span = telemetry::rpc_span("ListVariants", "");
+        traced(async { Ok(list_variants::handle()) }, span).await
+    }
+}
+
+/// Runs a handler inside its span, logs how it ended and turns its error into a status.
+async fn traced<T>(
+    handler: impl Future<Output = Result<T, ApiError>>,
+    span: tracing::Span,
+) -> Result<Response<T>, Status> {
+    async move {
+        match handler.await {
+            Ok(response) => {
+                tracing::debug!("ok");
+                Ok(Response::new(response))
+            }
+            Err(error) => {
+                log_error(&error);
+                Err(error.into())
+            }
+        }
+    }
+    .instrument(span)
+    .await
+}
+
+/// Logs a failed request: the server's own trouble as a warning, the client's at debug level.
+/// (`ApiError::Internal` details are logged when the error becomes a status.)
+fn log_error(error: &ApiError) {
+    match error {
+        ApiError::StoreUnavailable | ApiError::Overloaded => {
+            tracing::warn!(reason = error.reason(), "failed")
+        }
+        _ => tracing::debug!(reason = error.reason(), message = %error, "failed"),
+    }
+}
+
+/// Checks a game id from a request: empty is a malformed request; anything not shaped like a
+/// game id cannot name a game.
+fn require_game_id(id: &str) -> Result<(), ApiError> {
+    if id.is_empty() {
+        return Err(ApiError::InvalidRequest("game_id is required".to_string()));
+    }
+    if !crate::auth::is_game_id(id) {
+        return Err(ApiError::GameNotFound);
+    }
+    Ok(())
+}
+
+/// Checks a request id from a request (empty means none).
+fn check_request_id(request_id: &str) -> Result<(), ApiError> {
+    if request_id.len() > MAX_REQUEST_ID_BYTES {
+        return Err(ApiError::InvalidRequest(format!(
+            "request_id is longer than {MAX_REQUEST_ID_BYTES} bytes"
+        )));
+    }
+    Ok(())
+}
+
+/// Loads a game and records its kind on the RPC span.
+async fn load_game(store: &dyn SessionStore, id: &str) -> Result<Arc<GameRecord>, ApiError> {
+    require_game_id(id)?;
+    let record = store.load(id).await?.ok_or(ApiError::GameNotFound)?;
+    telemetry::record_kind(record.game.kind());
+    Ok(record)
+}
+
+/// Fills in the game id, which views leave empty.
+fn with_game_id(mut view: pb::ObserveResponse, id: &str) -> pb::ObserveResponse {
+    view.game_id = id.to_string();
+    view
+}
+
+#[cfg(test)]
+mod tests;

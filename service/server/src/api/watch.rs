@@ -1,0 +1,170 @@
+//! `Watch`: a server stream of the caller's view of every version after `from_version`, in
+//! order, each exactly once.
+//!
+//! The handler subscribes to the store's version notifications *before* loading the game, so no
+//! commit can fall between the two; it sends the views the caller missed, then after each
+//! notification reloads the game and sends what is new (notifications may be coalesced: the
+//! game's log rebuilds every version in between). The stream finishes (OK) after the last
+//! version of a finished game. On server shutdown it ends with UNAVAILABLE, asking the client
+//! to reconnect and resume from the last version it received.
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use deckmate_engine::Viewer;
+use deckmate_proto::v1 as pb;
+use futures::StreamExt;
+use tokio::sync::OwnedSemaphorePermit;
+use tonic::{Request, Status};
+use tracing::{Instrument, Span};
+
+use super::{GameApi, WatchStream, load_game, log_error, require_game_id, with_game_id};
+use crate::auth;
+use crate::error::ApiError;
+use crate::store::{SessionStore, VersionStream};
+
+/// The status a stream ends with when the server shuts down.
+pub(super) fn shutting_down() -> Status {
+    Status::unavailable("server shutting down; reconnect and resume from your last version")
+}
+
+pub(super) async fn handle(
+    api: &GameApi,
+    request: Request<pb::WatchRequest>,
+    span: Span,
+) -> Result<WatchStream, ApiError> {
+    let presented = auth::presented_token(request.metadata())?;
+    let request = request.into_inner();
+    require_game_id(&request.game_id)?;
+    if api.shutdown.is_triggered() {
+        return Ok(futures::stream::once(async { Err(shutting_down()) }).boxed());
+    }
+    let permit = api.watchers.clone().try_acquire_owned().map_err(|_| {
+        ApiError::LimitReached(format!(
+            "the server has its maximum of {} open watch streams; retry later",
+            api.settings.max_watchers
+        ))
+    })?;
+    // Subscribe first: every commit after this point is notified.
+    let versions = api.store.watch(&request.game_id).await?;
+    let record = load_game(api.store.as_ref(), &request.game_id).await?;
+    let viewer = auth::reader(
+        &record.token_hashes,
+        presented.as_ref(),
+        record.spectators_allowed,
+    )?;
+    let current = record.version();
+    if request.from_version > current {
+        return Err(ApiError::InvalidRequest(format!(
+            "from_version {} is ahead of the game, which is at version {current}",
+            request.from_version
+        )));
+    }
+    let missed = record.game.views_since(viewer, request.from_version)?;
+    let watcher = Watcher {
+        store: api.store.clone(),
+        id: record.id.clone(),
+        viewer,
+        queued_up_to: current,
+        over: record.game.is_over(),
+        pending: missed.into(),
+        versions,
+        shutdown: Box::pin(api.shutdown.wait()),
+        ended: false,
+        span,
+        _permit: permit,
+    };
+    tracing::debug!(from_version = request.from_version, "watch started");
+    Ok(futures::stream::unfold(watcher, Watcher::next).boxed())
+}
+
+/// The state of one open `Watch` stream.
+struct Watcher {
+    store: Arc<dyn SessionStore>,
+    id: String,
+    viewer: Viewer,
+    /// The version of the last view queued (or sent).
+    queued_up_to: u64,
+    /// Whether the game had finished at `queued_up_to`.
+    over: bool,
+    /// Views to send, in version order.
+    pending: VecDeque<pb::ObserveResponse>,
+    versions: VersionStream,
+    shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
+    /// Set once an error was sent: nothing follows it.
+    ended: bool,
+    span: Span,
+    /// Counts this stream against `--max-watchers` until it is dropped.
+    _permit: OwnedSemaphorePermit,
+}
+
+type Item = Result<pb::ObserveResponse, Status>;
+
+impl Watcher {
+    /// The next message of the stream, or `None` when it finishes.
+    async fn next(mut self) -> Option<(Item, Watcher)> {
+        let span = self.span.clone();
+        async move {
+            let item = self.step().await?;
+            Some((item, self))
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn step(&mut self) -> Option<Item> {
+        loop {
+            if let Some(view) = self.pending.pop_front() {
+                return Some(Ok(with_game_id(view, &self.id)));
+            }
+            if self.ended {
+                return None;
+            }
+            if self.over {
+                tracing::debug!(version = self.queued_up_to, "watch finished: game over");
+                return None;
+            }
+            tokio::select! {
+                biased;
+                () = &mut self.shutdown => {
+                    self.ended = true;
+                    tracing::debug!("watch closed for shutdown");
+                    return Some(Err(shutting_down()));
+                }
+                notified = self.versions.next() => {
+                    let result = match notified {
+                        Some(Ok(version)) if version <= self.queued_up_to => Ok(()),
+                        Some(Ok(_)) => self.queue_new_views().await,
+                        Some(Err(error)) => Err(error.into()),
+                        // The store dropped the game (expired or removed).
+                        None => Err(ApiError::GameNotFound),
+                    };
+                    if let Err(error) = result {
+                        self.ended = true;
+                        log_error(&error);
+                        return Some(Err(error.into()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Reloads the game and queues the views of every version not yet queued.
+    async fn queue_new_views(&mut self) -> Result<(), ApiError> {
+        let record = self
+            .store
+            .load(&self.id)
+            .await?
+            .ok_or(ApiError::GameNotFound)?;
+        let current = record.version();
+        if current <= self.queued_up_to {
+            return Ok(());
+        }
+        self.pending
+            .extend(record.game.views_since(self.viewer, self.queued_up_to)?);
+        self.queued_up_to = current;
+        self.over = record.game.is_over();
+        Ok(())
+    }
+}

@@ -1,0 +1,190 @@
+//! The hosted games as the API sees them: create a [`LiveGame`] from a `GameConfig`, restore one
+//! from its stored bytes, and describe every variant. Generic over [`GameKind::ALL`]; the only
+//! per-game line is in [`kind_of`].
+
+use deckmate_engine::{GameKind, Seed, with_game};
+use deckmate_proto::v1 as pb;
+
+use crate::codec::GameCodec;
+use crate::error::ApiError;
+use crate::live::LiveGame;
+use crate::session::Session;
+
+/// The game a config names; `None` when it names none.
+pub fn kind_of(config: &pb::GameConfig) -> Option<GameKind> {
+    match config.game.as_ref()? {
+        pb::game_config::Game::PigeonChess(_) => Some(GameKind::PigeonChess),
+    }
+}
+
+/// Deals a new game. `seats` 0 means the game's smallest seat count. A config naming no game,
+/// invalid options and unsupported seat counts are [`ApiError::InvalidRequest`].
+pub fn new_game(
+    config: &pb::GameConfig,
+    seats: u32,
+    seed: Seed,
+) -> Result<Box<dyn LiveGame>, ApiError> {
+    let kind =
+        kind_of(config).ok_or_else(|| ApiError::InvalidRequest("config: no game is set".into()))?;
+    with_game!(kind, G => new_session::<G>(config, seats, seed))
+}
+
+fn new_session<G: GameCodec>(
+    config: &pb::GameConfig,
+    seats: u32,
+    seed: Seed,
+) -> Result<Box<dyn LiveGame>, ApiError> {
+    let config = G::decode_config(config)?;
+    let seats = match seats {
+        0 => *G::SEATS.start(),
+        // Beyond usize (never on 64-bit targets) is as unsupported as any other large count.
+        count => usize::try_from(count).unwrap_or(usize::MAX),
+    };
+    Ok(Box::new(Session::<G>::new(config, seats, seed)?))
+}
+
+/// Loads a game of `kind` written by [`LiveGame::encode`]. Bytes that do not hold such a game
+/// (corrupt, another game, an unknown format version) are [`ApiError::Internal`].
+pub fn restore(kind: GameKind, bytes: &[u8]) -> Result<Box<dyn LiveGame>, ApiError> {
+    with_game!(kind, G => restore_session::<G>(bytes))
+}
+
+fn restore_session<G: GameCodec>(bytes: &[u8]) -> Result<Box<dyn LiveGame>, ApiError> {
+    Ok(Box::new(Session::<G>::decode(bytes)?))
+}
+
+/// Every hosted game, in the order of [`GameKind::ALL`].
+pub fn variants() -> Vec<pb::Variant> {
+    GameKind::ALL
+        .iter()
+        .map(|kind| with_game!(*kind, G => variant::<G>()))
+        .collect()
+}
+
+fn variant<G: GameCodec>() -> pb::Variant {
+    pb::Variant {
+        id: G::ID.to_string(),
+        name: G::NAME.to_string(),
+        min_seats: *G::SEATS.start() as u32,
+        max_seats: *G::SEATS.end() as u32,
+        default_config: Some(G::encode_config(&G::Config::default())),
+        summary: G::SUMMARY.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deckmate_engine::{Seat, Viewer};
+
+    fn pigeon_chess(config: pb::PigeonChessConfig) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::PigeonChess(config)),
+        }
+    }
+
+    #[test]
+    fn kind_of_names_the_configured_game() {
+        assert_eq!(
+            kind_of(&pigeon_chess(Default::default())),
+            Some(GameKind::PigeonChess)
+        );
+        assert_eq!(kind_of(&pb::GameConfig { game: None }), None);
+    }
+
+    #[test]
+    fn new_game_defaults_seats_and_fills_the_config() {
+        let game = new_game(&pigeon_chess(Default::default()), 0, Seed::from_u64(9)).unwrap();
+        assert_eq!(game.kind(), GameKind::PigeonChess);
+        assert_eq!(game.seats(), 2);
+        assert_eq!(game.version(), 0);
+        assert_eq!(game.seed(), Seed::from_u64(9));
+        let Some(pb::game_config::Game::PigeonChess(config)) = game.config().game else {
+            panic!("not a pigeon chess config");
+        };
+        assert_eq!(config.pawns, Some(8));
+        assert_eq!(config.max_turns, Some(300));
+
+        let custom = pigeon_chess(pb::PigeonChessConfig {
+            queens: Some(0),
+            no_progress_turns: Some(0),
+            ..Default::default()
+        });
+        let game = new_game(&custom, 2, Seed::from_u64(9)).unwrap();
+        let Some(pb::game_config::Game::PigeonChess(config)) = game.config().game else {
+            panic!("not a pigeon chess config");
+        };
+        assert_eq!(
+            (config.queens, config.no_progress_turns),
+            (Some(0), Some(0))
+        );
+    }
+
+    #[test]
+    fn new_game_rejects_bad_requests() {
+        let seed = Seed::from_u64(1);
+        let no_game = new_game(&pb::GameConfig { game: None }, 2, seed).unwrap_err();
+        assert!(matches!(no_game, ApiError::InvalidRequest(m) if m.contains("no game")));
+        let seats = new_game(&pigeon_chess(Default::default()), 3, seed).unwrap_err();
+        assert!(matches!(seats, ApiError::InvalidRequest(m) if m.contains("2 to 2 seats")));
+        let huge = new_game(&pigeon_chess(Default::default()), u32::MAX, seed).unwrap_err();
+        assert!(matches!(huge, ApiError::InvalidRequest(_)));
+        let config = pigeon_chess(pb::PigeonChessConfig {
+            kings: Some(5),
+            ..Default::default()
+        });
+        let bad = new_game(&config, 2, seed).unwrap_err();
+        assert!(matches!(bad, ApiError::InvalidRequest(m) if m.contains("kings")));
+    }
+
+    #[test]
+    fn restore_round_trips_through_the_store_format() {
+        let mut game = new_game(&pigeon_chess(Default::default()), 2, Seed::from_u64(3)).unwrap();
+        let legal = game.view(Viewer::Seat(Seat(0))).legal_actions;
+        game.act(Seat(0), &legal[0]).unwrap();
+        let bytes = game.encode().unwrap();
+        let restored = restore(GameKind::PigeonChess, &bytes).unwrap();
+        assert_eq!(restored.version(), 1);
+        assert_eq!(restored.encode().unwrap(), bytes);
+        for viewer in [
+            Viewer::Seat(Seat(0)),
+            Viewer::Seat(Seat(1)),
+            Viewer::Spectator,
+        ] {
+            assert_eq!(restored.view(viewer), game.view(viewer));
+        }
+        let garbage = restore(GameKind::PigeonChess, &[1, 0xFF, 0xFF]).unwrap_err();
+        assert!(matches!(garbage, ApiError::Internal(_)));
+        let unknown = restore(GameKind::PigeonChess, &[99]).unwrap_err();
+        assert!(matches!(unknown, ApiError::Internal(_)));
+    }
+
+    #[test]
+    fn variants_describe_every_game_with_full_defaults() {
+        let variants = variants();
+        assert_eq!(variants.len(), GameKind::ALL.len());
+        let pigeon = &variants[0];
+        assert_eq!(pigeon.id, "pigeon_chess");
+        assert_eq!(pigeon.name, "Pigeon Chess");
+        assert_eq!((pigeon.min_seats, pigeon.max_seats), (2, 2));
+        assert!(!pigeon.summary.is_empty());
+        let Some(pb::game_config::Game::PigeonChess(config)) =
+            pigeon.default_config.and_then(|config| config.game)
+        else {
+            panic!("no pigeon chess default config");
+        };
+        let every_field = [
+            config.pawns,
+            config.knights,
+            config.bishops,
+            config.rooks,
+            config.queens,
+            config.kings,
+            config.no_progress_turns,
+            config.max_turns,
+        ];
+        assert!(every_field.iter().all(Option::is_some));
+        // The advertised defaults create a game.
+        assert!(new_game(&pigeon.default_config.unwrap(), 0, Seed::from_u64(1)).is_ok());
+    }
+}

@@ -1,0 +1,71 @@
+//! Protobuf <-> engine conversions.
+//!
+//! [`GameCodec`] is implemented once per game, in `codec/<id>.rs`, and converts that game's
+//! engine types to and from its `deckmate.v1` messages. [`common`] holds what every game shares
+//! (seats, outcomes, meta actions, the event envelope). Adding a game means one new file here
+//! and one line per `match` in `catalog.rs`.
+//!
+//! Decoding is strict: anything a client sends that does not name a valid value of this game
+//! (an action of another game, a missing field, an unknown or `*_UNSPECIFIED` enum value, a bad
+//! spot name, an out-of-range option) is [`ApiError::InvalidRequest`] with a message naming the
+//! field. Decoding checks form only; whether an action is legal now is the engine's decision.
+
+pub mod common;
+pub mod pigeon_chess;
+
+use deckmate_engine::{Game, GameKind};
+use deckmate_proto::v1 as pb;
+
+use crate::error::ApiError;
+
+/// The protobuf face of one game.
+pub trait GameCodec: Game {
+    /// The registry entry of this game.
+    const KIND: GameKind;
+
+    /// Reads the game's options from `config`: unset optional fields take the value of
+    /// `Self::Config::default()`. A config of another game, or with no game, and out-of-range
+    /// values are [`ApiError::InvalidRequest`].
+    fn decode_config(config: &pb::GameConfig) -> Result<Self::Config, ApiError>;
+
+    /// The effective options as a `GameConfig` with every field set.
+    fn encode_config(config: &Self::Config) -> pb::GameConfig;
+
+    /// Reads one game action. Meta actions, actions of other games, missing fields and invalid
+    /// values are [`ApiError::InvalidRequest`].
+    fn decode_action(kind: &pb::action::Kind) -> Result<Self::Action, ApiError>;
+
+    /// Writes one game action; [`GameCodec::decode_action`] reads it back unchanged.
+    fn encode_action(action: &Self::Action) -> pb::Action;
+
+    /// Writes one viewer's observation.
+    fn encode_observation(observation: &Self::Observation) -> pb::Observation;
+
+    /// Writes one event as a viewer may know it (the `kind` of a `pb::Event`).
+    fn encode_event(event: &Self::EventView) -> pb::event::Kind;
+}
+
+/// Helpers for tests that play random games.
+#[cfg(test)]
+pub(crate) mod test_support {
+    /// Deterministic pseudo-random choices (SplitMix64), so random playouts need no RNG crate
+    /// and every failure reproduces from its seed.
+    pub(crate) struct Picker(u64);
+
+    impl Picker {
+        /// A picker started from `seed`.
+        pub(crate) fn new(seed: u64) -> Picker {
+            Picker(seed)
+        }
+
+        /// A number in `0..bound` (`bound` > 0).
+        pub(crate) fn below(&mut self, bound: usize) -> usize {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut mixed = self.0;
+            mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            mixed ^= mixed >> 31;
+            (mixed % bound as u64) as usize
+        }
+    }
+}

@@ -1,0 +1,790 @@
+//! Pigeon Chess on the wire (proto/deckmate/v1/games/pigeon_chess.proto).
+//!
+//! Spots travel as their names ("a1" … "c4"), pieces as `PigeonChessPiece`, and the board as the
+//! 12 spots in the order a1, b1, c1, a2, …, c4.
+
+use deckmate_engine::GameKind;
+use deckmate_engine::games::pigeon_chess::{
+    Action, Config, EventView, MAX_DECK, MIN_DECK, Observation, Phase, Piece, PigeonChess,
+    PlayerView, RowSide, Spot, SpotView,
+};
+use deckmate_proto::v1 as pb;
+use pb::pigeon_chess_action::Kind as ActionKind;
+use pb::pigeon_chess_event::Kind as EventKind;
+
+use super::GameCodec;
+use super::common::seat_to_u32;
+use crate::error::ApiError;
+
+impl GameCodec for PigeonChess {
+    const KIND: GameKind = GameKind::PigeonChess;
+
+    fn decode_config(config: &pb::GameConfig) -> Result<Config, ApiError> {
+        match &config.game {
+            Some(pb::game_config::Game::PigeonChess(message)) => decode_config_message(message),
+            None => Err(ApiError::InvalidRequest("config: no game is set".into())),
+            // Reachable once a second game is registered.
+            #[allow(unreachable_patterns)]
+            Some(_) => Err(ApiError::InvalidRequest(
+                "config: not a pigeon_chess config".into(),
+            )),
+        }
+    }
+
+    fn encode_config(config: &Config) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::PigeonChess(config_message(config))),
+        }
+    }
+
+    fn decode_action(kind: &pb::action::Kind) -> Result<Action, ApiError> {
+        match kind {
+            pb::action::Kind::PigeonChess(message) => decode_action_message(message),
+            pb::action::Kind::Meta(_) => Err(ApiError::InvalidRequest(
+                "action: a meta action is not a pigeon_chess action".into(),
+            )),
+            #[allow(unreachable_patterns)]
+            _ => Err(ApiError::InvalidRequest(
+                "action: not a pigeon_chess action".into(),
+            )),
+        }
+    }
+
+    fn encode_action(action: &Action) -> pb::Action {
+        let kind = match *action {
+            Action::PlaceFrontRow(pieces) => ActionKind::PlaceFrontRow(row_message(&pieces)),
+            Action::PlaceBackRow(pieces) => ActionKind::PlaceBackRow(row_message(&pieces)),
+            Action::RevealForFirst(piece) => {
+                ActionKind::RevealForFirst(pb::PigeonChessRevealForFirst {
+                    piece: encode_piece(piece),
+                })
+            }
+            Action::Move { from, to } => ActionKind::Move(pb::PigeonChessMove {
+                from: from.to_string(),
+                to: to.to_string(),
+            }),
+            Action::Place { piece, spot } => ActionKind::Place(pb::PigeonChessPlace {
+                piece: encode_piece(piece),
+                spot: spot.to_string(),
+            }),
+            Action::EndGame => ActionKind::EndGame(pb::PigeonChessEndGame {}),
+        };
+        pb::Action {
+            kind: Some(pb::action::Kind::PigeonChess(pb::PigeonChessAction {
+                kind: Some(kind),
+            })),
+        }
+    }
+
+    fn encode_observation(observation: &Observation) -> pb::Observation {
+        let board = Spot::all()
+            .zip(observation.board.iter())
+            .map(|(spot, view)| spot_message(spot, view))
+            .collect();
+        let players = observation
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, player)| player_message(seat, player))
+            .collect();
+        pb::Observation {
+            game: Some(pb::observation::Game::PigeonChess(
+                pb::PigeonChessObservation {
+                    phase: encode_phase(observation.phase).into(),
+                    board,
+                    players,
+                    hand: encode_pieces(&observation.hand),
+                    group_discard: encode_pieces(&observation.group_discard),
+                    first_player: observation.first_player.map(seat_to_u32),
+                    current_player: observation.current_player.map(seat_to_u32),
+                    turn: observation.turn,
+                    turns_without_progress: observation.turns_without_progress,
+                    config: Some(config_message(&observation.config)),
+                },
+            )),
+        }
+    }
+
+    fn encode_event(event: &EventView) -> pb::event::Kind {
+        let kind = match event {
+            EventView::DeckShuffled { seat } => {
+                EventKind::DeckShuffled(pb::PigeonChessDeckShuffled {
+                    seat: seat_to_u32(*seat),
+                })
+            }
+            EventView::CardsDrawn {
+                seat,
+                count,
+                pieces,
+            } => EventKind::CardsDrawn(pb::PigeonChessCardsDrawn {
+                seat: seat_to_u32(*seat),
+                count: *count,
+                pieces: pieces.as_deref().map(encode_pieces).unwrap_or_default(),
+            }),
+            EventView::RowCommitted { seat, side, pieces } => {
+                EventKind::RowCommitted(pb::PigeonChessRowCommitted {
+                    seat: seat_to_u32(*seat),
+                    side: encode_side(*side).into(),
+                    pieces: pieces
+                        .as_ref()
+                        .map(|row| encode_pieces(row))
+                        .unwrap_or_default(),
+                })
+            }
+            EventView::RowsRevealed { side, rows } => {
+                EventKind::RowsRevealed(pb::PigeonChessRowsRevealed {
+                    side: encode_side(*side).into(),
+                    rows: rows
+                        .iter()
+                        .enumerate()
+                        .map(|(seat, row)| seat_row_message(seat, row))
+                        .collect(),
+                })
+            }
+            EventView::FirstPlayerPicked { seat, piece } => {
+                EventKind::FirstPlayerPicked(pb::PigeonChessFirstPlayerPicked {
+                    seat: seat_to_u32(*seat),
+                    piece: piece.map(encode_piece),
+                })
+            }
+            EventView::FirstPlayerChosen {
+                reveals,
+                first_player,
+                decided_by_arrival,
+            } => EventKind::FirstPlayerChosen(pb::PigeonChessFirstPlayerChosen {
+                reveals: reveals
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, pieces)| seat_row_message(seat, pieces))
+                    .collect(),
+                first_player: seat_to_u32(*first_player),
+                decided_by_arrival: *decided_by_arrival,
+            }),
+            EventView::TurnStarted { seat, turn } => {
+                EventKind::TurnStarted(pb::PigeonChessTurnStarted {
+                    seat: seat_to_u32(*seat),
+                    turn: *turn,
+                })
+            }
+            EventView::Flipped { seat, spot, piece } => {
+                EventKind::Flipped(pb::PigeonChessFlipped {
+                    seat: seat_to_u32(*seat),
+                    spot: spot.to_string(),
+                    piece: encode_piece(*piece),
+                })
+            }
+            EventView::Moved {
+                seat,
+                from,
+                to,
+                piece,
+                captured,
+                captured_scored,
+                pawn_scored,
+            } => EventKind::Moved(pb::PigeonChessMoved {
+                seat: seat_to_u32(*seat),
+                from: from.to_string(),
+                to: to.to_string(),
+                piece: encode_piece(*piece),
+                captured: captured.map(encode_piece),
+                captured_scored: *captured_scored,
+                pawn_scored: *pawn_scored,
+            }),
+            EventView::Placed { seat, spot, piece } => EventKind::Placed(pb::PigeonChessPlaced {
+                seat: seat_to_u32(*seat),
+                spot: spot.to_string(),
+                piece: piece.map(encode_piece),
+            }),
+            EventView::Passed { seat } => EventKind::Passed(pb::PigeonChessPassed {
+                seat: seat_to_u32(*seat),
+            }),
+        };
+        pb::event::Kind::PigeonChess(pb::PigeonChessEvent { kind: Some(kind) })
+    }
+}
+
+/// The config fields holding the card counts, in the order of [`Piece::ALL`].
+const COUNT_FIELDS: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "kings"];
+
+/// Reads the options; unset fields keep the rule file's defaults (§1, §5(e), §5(f), §7.1).
+fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiError> {
+    let mut config = Config::default();
+    let counts = [
+        message.pawns,
+        message.knights,
+        message.bishops,
+        message.rooks,
+        message.queens,
+        message.kings,
+    ];
+    for ((slot, field), value) in config.deck.iter_mut().zip(COUNT_FIELDS).zip(counts) {
+        let Some(value) = value else { continue };
+        *slot = u8::try_from(value)
+            .ok()
+            .filter(|count| usize::from(*count) <= MAX_DECK)
+            .ok_or_else(|| {
+                ApiError::InvalidRequest(format!(
+                    "config.pigeon_chess.{field}: at most {MAX_DECK} cards, not {value}"
+                ))
+            })?;
+    }
+    if config.count(Piece::King) > 1 {
+        return Err(ApiError::InvalidRequest(format!(
+            "config.pigeon_chess.kings: a deck holds 0 or 1 King, not {}",
+            config.count(Piece::King)
+        )));
+    }
+    let size = config.deck_size();
+    if !(MIN_DECK..=MAX_DECK).contains(&size) {
+        return Err(ApiError::InvalidRequest(format!(
+            "config.pigeon_chess: pawns + knights + bishops + rooks + queens + kings must total \
+             {MIN_DECK} to {MAX_DECK} cards per deck, not {size}"
+        )));
+    }
+    if let Some(turns) = message.no_progress_turns {
+        config.no_progress_turns = turns;
+    }
+    if let Some(turns) = message.max_turns {
+        if turns == 0 {
+            return Err(ApiError::InvalidRequest(
+                "config.pigeon_chess.max_turns: must be at least 1".into(),
+            ));
+        }
+        config.max_turns = turns;
+    }
+    // The engine's own check stays authoritative should it ever grow stricter.
+    config
+        .validate()
+        .map_err(|error| ApiError::InvalidRequest(format!("config.pigeon_chess: {error}")))?;
+    Ok(config)
+}
+
+/// The options with every field set.
+fn config_message(config: &Config) -> pb::PigeonChessConfig {
+    let count = |piece: Piece| Some(u32::from(config.count(piece)));
+    pb::PigeonChessConfig {
+        pawns: count(Piece::Pawn),
+        knights: count(Piece::Knight),
+        bishops: count(Piece::Bishop),
+        rooks: count(Piece::Rook),
+        queens: count(Piece::Queen),
+        kings: count(Piece::King),
+        no_progress_turns: Some(config.no_progress_turns),
+        max_turns: Some(config.max_turns),
+    }
+}
+
+/// Reads one Pigeon Chess action; `field` paths in messages start at `action.pigeon_chess`.
+fn decode_action_message(message: &pb::PigeonChessAction) -> Result<Action, ApiError> {
+    const FIELD: &str = "action.pigeon_chess";
+    let Some(kind) = &message.kind else {
+        return Err(ApiError::InvalidRequest(format!(
+            "{FIELD}: no action is set"
+        )));
+    };
+    Ok(match kind {
+        ActionKind::PlaceFrontRow(row) => {
+            Action::PlaceFrontRow(decode_row(row, "action.pigeon_chess.place_front_row")?)
+        }
+        ActionKind::PlaceBackRow(row) => {
+            Action::PlaceBackRow(decode_row(row, "action.pigeon_chess.place_back_row")?)
+        }
+        ActionKind::RevealForFirst(reveal) => Action::RevealForFirst(decode_piece(
+            reveal.piece,
+            "action.pigeon_chess.reveal_for_first.piece",
+        )?),
+        ActionKind::Move(step) => Action::Move {
+            from: decode_spot(&step.from, "action.pigeon_chess.move.from")?,
+            to: decode_spot(&step.to, "action.pigeon_chess.move.to")?,
+        },
+        ActionKind::Place(place) => Action::Place {
+            piece: decode_piece(place.piece, "action.pigeon_chess.place.piece")?,
+            spot: decode_spot(&place.spot, "action.pigeon_chess.place.spot")?,
+        },
+        ActionKind::EndGame(_) => Action::EndGame,
+    })
+}
+
+/// Reads a setup row: exactly three pieces, for columns a, b and c (§2.2, §2.3).
+fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiError> {
+    match row.pieces.as_slice() {
+        [a, b, c] => Ok([
+            decode_piece(*a, &format!("{field}.pieces[0]"))?,
+            decode_piece(*b, &format!("{field}.pieces[1]"))?,
+            decode_piece(*c, &format!("{field}.pieces[2]"))?,
+        ]),
+        pieces => Err(ApiError::InvalidRequest(format!(
+            "{field}.pieces: a row holds exactly 3 pieces, not {}",
+            pieces.len()
+        ))),
+    }
+}
+
+/// Reads a piece; `UNSPECIFIED` and unknown numbers are invalid.
+fn decode_piece(value: i32, field: &str) -> Result<Piece, ApiError> {
+    match pb::PigeonChessPiece::try_from(value) {
+        Ok(pb::PigeonChessPiece::Pawn) => Ok(Piece::Pawn),
+        Ok(pb::PigeonChessPiece::Knight) => Ok(Piece::Knight),
+        Ok(pb::PigeonChessPiece::Bishop) => Ok(Piece::Bishop),
+        Ok(pb::PigeonChessPiece::Rook) => Ok(Piece::Rook),
+        Ok(pb::PigeonChessPiece::Queen) => Ok(Piece::Queen),
+        Ok(pb::PigeonChessPiece::King) => Ok(Piece::King),
+        Ok(pb::PigeonChessPiece::Unspecified) => {
+            Err(ApiError::InvalidRequest(format!("{field}: must be set")))
+        }
+        Err(_) => Err(ApiError::InvalidRequest(format!(
+            "{field}: unknown piece {value}"
+        ))),
+    }
+}
+
+/// Reads a spot name ("a1" … "c4").
+fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
+    if name.is_empty() {
+        return Err(ApiError::InvalidRequest(format!("{field}: must be set")));
+    }
+    name.parse()
+        .map_err(|_| ApiError::InvalidRequest(format!("{field}: not a spot name (a1 to c4)")))
+}
+
+/// A piece on the wire.
+fn encode_piece(piece: Piece) -> i32 {
+    let wire = match piece {
+        Piece::Pawn => pb::PigeonChessPiece::Pawn,
+        Piece::Knight => pb::PigeonChessPiece::Knight,
+        Piece::Bishop => pb::PigeonChessPiece::Bishop,
+        Piece::Rook => pb::PigeonChessPiece::Rook,
+        Piece::Queen => pb::PigeonChessPiece::Queen,
+        Piece::King => pb::PigeonChessPiece::King,
+    };
+    wire.into()
+}
+
+/// Pieces on the wire, in the same order.
+fn encode_pieces(pieces: &[Piece]) -> Vec<i32> {
+    pieces.iter().copied().map(encode_piece).collect()
+}
+
+fn row_message(pieces: &[Piece; 3]) -> pb::PigeonChessRow {
+    pb::PigeonChessRow {
+        pieces: encode_pieces(pieces),
+    }
+}
+
+fn seat_row_message(seat: usize, pieces: &[Piece]) -> pb::PigeonChessSeatRow {
+    pb::PigeonChessSeatRow {
+        seat: seat as u32,
+        pieces: encode_pieces(pieces),
+    }
+}
+
+fn encode_phase(phase: Phase) -> pb::PigeonChessPhase {
+    match phase {
+        Phase::FrontRow => pb::PigeonChessPhase::FrontRow,
+        Phase::BackRow => pb::PigeonChessPhase::BackRow,
+        Phase::FirstPlayer => pb::PigeonChessPhase::FirstPlayer,
+        Phase::Play => pb::PigeonChessPhase::Play,
+        Phase::Finished => pb::PigeonChessPhase::Finished,
+    }
+}
+
+fn encode_side(side: RowSide) -> pb::PigeonChessRowSide {
+    match side {
+        RowSide::Front => pb::PigeonChessRowSide::Front,
+        RowSide::Back => pb::PigeonChessRowSide::Back,
+    }
+}
+
+fn spot_message(spot: Spot, view: &SpotView) -> pb::PigeonChessSpot {
+    pb::PigeonChessSpot {
+        name: spot.to_string(),
+        owner: view.owner.map(seat_to_u32),
+        face_down: view.face_down,
+        piece: view.piece.map(encode_piece),
+    }
+}
+
+fn player_message(seat: usize, player: &PlayerView) -> pb::PigeonChessPlayer {
+    pb::PigeonChessPlayer {
+        seat: seat as u32,
+        hand_count: player.hand_count,
+        deck_count: player.deck_count,
+        point_pile: encode_pieces(&player.point_pile),
+        king_alive: player.king_alive,
+        score: player.score,
+        committed: player.committed,
+        first_player_reveals: encode_pieces(&player.first_player_reveals),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::common::{decode_table_action, encode_table_action};
+    use crate::codec::test_support::Picker;
+    use deckmate_engine::{Game, Seat, Seed, Table, TableAction, Viewer};
+
+    fn invalid(result: Result<impl std::fmt::Debug, ApiError>, needle: &str) {
+        match result {
+            Err(ApiError::InvalidRequest(message)) => {
+                assert!(
+                    message.contains(needle),
+                    "{message:?} should name {needle:?}"
+                )
+            }
+            other => panic!("expected InvalidRequest naming {needle:?}, got {other:?}"),
+        }
+    }
+
+    fn config_of(message: pb::PigeonChessConfig) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::PigeonChess(message)),
+        }
+    }
+
+    fn action_of(kind: ActionKind) -> pb::action::Kind {
+        pb::action::Kind::PigeonChess(pb::PigeonChessAction { kind: Some(kind) })
+    }
+
+    #[test]
+    fn every_legal_action_of_random_playouts_round_trips() {
+        let mut checked = 0usize;
+        let mut kinds = std::collections::HashSet::new();
+        for seed in 0..60u64 {
+            let (mut table, _) =
+                Table::<PigeonChess>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
+            let mut picker = Picker::new(seed);
+            while !table.is_over() {
+                let seats: Vec<Seat> = table.to_act().iter().collect();
+                let seat = seats[picker.below(seats.len())];
+                let legal = table.legal_actions(seat);
+                for action in &legal {
+                    let wire = PigeonChess::encode_action(action);
+                    let kind = wire.kind.as_ref().expect("kind set");
+                    assert_eq!(&PigeonChess::decode_action(kind).unwrap(), action);
+                    let table_action = TableAction::Game(*action);
+                    let round =
+                        decode_table_action::<PigeonChess>(&encode_table_action::<PigeonChess>(
+                            &table_action,
+                        ));
+                    assert_eq!(round, Ok(table_action));
+                    kinds.insert(std::mem::discriminant(action));
+                    checked += 1;
+                }
+                let action = legal[picker.below(legal.len())];
+                table.apply(seat, &TableAction::Game(action)).unwrap();
+            }
+        }
+        assert!(checked > 10_000, "only {checked} actions checked");
+        // Front row, back row, reveal, move and place all occur in random play.
+        assert!(kinds.len() >= 5, "only {} action kinds seen", kinds.len());
+    }
+
+    #[test]
+    fn end_game_round_trips() {
+        let wire = PigeonChess::encode_action(&Action::EndGame);
+        assert_eq!(
+            PigeonChess::decode_action(wire.kind.as_ref().unwrap()),
+            Ok(Action::EndGame)
+        );
+    }
+
+    #[test]
+    fn malformed_actions_are_invalid_requests() {
+        use pb::PigeonChessPiece as P;
+        let row = |pieces: Vec<P>| pb::PigeonChessRow {
+            pieces: pieces.into_iter().map(i32::from).collect(),
+        };
+        let decode = |kind: ActionKind| PigeonChess::decode_action(&action_of(kind));
+
+        invalid(
+            decode(ActionKind::PlaceFrontRow(row(vec![P::Pawn, P::Pawn]))),
+            "place_front_row.pieces",
+        );
+        invalid(
+            decode(ActionKind::PlaceBackRow(row(vec![P::Pawn; 4]))),
+            "place_back_row.pieces",
+        );
+        invalid(
+            decode(ActionKind::PlaceFrontRow(row(vec![
+                P::Pawn,
+                P::Unspecified,
+                P::Rook,
+            ]))),
+            "place_front_row.pieces[1]",
+        );
+        invalid(
+            decode(ActionKind::PlaceFrontRow(pb::PigeonChessRow {
+                pieces: vec![1, 2, 42],
+            })),
+            "pieces[2]",
+        );
+        invalid(
+            decode(ActionKind::RevealForFirst(pb::PigeonChessRevealForFirst {
+                piece: 0,
+            })),
+            "reveal_for_first.piece",
+        );
+        invalid(
+            decode(ActionKind::Move(pb::PigeonChessMove {
+                from: "a1".into(),
+                to: "d2".into(),
+            })),
+            "move.to",
+        );
+        invalid(
+            decode(ActionKind::Move(pb::PigeonChessMove {
+                from: String::new(),
+                to: "a2".into(),
+            })),
+            "move.from",
+        );
+        invalid(
+            decode(ActionKind::Place(pb::PigeonChessPlace {
+                piece: P::Queen.into(),
+                spot: "A1".into(),
+            })),
+            "place.spot",
+        );
+        invalid(
+            decode(ActionKind::Place(pb::PigeonChessPlace {
+                piece: -3,
+                spot: "a1".into(),
+            })),
+            "place.piece",
+        );
+        invalid(
+            PigeonChess::decode_action(&pb::action::Kind::PigeonChess(pb::PigeonChessAction {
+                kind: None,
+            })),
+            "action.pigeon_chess",
+        );
+        invalid(
+            PigeonChess::decode_action(&pb::action::Kind::Meta(pb::MetaAction {
+                kind: pb::MetaActionKind::Resign.into(),
+            })),
+            "meta",
+        );
+    }
+
+    #[test]
+    fn config_defaults_fill_unset_fields_and_encode_sets_every_field() {
+        let empty = config_of(pb::PigeonChessConfig::default());
+        assert_eq!(PigeonChess::decode_config(&empty), Ok(Config::default()));
+
+        let encoded = PigeonChess::encode_config(&Config::default());
+        let Some(pb::game_config::Game::PigeonChess(message)) = encoded.game else {
+            panic!("not a pigeon chess config");
+        };
+        assert_eq!(
+            message,
+            pb::PigeonChessConfig {
+                pawns: Some(8),
+                knights: Some(2),
+                bishops: Some(2),
+                rooks: Some(2),
+                queens: Some(1),
+                kings: Some(1),
+                no_progress_turns: Some(20),
+                max_turns: Some(300),
+            }
+        );
+
+        let custom = Config {
+            deck: [4, 1, 1, 3, 0, 0],
+            no_progress_turns: 0,
+            max_turns: 1,
+        };
+        assert_eq!(
+            PigeonChess::decode_config(&PigeonChess::encode_config(&custom)),
+            Ok(custom)
+        );
+
+        let partial = config_of(pb::PigeonChessConfig {
+            pawns: Some(10),
+            max_turns: Some(50),
+            ..Default::default()
+        });
+        let decoded = PigeonChess::decode_config(&partial).unwrap();
+        assert_eq!(decoded.deck, [10, 2, 2, 2, 1, 1]);
+        assert_eq!(decoded.max_turns, 50);
+        assert_eq!(decoded.no_progress_turns, 20);
+    }
+
+    #[test]
+    fn out_of_range_configs_name_the_field() {
+        let decode = |message| PigeonChess::decode_config(&config_of(message));
+        invalid(
+            decode(pb::PigeonChessConfig {
+                kings: Some(2),
+                ..Default::default()
+            }),
+            "kings",
+        );
+        invalid(
+            decode(pb::PigeonChessConfig {
+                rooks: Some(300),
+                ..Default::default()
+            }),
+            "rooks",
+        );
+        invalid(
+            decode(pb::PigeonChessConfig {
+                max_turns: Some(0),
+                ..Default::default()
+            }),
+            "max_turns",
+        );
+        invalid(
+            decode(pb::PigeonChessConfig {
+                pawns: Some(0),
+                knights: Some(0),
+                ..Default::default()
+            }),
+            "pawns + knights",
+        );
+        invalid(
+            decode(pb::PigeonChessConfig {
+                pawns: Some(60),
+                ..Default::default()
+            }),
+            "pawns + knights",
+        );
+        invalid(
+            PigeonChess::decode_config(&pb::GameConfig { game: None }),
+            "config",
+        );
+    }
+
+    #[test]
+    fn observation_lists_the_board_in_order_and_hides_face_down_cards() {
+        let (mut table, _) =
+            Table::<PigeonChess>::new(&Config::default(), 2, Seed::from_u64(5)).unwrap();
+        // Seat 0 commits its front row: face down, visible to seat 0 only.
+        let row = table.legal_actions(Seat(0))[0];
+        table.apply(Seat(0), &TableAction::Game(row)).unwrap();
+
+        let observe = |viewer| match PigeonChess::encode_observation(&table.observe(viewer)).game {
+            Some(pb::observation::Game::PigeonChess(observation)) => observation,
+            other => panic!("not a pigeon chess observation: {other:?}"),
+        };
+        let own = observe(Viewer::Seat(Seat(0)));
+        let names: Vec<&str> = own.board.iter().map(|spot| spot.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3", "a4", "b4", "c4"
+            ]
+        );
+        assert_eq!(own.phase, pb::PigeonChessPhase::FrontRow as i32);
+        let front: Vec<_> = own.board[3..6].iter().collect();
+        assert!(
+            front
+                .iter()
+                .all(|spot| spot.owner == Some(0) && spot.face_down)
+        );
+        assert!(front.iter().all(|spot| spot.piece.is_some()));
+        assert_eq!(own.hand.len(), 2);
+        assert_eq!(own.players.len(), 2);
+        assert!(own.players[0].committed && !own.players[1].committed);
+        assert_eq!(own.config, Some(config_message(&Config::default())));
+
+        let other = observe(Viewer::Seat(Seat(1)));
+        assert!(
+            other.board[3..6]
+                .iter()
+                .all(|spot| spot.face_down && spot.piece.is_none())
+        );
+        assert_eq!(other.hand.len(), 5);
+        let spectator = observe(Viewer::Spectator);
+        assert!(spectator.hand.is_empty());
+        assert!(
+            spectator.board[3..6]
+                .iter()
+                .all(|spot| spot.piece.is_none())
+        );
+    }
+
+    #[test]
+    fn event_views_leave_hidden_fields_unset() {
+        let drawn = EventView::CardsDrawn {
+            seat: Seat(1),
+            count: 5,
+            pieces: None,
+        };
+        match PigeonChess::encode_event(&drawn) {
+            pb::event::Kind::PigeonChess(pb::PigeonChessEvent {
+                kind: Some(EventKind::CardsDrawn(message)),
+            }) => {
+                assert_eq!((message.seat, message.count), (1, 5));
+                assert!(message.pieces.is_empty());
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let placed = EventView::Placed {
+            seat: Seat(0),
+            spot: "b1".parse().unwrap(),
+            piece: None,
+        };
+        match PigeonChess::encode_event(&placed) {
+            pb::event::Kind::PigeonChess(pb::PigeonChessEvent {
+                kind: Some(EventKind::Placed(message)),
+            }) => {
+                assert_eq!(message.spot, "b1");
+                assert_eq!(message.piece, None);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let revealed = EventView::RowsRevealed {
+            side: RowSide::Back,
+            rows: [
+                [Piece::King, Piece::Pawn, Piece::Rook],
+                [Piece::Queen, Piece::Bishop, Piece::Knight],
+            ],
+        };
+        match PigeonChess::encode_event(&revealed) {
+            pb::event::Kind::PigeonChess(pb::PigeonChessEvent {
+                kind: Some(EventKind::RowsRevealed(message)),
+            }) => {
+                assert_eq!(message.side, pb::PigeonChessRowSide::Back as i32);
+                assert_eq!(message.rows.len(), 2);
+                assert_eq!(message.rows[1].seat, 1);
+                assert_eq!(
+                    message.rows[1].pieces,
+                    vec![
+                        pb::PigeonChessPiece::Queen as i32,
+                        pb::PigeonChessPiece::Bishop as i32,
+                        pb::PigeonChessPiece::Knight as i32,
+                    ]
+                );
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_event_of_random_playouts_encodes_with_a_kind() {
+        for seed in 0..10u64 {
+            let (mut table, setup) =
+                Table::<PigeonChess>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
+            let mut events = setup;
+            let mut picker = Picker::new(seed ^ 0xABCD);
+            while !table.is_over() {
+                let seats: Vec<Seat> = table.to_act().iter().collect();
+                let seat = seats[picker.below(seats.len())];
+                let legal = table.legal_actions(seat);
+                let action = legal[picker.below(legal.len())];
+                events.extend(table.apply(seat, &TableAction::Game(action)).unwrap());
+            }
+            for event in &events {
+                if let deckmate_engine::TableEvent::Game(event) = event {
+                    let full = PigeonChess::encode_event(&PigeonChess::reveal_event(event));
+                    let pb::event::Kind::PigeonChess(message) = full else {
+                        panic!("not a pigeon chess event");
+                    };
+                    assert!(message.kind.is_some());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! Server configuration (DESIGN §5): every option is a command-line flag and a `DECKMATE_*`
+//! environment variable; a flag wins over its variable.
+
+use std::fmt;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::{Parser, ValueEnum};
+
+/// The default listen address.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:50051";
+/// The default idle-game expiry.
+pub const DEFAULT_GAME_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+/// The default cap on live games.
+pub const DEFAULT_MAX_GAMES: usize = 100_000;
+/// The default cap on open `Watch` streams.
+pub const DEFAULT_MAX_WATCHERS: usize = 10_000;
+/// The default cap on one request message (64 KiB).
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 64 * 1024;
+
+/// Everything the server can be told at startup.
+#[derive(Clone, Debug, PartialEq, Eq, Parser)]
+#[command(
+    name = "deckmate-server",
+    version,
+    about = "Deckmate game server: the deckmate.v1.GameService gRPC API (with gRPC-Web, health and reflection)."
+)]
+pub struct Config {
+    /// Address to listen on for gRPC and gRPC-Web. Port 0 picks a free port (it is logged).
+    #[arg(long, env = "DECKMATE_LISTEN", default_value = DEFAULT_LISTEN)]
+    pub listen: SocketAddr,
+
+    /// Session store: `memory` (games live in this process) or a `redis://` / `rediss://` URL.
+    #[arg(long, env = "DECKMATE_STORE", default_value = "memory", value_parser = StoreUrl::parse)]
+    pub store: StoreUrl,
+
+    /// How long a game may go without an accepted action before it expires, such as `30s`,
+    /// `10m` or `24h`.
+    #[arg(long, env = "DECKMATE_GAME_TTL", default_value = "24h", value_parser = parse_duration)]
+    pub game_ttl: Duration,
+
+    /// Accept the `seed` field of CreateGame (for tests and reproductions). Off by default: a
+    /// seed known to a player lets it predict every shuffle. `--allow-client-seed` alone means
+    /// true; the variable takes true/false, yes/no, on/off or 1/0.
+    #[arg(
+        long,
+        env = "DECKMATE_ALLOW_CLIENT_SEED",
+        default_value_t = false,
+        num_args = 0..=1,
+        default_missing_value = "true",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub allow_client_seed: bool,
+
+    /// Log format: `text` for people, `json` for log collectors. The level comes from
+    /// `RUST_LOG` (default `info`).
+    #[arg(long, env = "DECKMATE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+
+    /// The most games the server holds at once; CreateGame beyond it fails with
+    /// `LIMIT_REACHED`.
+    #[arg(long, env = "DECKMATE_MAX_GAMES", default_value_t = DEFAULT_MAX_GAMES)]
+    pub max_games: usize,
+
+    /// The most `Watch` streams open at once; more fail with `LIMIT_REACHED`.
+    #[arg(long, env = "DECKMATE_MAX_WATCHERS", default_value_t = DEFAULT_MAX_WATCHERS)]
+    pub max_watchers: usize,
+
+    /// The largest request message the server decodes, in bytes.
+    #[arg(
+        long,
+        env = "DECKMATE_MAX_MESSAGE_BYTES",
+        default_value_t = DEFAULT_MAX_MESSAGE_BYTES
+    )]
+    pub max_message_bytes: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: DEFAULT_LISTEN.parse().expect("the default listen address parses"),
+            store: StoreUrl::Memory,
+            game_ttl: DEFAULT_GAME_TTL,
+            allow_client_seed: false,
+            log_format: LogFormat::Text,
+            max_games: DEFAULT_MAX_GAMES,
+            max_watchers: DEFAULT_MAX_WATCHERS,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+        }
+    }
+}
+
+/// Where games are kept.
+#[derive(Clone, PartialEq, Eq)]
+pub enum StoreUrl {
+    /// In this process's memory: for development, tests and single-node use.
+    Memory,
+    /// A Redis server (the URL as given, credentials included).
+    Redis(String),
+}
+
+impl StoreUrl {
+    /// Reads `memory` or a `redis://` / `rediss://` URL.
+    pub fn parse(value: &str) -> Result<StoreUrl, String> {
+        let value = value.trim();
+        if value.eq_ignore_ascii_case("memory") {
+            return Ok(StoreUrl::Memory);
+        }
+        let lower = value.to_ascii_lowercase();
+        for scheme in ["redis://", "rediss://"] {
+            if lower.starts_with(scheme) {
+                if value.len() == scheme.len() {
+                    return Err(format!("the store URL `{scheme}` names no host"));
+                }
+                return Ok(StoreUrl::Redis(value.to_string()));
+            }
+        }
+        Err("expected `memory` or a `redis://` URL".to_string())
+    }
+}
+
+// The URL may carry a password: Debug and Display show it with the credentials masked, so that
+// logging the config never leaks them.
+impl fmt::Display for StoreUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreUrl::Memory => f.write_str("memory"),
+            StoreUrl::Redis(url) => {
+                let (scheme, rest) = url.split_once("://").unwrap_or(("redis", url));
+                match rest.rsplit_once('@') {
+                    Some((_, host)) => write!(f, "{scheme}://***@{host}"),
+                    None => write!(f, "{scheme}://{rest}"),
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Debug for StoreUrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "StoreUrl({self})")
+    }
+}
+
+/// How log lines are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Reads a duration such as `30s`, `10m`, `24h` or `1h 30m`; zero is refused.
+pub fn parse_duration(value: &str) -> Result<Duration, String> {
+    let duration = humantime::parse_duration(value.trim())
+        .map_err(|error| format!("`{value}` is not a duration like 30s, 10m or 24h: {error}"))?;
+    if duration.is_zero() {
+        return Err("the duration must be greater than zero".to_string());
+    }
+    Ok(duration)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches};
+
+    /// Parses `args` with every environment variable ignored, so the machine's environment does
+    /// not change the result.
+    fn parse_without_env(args: &[&str]) -> Result<Config, clap::Error> {
+        let command = Config::command().mut_args(|arg| arg.env(None));
+        let matches = command.try_get_matches_from(args)?;
+        Config::from_arg_matches(&matches)
+    }
+
+    #[test]
+    fn no_flags_give_the_defaults() {
+        assert_eq!(parse_without_env(&["deckmate-server"]).unwrap(), Config::default());
+    }
+
+    #[test]
+    fn every_flag_is_read() {
+        let config = parse_without_env(&[
+            "deckmate-server",
+            "--listen",
+            "0.0.0.0:7000",
+            "--store",
+            "redis://cache:6379/0",
+            "--game-ttl",
+            "10m",
+            "--allow-client-seed",
+            "true",
+            "--log-format",
+            "json",
+            "--max-games",
+            "5",
+            "--max-watchers",
+            "6",
+            "--max-message-bytes",
+            "1024",
+        ])
+        .unwrap();
+        assert_eq!(config.listen, "0.0.0.0:7000".parse().unwrap());
+        assert_eq!(config.store, StoreUrl::Redis("redis://cache:6379/0".into()));
+        assert_eq!(config.game_ttl, Duration::from_secs(600));
+        assert!(config.allow_client_seed);
+        assert_eq!(config.log_format, LogFormat::Json);
+        assert_eq!(
+            (config.max_games, config.max_watchers, config.max_message_bytes),
+            (5, 6, 1024)
+        );
+    }
+
+    #[test]
+    fn every_flag_has_an_environment_variable() {
+        for arg in Config::command().get_arguments() {
+            if matches!(arg.get_id().as_str(), "help" | "version") {
+                continue;
+            }
+            let env = arg.get_env().expect("flag without an environment variable");
+            assert!(env.to_string_lossy().starts_with("DECKMATE_"), "{env:?}");
+        }
+    }
+
+    #[test]
+    fn client_seed_flag_takes_an_optional_value() {
+        let on = parse_without_env(&["deckmate-server", "--allow-client-seed", "--max-games", "3"]);
+        assert!(on.as_ref().unwrap().allow_client_seed);
+        assert_eq!(on.unwrap().max_games, 3);
+        let off = parse_without_env(&["deckmate-server", "--allow-client-seed=no"]).unwrap();
+        assert!(!off.allow_client_seed);
+    }
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("24h"), Ok(DEFAULT_GAME_TTL));
+        assert_eq!(parse_duration("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert!(parse_duration("0s").is_err());
+        assert!(parse_duration("soon").is_err());
+    }
+
+    #[test]
+    fn store_urls_parse_and_hide_credentials() {
+        assert_eq!(StoreUrl::parse("memory"), Ok(StoreUrl::Memory));
+        let url = StoreUrl::parse("redis://user:secret@cache:6379").unwrap();
+        assert_eq!(url, StoreUrl::Redis("redis://user:secret@cache:6379".into()));
+        assert!(!format!("{url} {url:?}").contains("secret"));
+        assert_eq!(url.to_string(), "redis://***@cache:6379");
+        assert!(StoreUrl::parse("rediss://cache").is_ok());
+        assert!(StoreUrl::parse("redis://").is_err());
+        assert!(StoreUrl::parse("postgres://db").is_err());
+    }
+}

@@ -1,0 +1,841 @@
+//! [`Session`]: the one [`LiveGame`] implementation, generic over every game with a codec.
+//!
+//! A session holds the creation parameters (config, seat count, seed), the current
+//! [`Table`], the action log, and the full events of the current version, so that `act` and
+//! `view` never replay. Past versions (watch resumption, request-id retries, history) are
+//! rebuilt by replaying the log from the seed in a single pass.
+//!
+//! # Stored format
+//!
+//! [`LiveGame::encode`] writes a postcard record whose fields are, in order:
+//!
+//! | # | field | type |
+//! |---|---|---|
+//! | 1 | `format` | `u32`, [`SESSION_FORMAT`] (1) |
+//! | 2 | `game` | the game id, such as `"pigeon_chess"` |
+//! | 3 | `config` | the game's `Config` |
+//! | 4 | `seats` | `u32` |
+//! | 5 | `seed` | 32 bytes |
+//! | 6 | `log` | every accepted action: `(Seat, TableAction<Action>)` |
+//! | 7 | `table` | the current `Table<G>`, so loading needs no replay |
+//! | 8 | `latest_events` | the full (unprojected) events of the current version |
+//!
+//! Decoding reads `format` first and rejects versions it does not know, so a later release that
+//! changes the layout bumps [`SESSION_FORMAT`] and keeps a reader for every older version.
+
+use std::fmt;
+
+use deckmate_engine::{
+    Game, GameKind, PlayError, Seat, Seed, Table, TableAction, TableEvent, Viewer,
+};
+use deckmate_proto::v1 as pb;
+use serde::{Deserialize, Serialize};
+
+use crate::codec::GameCodec;
+use crate::codec::common::{
+    decode_table_action, encode_meta_action, encode_outcome, encode_status, encode_table_action,
+    encode_table_event, seat_to_u32, seats_to_u32,
+};
+use crate::error::ApiError;
+use crate::live::LiveGame;
+
+/// The format version [`LiveGame::encode`] writes (see the module documentation).
+pub const SESSION_FORMAT: u32 = 1;
+
+/// One running game of `G`.
+pub struct Session<G: GameCodec> {
+    config: G::Config,
+    seats: usize,
+    seed: Seed,
+    table: Table<G>,
+    log: Vec<(Seat, TableAction<G::Action>)>,
+    /// The full events of the current version: the setup events at version 0, then those of
+    /// the latest action.
+    latest_events: Vec<TableEvent<G::Event>>,
+}
+
+impl<G: GameCodec> Session<G> {
+    /// Deals a new game. A bad seat count or config is [`ApiError::InvalidRequest`] with the
+    /// engine's message.
+    pub fn new(config: G::Config, seats: usize, seed: Seed) -> Result<Self, ApiError> {
+        let (table, setup_events) = Table::<G>::new(&config, seats, seed)
+            .map_err(|error| ApiError::InvalidRequest(error.to_string()))?;
+        Ok(Session {
+            config,
+            seats,
+            seed,
+            table,
+            log: Vec::new(),
+            latest_events: setup_events,
+        })
+    }
+
+    /// Reads a session written by [`LiveGame::encode`]. Unknown format versions, records of
+    /// another game and malformed bytes are [`ApiError::Internal`]: the store is corrupt or
+    /// newer than this server.
+    pub fn decode(bytes: &[u8]) -> Result<Self, ApiError> {
+        let (format, _) = postcard::take_from_bytes::<u32>(bytes).map_err(|error| {
+            ApiError::Internal(format!("stored {} session has no format: {error}", G::ID))
+        })?;
+        if format != SESSION_FORMAT {
+            return Err(ApiError::Internal(format!(
+                "stored {} session has unknown format {format}",
+                G::ID
+            )));
+        }
+        let record: StoredSession<G> = postcard::from_bytes(bytes).map_err(|error| {
+            ApiError::Internal(format!("stored {} session is malformed: {error}", G::ID))
+        })?;
+        if record.game != G::ID {
+            return Err(ApiError::Internal(format!(
+                "stored session is a {} game, not {}",
+                record.game,
+                G::ID
+            )));
+        }
+        Ok(Session {
+            config: record.config,
+            seats: record.seats as usize,
+            seed: record.seed,
+            table: record.table,
+            log: record.log,
+            latest_events: record.latest_events,
+        })
+    }
+
+    /// The current version: the number of accepted actions.
+    fn current_version(&self) -> u64 {
+        self.log.len() as u64
+    }
+
+    /// The seat whose action made `version`; `None` for version 0 (setup).
+    fn actor(&self, version: u64) -> Option<Seat> {
+        let index = usize::try_from(version.checked_sub(1)?).ok()?;
+        self.log.get(index).map(|(seat, _)| *seat)
+    }
+
+    /// Rebuilds the game from the seed and calls `visit(version, table, events)` for version 0
+    /// and after each action, up to and including version `last`. One pass, no copies.
+    fn replay(
+        &self,
+        last: u64,
+        mut visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>]),
+    ) -> Result<(), ApiError> {
+        let (mut table, setup_events) = Table::<G>::new(&self.config, self.seats, self.seed)
+            .map_err(|error| {
+                ApiError::Internal(format!("replaying a {} game: setup: {error}", G::ID))
+            })?;
+        visit(0, &table, &setup_events);
+        let steps = usize::try_from(last).unwrap_or(usize::MAX);
+        for (index, (seat, action)) in self.log.iter().take(steps).enumerate() {
+            let events = table.apply(*seat, action).map_err(|error| {
+                ApiError::Internal(format!(
+                    "replaying a {} game: action {index} rejected: {error}",
+                    G::ID
+                ))
+            })?;
+            visit(index as u64 + 1, &table, &events);
+        }
+        Ok(())
+    }
+
+    /// Rejects versions after the current one.
+    fn check_version(&self, version: u64, field: &str) -> Result<(), ApiError> {
+        let current = self.current_version();
+        if version > current {
+            return Err(ApiError::InvalidRequest(format!(
+                "{field} {version} is after the game's current version {current}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The game at `version` (whose table and full events are given) as `viewer` sees it.
+    fn build_view(
+        &self,
+        table: &Table<G>,
+        version: u64,
+        events: &[TableEvent<G::Event>],
+        viewer: Viewer,
+    ) -> pb::ObserveResponse {
+        let over = table.is_over();
+        let seat = viewer.seat();
+        let to_act = table.to_act();
+        let legal_actions = match seat {
+            Some(seat) if to_act.contains(seat) => table
+                .legal_actions(seat)
+                .iter()
+                .map(G::encode_action)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let meta_actions = seat
+            .map(|seat| {
+                table
+                    .meta_actions(seat)
+                    .into_iter()
+                    .map(encode_meta_action)
+                    .collect()
+            })
+            .unwrap_or_default();
+        pb::ObserveResponse {
+            game_id: String::new(),
+            variant: G::ID.to_string(),
+            version,
+            status: encode_status(over).into(),
+            outcome: table.outcome().as_ref().map(encode_outcome),
+            to_act: seats_to_u32(to_act),
+            seat: seat.map(seat_to_u32),
+            legal_actions,
+            observation: Some(G::encode_observation(&table.observe(viewer))),
+            recent_events: project_events::<G>(events, version, self.actor(version), viewer, over),
+            meta_actions,
+            seats: self.seats as u32,
+            draw_offered_by: table.draw_offer().map(seat_to_u32),
+        }
+    }
+}
+
+/// `events` of `version` (made by `actor`) as `viewer` may know them; with `reveal` (the game
+/// is over) every detail is shown.
+fn project_events<G: GameCodec>(
+    events: &[TableEvent<G::Event>],
+    version: u64,
+    actor: Option<Seat>,
+    viewer: Viewer,
+    reveal: bool,
+) -> Vec<pb::Event> {
+    events
+        .iter()
+        .filter_map(|event| {
+            if reveal {
+                Some(Table::<G>::reveal_event(event))
+            } else {
+                Table::<G>::view_event(event, viewer)
+            }
+        })
+        .map(|event| encode_table_event::<G>(&event, version, actor))
+        .collect()
+}
+
+/// The engine's rejection as an API error. The engine's messages are public by contract.
+fn play_error(error: PlayError) -> ApiError {
+    match error {
+        PlayError::NotYourTurn => ApiError::NotYourTurn,
+        PlayError::GameOver => ApiError::GameOver,
+        PlayError::Illegal(_) => ApiError::IllegalAction(error.to_string()),
+    }
+}
+
+impl<G: GameCodec> Clone for Session<G> {
+    fn clone(&self) -> Self {
+        Session {
+            config: self.config.clone(),
+            seats: self.seats,
+            seed: self.seed,
+            table: self.table.clone(),
+            log: self.log.clone(),
+            latest_events: self.latest_events.clone(),
+        }
+    }
+}
+
+impl<G: GameCodec> fmt::Debug for Session<G> {
+    // Only public facts: the state, log and seed hold secrets that must not reach a log line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Session")
+            .field("game", &G::ID)
+            .field("seats", &self.seats)
+            .field("version", &self.current_version())
+            .field("over", &self.table.is_over())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<G: GameCodec> LiveGame for Session<G> {
+    fn kind(&self) -> GameKind {
+        G::KIND
+    }
+
+    fn seats(&self) -> usize {
+        self.seats
+    }
+
+    fn version(&self) -> u64 {
+        self.current_version()
+    }
+
+    fn is_over(&self) -> bool {
+        self.table.is_over()
+    }
+
+    fn seed(&self) -> Seed {
+        self.seed
+    }
+
+    fn config(&self) -> pb::GameConfig {
+        G::encode_config(&self.config)
+    }
+
+    fn clone_box(&self) -> Box<dyn LiveGame> {
+        Box::new(self.clone())
+    }
+
+    fn act(&mut self, seat: Seat, action: &pb::Action) -> Result<(), ApiError> {
+        let action = decode_table_action::<G>(action)?;
+        // `Table::apply` changes nothing when it fails, so neither does this.
+        let events = self.table.apply(seat, &action).map_err(play_error)?;
+        self.log.push((seat, action));
+        self.latest_events = events;
+        Ok(())
+    }
+
+    fn view(&self, viewer: Viewer) -> pb::ObserveResponse {
+        self.build_view(
+            &self.table,
+            self.current_version(),
+            &self.latest_events,
+            viewer,
+        )
+    }
+
+    fn views_since(
+        &self,
+        viewer: Viewer,
+        after: u64,
+    ) -> Result<Vec<pb::ObserveResponse>, ApiError> {
+        self.check_version(after, "version")?;
+        let current = self.current_version();
+        if after == current {
+            return Ok(Vec::new());
+        }
+        if after + 1 == current {
+            // The common case of a watcher one version behind: no replay needed.
+            return Ok(vec![self.view(viewer)]);
+        }
+        let mut views = Vec::with_capacity((current - after) as usize);
+        self.replay(current, |version, table, events| {
+            if version > after {
+                views.push(self.build_view(table, version, events, viewer));
+            }
+        })?;
+        Ok(views)
+    }
+
+    fn view_at(&self, viewer: Viewer, version: u64) -> Result<pb::ObserveResponse, ApiError> {
+        self.check_version(version, "version")?;
+        if version == self.current_version() {
+            return Ok(self.view(viewer));
+        }
+        let mut found = None;
+        self.replay(version, |at, table, events| {
+            if at == version {
+                found = Some(self.build_view(table, at, events, viewer));
+            }
+        })?;
+        found.ok_or_else(|| {
+            ApiError::Internal(format!(
+                "replay of a {} game missed version {version}",
+                G::ID
+            ))
+        })
+    }
+
+    fn history(
+        &self,
+        viewer: Viewer,
+    ) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError> {
+        // Secrets are revealed only once the game is over (DESIGN §3, GetHistory).
+        let reveal = self.table.is_over();
+        let mut events = Vec::new();
+        self.replay(self.current_version(), |version, _, version_events| {
+            events.extend(project_events::<G>(
+                version_events,
+                version,
+                self.actor(version),
+                viewer,
+                reveal,
+            ));
+        })?;
+        let actions = if reveal {
+            self.log
+                .iter()
+                .enumerate()
+                .map(|(index, (seat, action))| pb::HistoryAction {
+                    version: index as u64 + 1,
+                    seat: seat_to_u32(*seat),
+                    action: Some(encode_table_action::<G>(action)),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Ok((events, actions))
+    }
+
+    fn encode(&self) -> Result<Vec<u8>, ApiError> {
+        let record = StoredSessionRef::<G> {
+            format: SESSION_FORMAT,
+            game: G::ID,
+            config: &self.config,
+            seats: self.seats as u32,
+            seed: &self.seed,
+            log: &self.log,
+            table: &self.table,
+            latest_events: &self.latest_events,
+        };
+        postcard::to_allocvec(&record)
+            .map_err(|error| ApiError::Internal(format!("encoding a {} session: {error}", G::ID)))
+    }
+}
+
+/// The stored record, written from borrowed parts (see the module documentation).
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct StoredSessionRef<'a, G: Game> {
+    format: u32,
+    game: &'a str,
+    config: &'a G::Config,
+    seats: u32,
+    seed: &'a Seed,
+    log: &'a [(Seat, TableAction<G::Action>)],
+    table: &'a Table<G>,
+    latest_events: &'a [TableEvent<G::Event>],
+}
+
+/// The stored record, read back; field for field the same as [`StoredSessionRef`].
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct StoredSession<G: Game> {
+    #[allow(dead_code)] // Checked before the record is decoded.
+    format: u32,
+    game: String,
+    config: G::Config,
+    seats: u32,
+    seed: Seed,
+    log: Vec<(Seat, TableAction<G::Action>)>,
+    table: Table<G>,
+    latest_events: Vec<TableEvent<G::Event>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::test_support::Picker;
+    use deckmate_engine::MetaAction;
+    use deckmate_engine::games::pigeon_chess::{Config, PigeonChess};
+    use pb::pigeon_chess_event::Kind as PcEvent;
+
+    type PcSession = Session<PigeonChess>;
+
+    const S0: Viewer = Viewer::Seat(Seat(0));
+    const S1: Viewer = Viewer::Seat(Seat(1));
+
+    fn new_session(seed: u64) -> PcSession {
+        Session::new(Config::default(), 2, Seed::from_u64(seed)).unwrap()
+    }
+
+    /// One random legal game action, sent through the wire format.
+    fn random_step(session: &mut PcSession, picker: &mut Picker) -> Seat {
+        let seats: Vec<Seat> = session.table.to_act().iter().collect();
+        let seat = seats[picker.below(seats.len())];
+        let legal = session.table.legal_actions(seat);
+        let action = PigeonChess::encode_action(&legal[picker.below(legal.len())]);
+        session.act(seat, &action).unwrap();
+        seat
+    }
+
+    fn meta(action: MetaAction) -> pb::Action {
+        pb::Action {
+            kind: Some(pb::action::Kind::Meta(encode_meta_action(action))),
+        }
+    }
+
+    fn pc_events(events: &[pb::Event]) -> impl Iterator<Item = (&pb::Event, &PcEvent)> {
+        events.iter().filter_map(|event| match &event.kind {
+            Some(pb::event::Kind::PigeonChess(pb::PigeonChessEvent { kind: Some(kind) })) => {
+                Some((event, kind))
+            }
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn a_new_game_shows_setup_to_seats_and_spectators() {
+        let session = new_session(1);
+        assert_eq!(session.version(), 0);
+        assert_eq!(session.kind(), GameKind::PigeonChess);
+        assert!(!session.is_over());
+
+        let view = session.view(S0);
+        assert_eq!(view.variant, "pigeon_chess");
+        assert!(view.game_id.is_empty());
+        assert_eq!(view.version, 0);
+        assert_eq!(view.status, pb::GameStatus::InProgress as i32);
+        assert_eq!(view.outcome, None);
+        assert_eq!(view.to_act, vec![0, 1]);
+        assert_eq!(view.seat, Some(0));
+        assert_eq!(view.seats, 2);
+        assert_eq!(view.draw_offered_by, None);
+        let legal: Vec<pb::Action> = session
+            .table
+            .legal_actions(Seat(0))
+            .iter()
+            .map(PigeonChess::encode_action)
+            .collect();
+        assert!(!legal.is_empty());
+        assert_eq!(view.legal_actions, legal);
+        assert_eq!(
+            view.meta_actions,
+            vec![
+                encode_meta_action(MetaAction::Resign),
+                encode_meta_action(MetaAction::OfferDraw)
+            ]
+        );
+        assert!(!view.recent_events.is_empty());
+        assert!(
+            view.recent_events
+                .iter()
+                .all(|e| e.version == 0 && e.seat.is_none())
+        );
+        assert!(view.observation.is_some());
+
+        let spectator = session.view(Viewer::Spectator);
+        assert_eq!(spectator.seat, None);
+        assert!(spectator.legal_actions.is_empty());
+        assert!(spectator.meta_actions.is_empty());
+        assert_eq!(spectator.to_act, vec![0, 1]);
+    }
+
+    #[test]
+    fn actions_grow_the_version_and_report_their_events() {
+        let mut session = new_session(2);
+        let mut picker = Picker::new(2);
+        for expected in 1..=10u64 {
+            let seat = random_step(&mut session, &mut picker);
+            assert_eq!(session.version(), expected);
+            let view = session.view(Viewer::Seat(seat));
+            assert_eq!(view.version, expected);
+            assert!(!view.recent_events.is_empty());
+            for event in &view.recent_events {
+                assert_eq!(event.version, expected);
+                assert_eq!(event.seat, Some(u32::from(seat.0)));
+            }
+        }
+    }
+
+    #[test]
+    fn rejected_actions_change_nothing() {
+        let mut session = new_session(3);
+        let mut picker = Picker::new(3);
+        // Play into the turn phase, where exactly one seat is to act.
+        while session.table.to_act().len() != 1 {
+            random_step(&mut session, &mut picker);
+        }
+        let before = session.encode().unwrap();
+        let mover = session.table.to_act().iter().next().unwrap();
+        let waiting = mover.opponent();
+        let some_action = PigeonChess::encode_action(&session.table.legal_actions(mover)[0]);
+
+        let attempts = [
+            (waiting, some_action.clone(), "not your turn"),
+            (mover, pb::Action { kind: None }, "no kind"),
+            (
+                mover,
+                PigeonChess::encode_action(
+                    &deckmate_engine::games::pigeon_chess::Action::PlaceFrontRow(
+                        [deckmate_engine::games::pigeon_chess::Piece::Pawn; 3],
+                    ),
+                ),
+                "illegal",
+            ),
+            (mover, meta(MetaAction::AcceptDraw), "no offer"),
+            (Seat(7), some_action.clone(), "no such seat"),
+        ];
+        let mut errors = Vec::new();
+        for (seat, action, label) in attempts {
+            let error = session.act(seat, &action).expect_err(label);
+            assert_eq!(
+                session.encode().unwrap(),
+                before,
+                "{label} changed the session"
+            );
+            errors.push(error);
+        }
+        assert_eq!(errors[0], ApiError::NotYourTurn);
+        assert!(matches!(errors[1], ApiError::InvalidRequest(_)));
+        assert!(matches!(errors[2], ApiError::IllegalAction(_)));
+        assert!(matches!(errors[3], ApiError::IllegalAction(_)));
+        assert_eq!(errors[4], ApiError::NotYourTurn);
+
+        session.act(waiting, &meta(MetaAction::Resign)).unwrap();
+        assert!(session.is_over());
+        let finished = session.encode().unwrap();
+        assert_eq!(session.act(mover, &some_action), Err(ApiError::GameOver));
+        assert_eq!(session.encode().unwrap(), finished);
+        let view = session.view(Viewer::Spectator);
+        assert_eq!(view.status, pb::GameStatus::Finished as i32);
+        let outcome = view.outcome.expect("outcome");
+        assert_eq!(outcome.winners, vec![u32::from(mover.0)]);
+        assert_eq!(outcome.reason, pb::EndReason::Resignation as i32);
+        assert!(view.to_act.is_empty());
+        assert!(session.view(Viewer::Seat(mover)).meta_actions.is_empty());
+    }
+
+    #[test]
+    fn draw_offers_show_in_the_view_and_can_end_the_game() {
+        let mut session = new_session(4);
+        session.act(Seat(0), &meta(MetaAction::OfferDraw)).unwrap();
+        let view = session.view(S1);
+        assert_eq!(view.draw_offered_by, Some(0));
+        assert_eq!(
+            view.meta_actions,
+            vec![
+                encode_meta_action(MetaAction::Resign),
+                encode_meta_action(MetaAction::AcceptDraw),
+                encode_meta_action(MetaAction::DeclineDraw)
+            ]
+        );
+        assert_eq!(
+            view.recent_events[0].kind,
+            Some(pb::event::Kind::Meta(pb::MetaEvent {
+                kind: pb::MetaEventKind::DrawOffered as i32,
+                seat: 0
+            }))
+        );
+        session.act(Seat(1), &meta(MetaAction::AcceptDraw)).unwrap();
+        let view = session.view(S0);
+        assert_eq!(view.status, pb::GameStatus::Finished as i32);
+        let outcome = view.outcome.unwrap();
+        assert!(outcome.draw);
+        assert_eq!(outcome.description, "draw by agreement");
+        assert!(
+            view.recent_events
+                .iter()
+                .any(|e| matches!(e.kind, Some(pb::event::Kind::GameEnded(_))))
+        );
+    }
+
+    /// Plays a whole random game, recording every viewer's view right after each action.
+    fn played_game(seed: u64) -> (PcSession, Vec<[pb::ObserveResponse; 3]>) {
+        let mut session = new_session(seed);
+        let mut picker = Picker::new(seed);
+        let mut recorded = vec![[
+            session.view(S0),
+            session.view(S1),
+            session.view(Viewer::Spectator),
+        ]];
+        while !session.is_over() {
+            random_step(&mut session, &mut picker);
+            recorded.push([
+                session.view(S0),
+                session.view(S1),
+                session.view(Viewer::Spectator),
+            ]);
+        }
+        (session, recorded)
+    }
+
+    #[test]
+    fn past_views_replay_exactly() {
+        for seed in [11, 12] {
+            let (session, recorded) = played_game(seed);
+            let current = session.version();
+            assert_eq!(recorded.len() as u64, current + 1);
+            for (index, viewer) in [S0, S1, Viewer::Spectator].into_iter().enumerate() {
+                let views = session.views_since(viewer, 0).unwrap();
+                assert_eq!(views.len() as u64, current);
+                for (offset, view) in views.iter().enumerate() {
+                    assert_eq!(view.version, offset as u64 + 1);
+                    assert_eq!(view, &recorded[offset + 1][index]);
+                }
+                assert_eq!(views.last(), Some(&session.view(viewer)));
+
+                let tail = session.views_since(viewer, current - 3).unwrap();
+                assert_eq!(tail.as_slice(), &views[views.len() - 3..]);
+                assert_eq!(
+                    session.views_since(viewer, current - 1).unwrap(),
+                    vec![session.view(viewer)]
+                );
+                assert!(session.views_since(viewer, current).unwrap().is_empty());
+
+                for version in [0, 1, current / 2, current - 1, current] {
+                    let view = session.view_at(viewer, version).unwrap();
+                    assert_eq!(view, recorded[version as usize][index]);
+                }
+            }
+            assert!(matches!(
+                session.views_since(S0, current + 1),
+                Err(ApiError::InvalidRequest(_))
+            ));
+            assert!(matches!(
+                session.view_at(S0, current + 1),
+                Err(ApiError::InvalidRequest(_))
+            ));
+        }
+    }
+
+    /// Whether any event of `seat` in `events` shows a hidden detail.
+    fn shows_secrets_of(events: &[pb::Event], seat: u32) -> bool {
+        pc_events(events).any(|(_, kind)| match kind {
+            PcEvent::CardsDrawn(drawn) => drawn.seat == seat && !drawn.pieces.is_empty(),
+            PcEvent::RowCommitted(row) => row.seat == seat && !row.pieces.is_empty(),
+            PcEvent::FirstPlayerPicked(pick) => pick.seat == seat && pick.piece.is_some(),
+            PcEvent::Placed(placed) => placed.seat == seat && placed.piece.is_some(),
+            _ => false,
+        })
+    }
+
+    #[test]
+    fn history_hides_secrets_while_running_and_reveals_them_at_the_end() {
+        let mut session = new_session(21);
+        let mut picker = Picker::new(21);
+        // Play until seat 1 has placed a card face down, with the game still running.
+        let placed_by_one = |session: &PcSession| {
+            let (events, _) = session.history(S1).unwrap();
+            pc_events(&events).any(|(_, kind)| matches!(kind, PcEvent::Placed(p) if p.seat == 1))
+        };
+        while !placed_by_one(&session) {
+            assert!(!session.is_over(), "seat 1 never placed a card");
+            random_step(&mut session, &mut picker);
+        }
+        assert!(!session.is_over());
+
+        let (seen_by_zero, actions) = session.history(S0).unwrap();
+        assert!(actions.is_empty());
+        assert!(!shows_secrets_of(&seen_by_zero, 1));
+        // The counts and spots stay public.
+        let hidden_draws: Vec<_> = pc_events(&seen_by_zero)
+            .filter_map(|(_, kind)| match kind {
+                PcEvent::CardsDrawn(drawn) if drawn.seat == 1 => Some(drawn.count),
+                _ => None,
+            })
+            .collect();
+        assert!(!hidden_draws.is_empty() && hidden_draws.iter().all(|count| *count > 0));
+        let hidden_placements: Vec<_> = pc_events(&seen_by_zero)
+            .filter_map(|(_, kind)| match kind {
+                PcEvent::Placed(placed) if placed.seat == 1 => Some(placed),
+                _ => None,
+            })
+            .collect();
+        assert!(!hidden_placements.is_empty());
+        assert!(
+            hidden_placements
+                .iter()
+                .all(|p| p.piece.is_none() && !p.spot.is_empty())
+        );
+        // A seat sees its own secrets.
+        assert!(shows_secrets_of(&seen_by_zero, 0));
+        let (seen_by_one, _) = session.history(S1).unwrap();
+        assert!(shows_secrets_of(&seen_by_one, 1) && !shows_secrets_of(&seen_by_one, 0));
+        let (public, actions) = session.history(Viewer::Spectator).unwrap();
+        assert!(actions.is_empty());
+        assert!(!shows_secrets_of(&public, 0) && !shows_secrets_of(&public, 1));
+
+        // Setup events are version 0 without a seat; later ones carry their action's seat.
+        let setup: Vec<_> = public.iter().take_while(|e| e.version == 0).collect();
+        assert!(!setup.is_empty() && setup.iter().all(|e| e.seat.is_none()));
+        assert!(
+            public
+                .windows(2)
+                .all(|pair| pair[0].version <= pair[1].version)
+        );
+        assert_eq!(public.last().unwrap().version, session.version());
+        for event in public.iter().filter(|e| e.version > 0) {
+            let (seat, _) = &session.log[event.version as usize - 1];
+            assert_eq!(event.seat, Some(u32::from(seat.0)));
+        }
+
+        while !session.is_over() {
+            random_step(&mut session, &mut picker);
+        }
+        let (revealed, actions) = session.history(Viewer::Spectator).unwrap();
+        assert!(shows_secrets_of(&revealed, 0) && shows_secrets_of(&revealed, 1));
+        assert!(pc_events(&revealed).all(|(_, kind)| match kind {
+            PcEvent::CardsDrawn(drawn) => drawn.pieces.len() as u32 == drawn.count,
+            PcEvent::RowCommitted(row) => row.pieces.len() == 3,
+            PcEvent::FirstPlayerPicked(pick) => pick.piece.is_some(),
+            PcEvent::Placed(placed) => placed.piece.is_some(),
+            _ => true,
+        }));
+        assert_eq!(actions.len() as u64, session.version());
+        for (index, action) in actions.iter().enumerate() {
+            let (seat, logged) = &session.log[index];
+            assert_eq!(action.version, index as u64 + 1);
+            assert_eq!(action.seat, u32::from(seat.0));
+            let wire = action.action.as_ref().unwrap();
+            assert_eq!(&decode_table_action::<PigeonChess>(wire).unwrap(), logged);
+        }
+        assert_eq!(session.history(S0).unwrap().0, revealed);
+        let last = session.view(S1);
+        assert!(
+            last.recent_events
+                .iter()
+                .any(|e| matches!(e.kind, Some(pb::event::Kind::GameEnded(_))))
+        );
+    }
+
+    #[test]
+    fn encode_and_decode_round_trip() {
+        let mut session = new_session(31);
+        let mut picker = Picker::new(31);
+        for _ in 0..25 {
+            random_step(&mut session, &mut picker);
+        }
+        let bytes = session.encode().unwrap();
+        assert_eq!(bytes[0], SESSION_FORMAT as u8);
+        let restored = PcSession::decode(&bytes).unwrap();
+        assert_eq!(restored.encode().unwrap(), bytes);
+        assert_eq!(restored.table, session.table);
+        assert_eq!(restored.log, session.log);
+        assert_eq!(restored.seed, session.seed);
+        for viewer in [S0, S1, Viewer::Spectator] {
+            assert_eq!(restored.view(viewer), session.view(viewer));
+        }
+        assert_eq!(restored.history(S0), session.history(S0));
+
+        let mut newer = bytes.clone();
+        newer[0] = 2;
+        assert!(matches!(
+            PcSession::decode(&newer),
+            Err(ApiError::Internal(_))
+        ));
+        assert!(matches!(
+            PcSession::decode(&bytes[..bytes.len() / 2]),
+            Err(ApiError::Internal(_))
+        ));
+        assert!(matches!(PcSession::decode(&[]), Err(ApiError::Internal(_))));
+
+        let other_game = postcard::to_allocvec(&StoredSessionRef::<PigeonChess> {
+            format: SESSION_FORMAT,
+            game: "card_chess",
+            config: &session.config,
+            seats: 2,
+            seed: &session.seed,
+            log: &session.log,
+            table: &session.table,
+            latest_events: &session.latest_events,
+        })
+        .unwrap();
+        assert!(matches!(
+            PcSession::decode(&other_game),
+            Err(ApiError::Internal(_))
+        ));
+    }
+
+    #[test]
+    fn debug_output_reveals_no_state() {
+        let session = new_session(41);
+        let text = format!("{session:?}");
+        assert!(text.contains("pigeon_chess") && text.contains("version: 0"));
+        assert!(!text.contains("Pawn") && !text.contains("seed"));
+    }
+
+    #[test]
+    fn bad_seat_counts_are_invalid_requests() {
+        for seats in [0, 1, 3] {
+            let result = PcSession::new(Config::default(), seats, Seed::from_u64(1));
+            assert!(matches!(result, Err(ApiError::InvalidRequest(_))));
+        }
+    }
+}

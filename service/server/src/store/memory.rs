@@ -1,0 +1,511 @@
+//! The in-memory [`SessionStore`]: the default, for development, tests and single-node use.
+//!
+//! Games live in sharded `std::sync::RwLock<HashMap>`s; no lock is ever held across an
+//! `.await` (no method awaits while holding one). Each game carries a `tokio::sync::watch`
+//! sender of its version for watchers. Expiry uses Tokio's clock, so tests can pause and
+//! advance it: a background sweeper removes idle games, and `load` ignores expired ones before
+//! the sweeper gets to them.
+
+use std::collections::hash_map::RandomState;
+use std::collections::{HashMap, VecDeque};
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deckmate_engine::Seat;
+use futures::StreamExt;
+use tokio::sync::watch;
+use tokio::time::Instant;
+use tokio_stream::wrappers::WatchStream;
+
+use super::{
+    Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome, RequestKey,
+    SealedCreate, SessionStore, StoreError, VersionStream, REQUEST_WINDOW,
+};
+
+/// Shards of the game map: enough that two cores rarely wait on each other.
+const SHARDS: usize = 16;
+
+/// Games and create-request entries held in this process.
+#[derive(Clone, Debug)]
+pub struct MemoryStore {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    shards: Vec<RwLock<HashMap<String, Entry>>>,
+    hasher: RandomState,
+    /// Games held, including expired ones the sweeper has not removed yet.
+    game_count: AtomicUsize,
+    creates: Mutex<HashMap<String, CreateEntry>>,
+    ttl: Duration,
+    max_games: usize,
+}
+
+#[derive(Debug)]
+struct Entry {
+    record: Arc<GameRecord>,
+    /// The last [`REQUEST_WINDOW`] request keys and the versions they produced, oldest first.
+    requests: VecDeque<(Seat, RequestKey, u64)>,
+    versions: watch::Sender<u64>,
+    expires_at: Instant,
+}
+
+#[derive(Debug)]
+struct CreateEntry {
+    sealed: SealedCreate,
+    expires_at: Instant,
+}
+
+impl MemoryStore {
+    /// A store whose games expire after `ttl` without a commit, holding at most `max_games`.
+    ///
+    /// Called inside a Tokio runtime, it starts the background sweeper, which stops when the
+    /// last clone of the store is dropped. Without a runtime, expired games are only skipped by
+    /// reads and reclaimed when the game limit is reached.
+    pub fn new(ttl: Duration, max_games: usize) -> MemoryStore {
+        let inner = Arc::new(Inner {
+            shards: (0..SHARDS).map(|_| RwLock::new(HashMap::new())).collect(),
+            hasher: RandomState::new(),
+            game_count: AtomicUsize::new(0),
+            creates: Mutex::new(HashMap::new()),
+            ttl,
+            max_games,
+        });
+        if tokio::runtime::Handle::try_current().is_ok() {
+            tokio::spawn(sweep_periodically(Arc::downgrade(&inner)));
+        }
+        MemoryStore { inner }
+    }
+
+    /// Games held now, not counting expired ones.
+    pub fn live_games(&self) -> usize {
+        let now = Instant::now();
+        self.inner
+            .shards
+            .iter()
+            .map(|shard| {
+                read(shard)
+                    .values()
+                    .filter(|entry| entry.expires_at > now)
+                    .count()
+            })
+            .sum()
+    }
+
+    /// Removes every expired game and create-request entry now.
+    pub fn sweep(&self) {
+        self.inner.sweep();
+    }
+}
+
+/// How often the sweeper runs: a tenth of the TTL, between one second and one minute.
+fn sweep_period(ttl: Duration) -> Duration {
+    (ttl / 10).clamp(Duration::from_secs(1), Duration::from_secs(60))
+}
+
+async fn sweep_periodically(inner: Weak<Inner>) {
+    let Some(period) = inner.upgrade().map(|inner| sweep_period(inner.ttl)) else {
+        return;
+    };
+    let mut ticks = tokio::time::interval(period);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        match inner.upgrade() {
+            Some(inner) => inner.sweep(),
+            None => return,
+        }
+    }
+}
+
+impl Inner {
+    fn shard(&self, id: &str) -> &RwLock<HashMap<String, Entry>> {
+        let index = (self.hasher.hash_one(id) % SHARDS as u64) as usize;
+        &self.shards[index]
+    }
+
+    fn sweep(&self) {
+        let now = Instant::now();
+        for shard in &self.shards {
+            let mut games = write(shard);
+            let before = games.len();
+            games.retain(|_, entry| entry.expires_at > now);
+            self.game_count
+                .fetch_sub(before - games.len(), Ordering::AcqRel);
+        }
+        lock(&self.creates).retain(|_, entry| entry.expires_at > now);
+    }
+
+    /// Takes one of the `max_games` slots, sweeping expired games first when all are taken.
+    fn reserve_slot(&self) -> bool {
+        let take = |count: usize| (count < self.max_games).then_some(count + 1);
+        if self
+            .game_count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, take)
+            .is_ok()
+        {
+            return true;
+        }
+        self.sweep();
+        self.game_count
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, take)
+            .is_ok()
+    }
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    // A panic while holding the lock cannot leave a map half-updated (each update is one
+    // insert, replace or remove), so a poisoned lock is still consistent.
+    lock.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[async_trait]
+impl SessionStore for MemoryStore {
+    async fn create(&self, record: GameRecord) -> Result<CreateOutcome, CreateError> {
+        let inner = &self.inner;
+        if !inner.reserve_slot() {
+            return Err(CreateError::GameLimit(inner.max_games));
+        }
+        let now = Instant::now();
+        let mut games = write(inner.shard(&record.id));
+        if let Some(existing) = games.get(&record.id)
+            && existing.expires_at > now
+        {
+            inner.game_count.fetch_sub(1, Ordering::AcqRel);
+            return Ok(CreateOutcome::AlreadyExists);
+        }
+        let (versions, _) = watch::channel(record.version());
+        let replaced = games.insert(
+            record.id.clone(),
+            Entry {
+                record: Arc::new(record),
+                requests: VecDeque::new(),
+                versions,
+                expires_at: now + inner.ttl,
+            },
+        );
+        if replaced.is_some() {
+            // An expired game with the same id gave up its slot.
+            inner.game_count.fetch_sub(1, Ordering::AcqRel);
+        }
+        Ok(CreateOutcome::Created)
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        let shard = self.inner.shard(id);
+        let now = Instant::now();
+        {
+            let games = read(shard);
+            match games.get(id) {
+                None => return Ok(None),
+                Some(entry) if entry.expires_at > now => return Ok(Some(entry.record.clone())),
+                Some(_) => {}
+            }
+        }
+        // Expired: reclaim it now rather than waiting for the sweeper.
+        let mut games = write(shard);
+        if games.get(id).is_some_and(|entry| entry.expires_at <= now) {
+            games.remove(id);
+            self.inner.game_count.fetch_sub(1, Ordering::AcqRel);
+        }
+        Ok(None)
+    }
+
+    async fn commit(&self, commit: Commit) -> Result<CommitOutcome, StoreError> {
+        let now = Instant::now();
+        let mut games = write(self.inner.shard(&commit.id));
+        let Some(entry) = games
+            .get_mut(&commit.id)
+            .filter(|entry| entry.expires_at > now)
+        else {
+            return Ok(CommitOutcome::NotFound);
+        };
+        if let Some((seat, key)) = commit.request
+            && let Some(version) = find_in_window(&entry.requests, seat, key)
+        {
+            return Ok(CommitOutcome::Duplicate { version });
+        }
+        let current_version = entry.record.version();
+        if current_version != commit.expected_version {
+            return Ok(CommitOutcome::Conflict { current_version });
+        }
+        let version = commit.record.version();
+        entry.record = Arc::new(commit.record);
+        entry.expires_at = now + self.inner.ttl;
+        if let Some((seat, key)) = commit.request {
+            if entry.requests.len() == REQUEST_WINDOW {
+                entry.requests.pop_front();
+            }
+            entry.requests.push_back((seat, key, version));
+        }
+        entry.versions.send_replace(version);
+        Ok(CommitOutcome::Committed { version })
+    }
+
+    async fn find_request(
+        &self,
+        id: &str,
+        seat: Seat,
+        key: RequestKey,
+    ) -> Result<Option<u64>, StoreError> {
+        let now = Instant::now();
+        let games = read(self.inner.shard(id));
+        Ok(games
+            .get(id)
+            .filter(|entry| entry.expires_at > now)
+            .and_then(|entry| find_in_window(&entry.requests, seat, key)))
+    }
+
+    async fn remove(&self, id: &str) -> Result<(), StoreError> {
+        if write(self.inner.shard(id)).remove(id).is_some() {
+            self.inner.game_count.fetch_sub(1, Ordering::AcqRel);
+        }
+        Ok(())
+    }
+
+    async fn find_create(&self, key: &str) -> Result<Option<SealedCreate>, StoreError> {
+        let now = Instant::now();
+        let creates = lock(&self.inner.creates);
+        Ok(creates
+            .get(key)
+            .filter(|entry| entry.expires_at > now)
+            .map(|entry| entry.sealed.clone()))
+    }
+
+    async fn put_create(
+        &self,
+        key: &str,
+        sealed: SealedCreate,
+        window: Duration,
+    ) -> Result<PutCreateOutcome, StoreError> {
+        let now = Instant::now();
+        let mut creates = lock(&self.inner.creates);
+        if let Some(existing) = creates.get(key)
+            && existing.expires_at > now
+        {
+            return Ok(PutCreateOutcome::Existing(existing.sealed.clone()));
+        }
+        creates.insert(
+            key.to_string(),
+            CreateEntry {
+                sealed,
+                expires_at: now + window,
+            },
+        );
+        Ok(PutCreateOutcome::Stored)
+    }
+
+    async fn watch(&self, id: &str) -> Result<VersionStream, StoreError> {
+        let now = Instant::now();
+        let receiver = read(self.inner.shard(id))
+            .get(id)
+            .filter(|entry| entry.expires_at > now)
+            .map(|entry| entry.versions.subscribe());
+        Ok(match receiver {
+            // Only changes after this call; the sender is dropped with the game, which ends
+            // the stream.
+            Some(receiver) => WatchStream::from_changes(receiver).map(Ok).boxed(),
+            None => futures::stream::empty().boxed(),
+        })
+    }
+
+    async fn health(&self) -> bool {
+        true
+    }
+}
+
+fn find_in_window(
+    requests: &VecDeque<(Seat, RequestKey, u64)>,
+    seat: Seat,
+    key: RequestKey,
+) -> Option<u64> {
+    requests
+        .iter()
+        .rev()
+        .find(|(s, k, _)| *s == seat && *k == key)
+        .map(|(_, _, version)| *version)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::TokenHash;
+    use crate::error::ApiError;
+    use crate::live::LiveGame;
+    use deckmate_engine::{GameKind, Seed, Viewer};
+    use deckmate_proto::v1 as pb;
+
+    /// A minimal game for store tests: its version is all there is.
+    #[derive(Clone, Debug)]
+    struct Counter(u64);
+
+    impl LiveGame for Counter {
+        fn kind(&self) -> GameKind {
+            GameKind::PigeonChess
+        }
+        fn seats(&self) -> usize {
+            2
+        }
+        fn version(&self) -> u64 {
+            self.0
+        }
+        fn is_over(&self) -> bool {
+            false
+        }
+        fn seed(&self) -> Seed {
+            Seed::from_u64(0)
+        }
+        fn config(&self) -> pb::GameConfig {
+            pb::GameConfig::default()
+        }
+        fn clone_box(&self) -> Box<dyn LiveGame> {
+            Box::new(self.clone())
+        }
+        fn act(&mut self, _: Seat, _: &pb::Action) -> Result<(), ApiError> {
+            self.0 += 1;
+            Ok(())
+        }
+        fn view(&self, _: Viewer) -> pb::ObserveResponse {
+            pb::ObserveResponse {
+                version: self.0,
+                ..Default::default()
+            }
+        }
+        fn views_since(&self, _: Viewer, _: u64) -> Result<Vec<pb::ObserveResponse>, ApiError> {
+            Ok(Vec::new())
+        }
+        fn view_at(&self, viewer: Viewer, _: u64) -> Result<pb::ObserveResponse, ApiError> {
+            Ok(self.view(viewer))
+        }
+        fn history(
+            &self,
+            _: Viewer,
+        ) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError> {
+            Ok((Vec::new(), Vec::new()))
+        }
+        fn encode(&self) -> Result<Vec<u8>, ApiError> {
+            Ok(self.0.to_le_bytes().to_vec())
+        }
+    }
+
+    fn record(id: &str, version: u64) -> GameRecord {
+        GameRecord {
+            id: id.to_string(),
+            game: Box::new(Counter(version)),
+            token_hashes: vec![TokenHash([1; 32]), TokenHash([2; 32])],
+            spectators_allowed: true,
+            seed_commitment: [0; 32],
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
+
+    fn commit(id: &str, expected: u64, request: Option<(Seat, RequestKey)>) -> Commit {
+        Commit {
+            id: id.to_string(),
+            expected_version: expected,
+            record: record(id, expected + 1),
+            request,
+        }
+    }
+
+    #[tokio::test]
+    async fn game_limit_counts_live_games_only() {
+        tokio::time::pause();
+        let store = MemoryStore::new(Duration::from_secs(60), 2);
+        for id in ["a", "b"] {
+            assert_eq!(store.create(record(id, 0)).await, Ok(CreateOutcome::Created));
+        }
+        assert_eq!(store.create(record("c", 0)).await, Err(CreateError::GameLimit(2)));
+        store.remove("a").await.unwrap();
+        assert_eq!(store.create(record("c", 0)).await, Ok(CreateOutcome::Created));
+        // Expired games give their slots back even before the sweeper runs.
+        tokio::time::advance(Duration::from_secs(61)).await;
+        assert_eq!(store.create(record("d", 0)).await, Ok(CreateOutcome::Created));
+        assert_eq!(store.live_games(), 1);
+    }
+
+    #[tokio::test]
+    async fn duplicate_id_does_not_take_a_slot() {
+        let store = MemoryStore::new(Duration::from_secs(60), 1);
+        assert_eq!(store.create(record("a", 0)).await, Ok(CreateOutcome::Created));
+        assert_eq!(store.create(record("a", 0)).await, Err(CreateError::GameLimit(1)));
+        store.remove("a").await.unwrap();
+        assert_eq!(store.create(record("a", 0)).await, Ok(CreateOutcome::Created));
+        let big = MemoryStore::new(Duration::from_secs(60), 5);
+        big.create(record("a", 0)).await.unwrap();
+        assert_eq!(big.create(record("a", 0)).await, Ok(CreateOutcome::AlreadyExists));
+        assert_eq!(big.inner.game_count.load(Ordering::Acquire), 1);
+    }
+
+    #[tokio::test]
+    async fn sweeper_removes_idle_games_and_ends_their_watchers() {
+        tokio::time::pause();
+        let store = MemoryStore::new(Duration::from_secs(10), 10);
+        store.create(record("a", 0)).await.unwrap();
+        store.create(record("b", 0)).await.unwrap();
+        let mut versions = store.watch("a").await.unwrap();
+        tokio::time::advance(Duration::from_secs(6)).await;
+        // A commit keeps "b" alive; "a" stays idle.
+        store.commit(commit("b", 0, None)).await.unwrap();
+        tokio::time::advance(Duration::from_secs(6)).await;
+        // Let the sweeper task run its due tick.
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let remaining: usize = store.inner.shards.iter().map(|s| read(s).len()).sum();
+        assert_eq!(remaining, 1);
+        assert!(store.load("a").await.unwrap().is_none());
+        assert!(store.load("b").await.unwrap().is_some());
+        assert!(versions.next().await.is_none(), "the watcher's stream ends");
+    }
+
+    #[tokio::test]
+    async fn commit_checks_duplicates_before_versions() {
+        let store = MemoryStore::new(Duration::from_secs(60), 10);
+        store.create(record("a", 0)).await.unwrap();
+        let key = RequestKey::for_act("r1");
+        let first = store.commit(commit("a", 0, Some((Seat(0), key)))).await;
+        assert_eq!(first, Ok(CommitOutcome::Committed { version: 1 }));
+        // The retry read version 0 again: still reported as the duplicate it is.
+        let retry = store.commit(commit("a", 0, Some((Seat(0), key)))).await;
+        assert_eq!(retry, Ok(CommitOutcome::Duplicate { version: 1 }));
+        // The same key of another seat is another request.
+        let other = store.commit(commit("a", 0, Some((Seat(1), key)))).await;
+        assert_eq!(other, Ok(CommitOutcome::Conflict { current_version: 1 }));
+        assert_eq!(
+            store.commit(commit("zz", 0, None)).await,
+            Ok(CommitOutcome::NotFound)
+        );
+    }
+
+    #[test]
+    fn sweep_period_is_bounded() {
+        assert_eq!(sweep_period(Duration::from_secs(5)), Duration::from_secs(1));
+        assert_eq!(sweep_period(Duration::from_secs(300)), Duration::from_secs(30));
+        assert_eq!(sweep_period(Duration::from_secs(86_400)), Duration::from_secs(60));
+    }
+
+    #[test]
+    fn works_without_a_runtime() {
+        let store = MemoryStore::new(Duration::from_secs(60), 10);
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            store.create(record("a", 0)).await.unwrap();
+            assert!(store.load("a").await.unwrap().is_some());
+        });
+    }
+}
