@@ -123,7 +123,8 @@ impl GameAccess {
     pub(crate) fn watch(
         &self,
         from_version: u64,
-    ) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static + use<> {
+    ) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + Unpin + 'static + use<>
+    {
         watch::resuming_watch(self.clone(), from_version)
     }
 }

@@ -93,7 +93,8 @@ impl SeatHandle {
     pub fn watch(
         &self,
         from_version: u64,
-    ) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static + use<> {
+    ) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + Unpin + 'static + use<>
+    {
         self.access.watch(from_version)
     }
 

@@ -35,7 +35,8 @@ impl Spectator {
     pub fn watch(
         &self,
         from_version: u64,
-    ) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static + use<> {
+    ) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + Unpin + 'static + use<>
+    {
         self.access.watch(from_version)
     }
 

@@ -25,7 +25,7 @@ struct WatchState {
 pub(crate) fn resuming_watch(
     access: GameAccess,
     from_version: u64,
-) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static {
+) -> impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + Unpin + 'static {
     let state = WatchState {
         access,
         last_version: from_version,
@@ -33,7 +33,8 @@ pub(crate) fn resuming_watch(
         failures: 0,
         finished: false,
     };
-    futures::stream::unfold(state, |mut state| async move {
+    // Boxed so that callers can poll it without pinning it themselves.
+    Box::pin(futures::stream::unfold(state, |mut state| async move {
         if state.finished {
             return None;
         }
@@ -42,7 +43,7 @@ pub(crate) fn resuming_watch(
             state.finished = true;
         }
         outcome.map(|item| (item, state))
-    })
+    }))
 }
 
 /// The next item: an observation, a final error, or `None` when the server ended the stream.

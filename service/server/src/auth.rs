@@ -140,9 +140,8 @@ pub fn reader(
 
 /// The seat that may act (Act): a token is required.
 pub fn actor(seat_hashes: &[TokenHash], presented: Option<&TokenHash>) -> Result<Seat, ApiError> {
-    let hash = presented.ok_or_else(|| {
-        ApiError::MissingToken("a seat token is required to act".to_string())
-    })?;
+    let hash = presented
+        .ok_or_else(|| ApiError::MissingToken("a seat token is required to act".to_string()))?;
     find_seat(seat_hashes, hash).ok_or(ApiError::WrongToken)
 }
 
@@ -247,13 +246,25 @@ mod tests {
         let token = SeatToken::generate().unwrap();
         let hashes = [SeatToken::generate().unwrap().hash(), token.hash()];
         let wrong = SeatToken::generate().unwrap().hash();
-        assert_eq!(reader(&hashes, Some(&token.hash()), false), Ok(Viewer::Seat(Seat(1))));
+        assert_eq!(
+            reader(&hashes, Some(&token.hash()), false),
+            Ok(Viewer::Seat(Seat(1)))
+        );
         assert_eq!(reader(&hashes, None, true), Ok(Viewer::Spectator));
-        assert_eq!(reader(&hashes, None, false).unwrap_err().code(), tonic::Code::Unauthenticated);
-        assert_eq!(reader(&hashes, Some(&wrong), true), Err(ApiError::WrongToken));
+        assert_eq!(
+            reader(&hashes, None, false).unwrap_err().code(),
+            tonic::Code::Unauthenticated
+        );
+        assert_eq!(
+            reader(&hashes, Some(&wrong), true),
+            Err(ApiError::WrongToken)
+        );
         assert_eq!(actor(&hashes, Some(&token.hash())), Ok(Seat(1)));
         assert_eq!(actor(&hashes, Some(&wrong)), Err(ApiError::WrongToken));
-        assert_eq!(actor(&hashes, None).unwrap_err().code(), tonic::Code::Unauthenticated);
+        assert_eq!(
+            actor(&hashes, None).unwrap_err().code(),
+            tonic::Code::Unauthenticated
+        );
     }
 
     #[test]
@@ -274,7 +285,10 @@ mod tests {
             refused,
             ApiError::InvalidRequest("client seeds are disabled on this server".into())
         );
-        assert_ne!(choose_seed(None, true).unwrap(), choose_seed(None, true).unwrap());
+        assert_ne!(
+            choose_seed(None, true).unwrap(),
+            choose_seed(None, true).unwrap()
+        );
         let seed = Seed::from_u64(1);
         let expected: [u8; 32] = Sha256::digest(seed.0).into();
         assert_eq!(seed_commitment(&seed), expected);

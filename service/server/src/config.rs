@@ -78,7 +78,9 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            listen: DEFAULT_LISTEN.parse().expect("the default listen address parses"),
+            listen: DEFAULT_LISTEN
+                .parse()
+                .expect("the default listen address parses"),
             store: StoreUrl::Memory,
             game_ttl: DEFAULT_GAME_TTL,
             allow_client_seed: false,
@@ -176,7 +178,10 @@ mod tests {
 
     #[test]
     fn no_flags_give_the_defaults() {
-        assert_eq!(parse_without_env(&["deckmate-server"]).unwrap(), Config::default());
+        assert_eq!(
+            parse_without_env(&["deckmate-server"]).unwrap(),
+            Config::default()
+        );
     }
 
     #[test]
@@ -207,7 +212,11 @@ mod tests {
         assert!(config.allow_client_seed);
         assert_eq!(config.log_format, LogFormat::Json);
         assert_eq!(
-            (config.max_games, config.max_watchers, config.max_message_bytes),
+            (
+                config.max_games,
+                config.max_watchers,
+                config.max_message_bytes
+            ),
             (5, 6, 1024)
         );
     }
@@ -246,7 +255,10 @@ mod tests {
     fn store_urls_parse_and_hide_credentials() {
         assert_eq!(StoreUrl::parse("memory"), Ok(StoreUrl::Memory));
         let url = StoreUrl::parse("redis://user:secret@cache:6379").unwrap();
-        assert_eq!(url, StoreUrl::Redis("redis://user:secret@cache:6379".into()));
+        assert_eq!(
+            url,
+            StoreUrl::Redis("redis://user:secret@cache:6379".into())
+        );
         assert!(!format!("{url} {url:?}").contains("secret"));
         assert_eq!(url.to_string(), "redis://***@cache:6379");
         assert!(StoreUrl::parse("rediss://cache").is_ok());

@@ -5,12 +5,18 @@
 //! [`store::SessionStore`], and map failures to [`error::ApiError`]. [`app::serve`] runs the
 //! whole server (gRPC, gRPC-Web with CORS, health and reflection) on a listener.
 
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod catalog;
+pub mod codec;
+pub mod config;
 pub mod error;
 pub mod live;
 pub mod session;
-pub mod catalog;
-pub mod codec;
-
-pub mod auth;
-pub mod config;
+pub mod shutdown;
 pub mod store;
+pub mod telemetry;
+
+pub use app::{serve, serve_with_store};
+pub use config::Config;

@@ -1,3 +1,45 @@
-//! The deckmate-server binary.
+//! The `deckmate-server` binary: reads the configuration (flags and `DECKMATE_*` variables),
+//! sets up logging, binds the listen address and serves until SIGTERM or ctrl-c.
 
-fn main() {}
+use std::process::ExitCode;
+
+use clap::Parser;
+use deckmate_server::config::Config;
+use deckmate_server::{app, shutdown, telemetry};
+use tokio::net::TcpListener;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let config = Config::parse();
+    if let Err(error) = telemetry::init(config.log_format) {
+        eprintln!("deckmate-server: cannot set up logging: {error}");
+        return ExitCode::FAILURE;
+    }
+    match run(config).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!("{error}");
+            eprintln!("deckmate-server: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    // Open the store before binding, so that a bad store fails before clients can connect.
+    let store = app::open_store(&config)?;
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|error| format!("cannot listen on {}: {error}", config.listen))?;
+    let address = listener.local_addr()?;
+    tracing::info!(
+        store = %config.store,
+        game_ttl = %humantime::format_duration(config.game_ttl),
+        max_games = config.max_games,
+        max_watchers = config.max_watchers,
+        allow_client_seed = config.allow_client_seed,
+        "listening on {address}"
+    );
+    app::serve_with_store(config, store, listener, shutdown::termination_signal()).await?;
+    Ok(())
+}

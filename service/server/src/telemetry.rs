@@ -4,6 +4,8 @@
 //! Spans carry the method, the game id and the game kind. Tokens, seeds and request ids are
 //! never recorded: handlers only ever pass hashes of them around.
 
+use std::io::IsTerminal;
+
 use tracing::Span;
 use tracing_subscriber::EnvFilter;
 
@@ -13,7 +15,10 @@ use crate::config::LogFormat;
 /// Installs the global subscriber. Fails if one is already installed.
 pub fn init(format: LogFormat) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter);
+    // Colours only for people at a terminal, never in files or collectors.
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stdout().is_terminal());
     match format {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder

@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use deckmate_engine::Viewer;
+
 use super::budget::SEEDS_VARIABLE;
 
 /// The position of a check within the suite.
@@ -43,5 +45,18 @@ impl fmt::Display for Ctx {
             self.seed,
             self.seed + 1
         )
+    }
+}
+
+/// A viewer as failure messages name it: `seat 1`, `the spectator`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ViewerName(pub(crate) Viewer);
+
+impl fmt::Display for ViewerName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Viewer::Seat(seat) => write!(f, "{seat}"),
+            Viewer::Spectator => f.write_str("the spectator"),
+        }
     }
 }

@@ -32,7 +32,11 @@ pub(crate) fn check_finished<G: Game>(
             assert!(outcome.is_draw(), "{ctx}: an agreed draw with winners")
         }
         EndReason::Resignation if n == 2 => {
-            assert_eq!(outcome.winners.len(), 1, "{ctx}: a resignation needs a winner")
+            assert_eq!(
+                outcome.winners.len(),
+                1,
+                "{ctx}: a resignation needs a winner"
+            )
         }
         _ => {}
     }
@@ -44,8 +48,7 @@ pub(crate) fn check_finished<G: Game>(
         .collect();
     let last: Vec<usize> = events.len().checked_sub(1).into_iter().collect();
     assert_eq!(
-        ended,
-        last,
+        ended, last,
         "{ctx}: the end must be announced exactly once, as the last event"
     );
     assert_eq!(

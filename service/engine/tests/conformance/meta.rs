@@ -5,8 +5,7 @@
 //! the bookkeeping every applied action must show ([`check_transition`]).
 
 use deckmate_engine::{
-    EndReason, Game, MetaAction, MetaEvent, Outcome, Seat, SeatSet, Table, TableAction,
-    TableEvent,
+    EndReason, Game, MetaAction, MetaEvent, Outcome, Seat, SeatSet, Table, TableAction, TableEvent,
 };
 use rand::Rng;
 use rand::seq::IndexedRandom;
@@ -120,12 +119,7 @@ pub(crate) fn check_transition<G: Game>(
 
 /// `meta_actions` lists exactly what `apply` accepts, for every seat and meta action, and each
 /// accepted one has its effect. Runs on clones at every ply.
-pub(crate) fn check_listing<G: Game>(
-    ctx: &Ctx,
-    table: &Table<G>,
-    bytes: &[u8],
-    stats: &mut Stats,
-) {
+pub(crate) fn check_listing<G: Game>(ctx: &Ctx, table: &Table<G>, bytes: &[u8], stats: &mut Stats) {
     let over = table.is_over();
     let n = table.seat_count();
     for seat in seats(n) {
@@ -179,7 +173,14 @@ pub(crate) fn check_listing<G: Game>(
         Expected::NotYourTurn
     };
     for meta in ALL_META {
-        expect_rejected(ctx, table, bytes, outsider, &TableAction::Meta(meta), expected);
+        expect_rejected(
+            ctx,
+            table,
+            bytes,
+            outsider,
+            &TableAction::Meta(meta),
+            expected,
+        );
     }
 }
 
@@ -260,7 +261,11 @@ fn check_effect<G: Game>(
                 ],
                 "{ctx}: {other} must be able to answer the offer of {seat}"
             );
-            assert_eq!(after.to_act(), before.to_act(), "{ctx}: an offer moved the turn");
+            assert_eq!(
+                after.to_act(),
+                before.to_act(),
+                "{ctx}: an offer moved the turn"
+            );
         }
         MetaAction::AcceptDraw => {
             let offerer = before.draw_offer();
@@ -330,7 +335,9 @@ pub(crate) fn check_offer_sequences<G: Game>(
                 break;
             }
             assert!(
-                !declined.meta_actions(offerer).contains(&MetaAction::OfferDraw),
+                !declined
+                    .meta_actions(offerer)
+                    .contains(&MetaAction::OfferDraw),
                 "{ctx}: {offerer} may offer again before taking a game action"
             );
             let (seat, _) = play_random(ctx, &mut declined, rng);

@@ -9,10 +9,11 @@
 //! them, it must not be able to tell them apart by the events it is shown either.
 
 use deckmate_engine::{Game, GameRng, Seat, Table, TableEvent, Viewer};
+use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 
 use super::budget::Budget;
-use super::context::Ctx;
+use super::context::{Ctx, ViewerName};
 use super::legality::{Applied, Rejection};
 use super::stats::Stats;
 use super::turn::seats;
@@ -35,25 +36,26 @@ pub(crate) fn check_resample<G: Game>(
     let n = table.seat_count();
     let observations: Vec<G::Observation> = viewers(n).map(|v| G::observe(state, v)).collect();
     for (viewer, seen) in viewers(n).zip(&observations) {
+        let who = ViewerName(viewer);
         for _ in 0..budget.resamples_per_viewer {
             let mut resample_rng = GameRng::from_seed(rng.random());
             let other = G::resample(state, viewer, &mut resample_rng);
             let seen_there = G::observe(&other, viewer);
             assert!(
                 seen_there == *seen,
-                "{ctx}: resampling for {viewer:?} changed its observation\n\
+                "{ctx}: resampling for {who} changed its observation\n\
                  original: {seen:?}\nresampled: {seen_there:?}\n\
                  original state: {state:?}\nresampled state: {other:?}"
             );
             assert_eq!(
                 G::to_act(&other),
                 G::to_act(state),
-                "{ctx}: resampling for {viewer:?} changed to_act (resampled state {other:?})"
+                "{ctx}: resampling for {who} changed to_act (resampled state {other:?})"
             );
             assert_eq!(
                 G::outcome(&other),
                 G::outcome(state),
-                "{ctx}: resampling for {viewer:?} changed the outcome (resampled state {other:?})"
+                "{ctx}: resampling for {who} changed the outcome (resampled state {other:?})"
             );
             assert_eq!(
                 G::seat_count(&other),
@@ -65,18 +67,19 @@ pub(crate) fn check_resample<G: Game>(
                 assert_eq!(
                     !legal.is_empty(),
                     G::to_act(&other).contains(seat),
-                    "{ctx}: a state resampled for {viewer:?} breaks the turn model for {seat}: \
+                    "{ctx}: a state resampled for {who} breaks the turn model for {seat}: \
                      {other:?}"
                 );
                 if viewer.is(seat) {
                     assert_eq!(
                         legal,
                         G::legal_actions(state, seat),
-                        "{ctx}: resampling for {viewer:?} changed its legal actions \
+                        "{ctx}: resampling for {who} changed its legal actions \
                          (resampled state {other:?})"
                     );
                 }
             }
+            check_resampled_plays_on::<G>(ctx, &other, viewer, rng);
             if let Some(seat) = viewer.seat() {
                 check_errors_unchanged::<G>(ctx, &other, seat, illegal, budget, stats);
             }
@@ -92,6 +95,32 @@ pub(crate) fn check_resample<G: Game>(
                 stats.resample_hidden_differs += 1;
             }
         }
+    }
+}
+
+/// The resampled state is a real position: a random listed action of a random seat to act
+/// applies in it.
+fn check_resampled_plays_on<G: Game>(
+    ctx: &Ctx,
+    resampled: &G::State,
+    viewer: Viewer,
+    rng: &mut impl Rng,
+) {
+    let to_act: Vec<Seat> = G::to_act(resampled).iter().collect();
+    let Some(seat) = to_act.choose(rng).copied() else {
+        return;
+    };
+    let legal = G::legal_actions(resampled, seat);
+    let Some(action) = legal.choose(rng) else {
+        return;
+    };
+    let mut copy = resampled.clone();
+    if let Err(error) = G::apply(&mut copy, seat, action) {
+        let who = ViewerName(viewer);
+        panic!(
+            "{ctx}: in a state resampled for {who}, listed {action:?} of {seat} fails: \
+             {error} (resampled state {resampled:?})"
+        );
     }
 }
 
@@ -134,31 +163,44 @@ pub(crate) fn check_event_views<G: Game>(
     let Some(first) = applied.first() else {
         return;
     };
+    let actor_sees: Vec<G::Observation> = applied
+        .iter()
+        .map(|applied| applied.table.observe(Viewer::Seat(actor)))
+        .collect();
     for viewer in viewers(first.table.seat_count()).filter(|viewer| !viewer.is(actor)) {
-        let seen: Vec<(G::Observation, Vec<TableEvent<G::EventView>>)> = applied
+        let who = ViewerName(viewer);
+        let observations: Vec<G::Observation> = applied
+            .iter()
+            .map(|applied| applied.table.observe(viewer))
+            .collect();
+        let views: Vec<Vec<TableEvent<G::EventView>>> = applied
             .iter()
             .map(|applied| {
-                let views = applied
+                applied
                     .events
                     .iter()
                     .filter_map(|event| Table::<G>::view_event(event, viewer))
-                    .collect();
-                (applied.table.observe(viewer), views)
+                    .collect()
             })
             .collect();
-        for (i, (observation_i, views_i)) in seen.iter().enumerate() {
-            for (j, (observation_j, views_j)) in seen.iter().enumerate().skip(i + 1) {
+        for i in 0..applied.len() {
+            for j in i + 1..applied.len() {
                 stats.event_pairs += 1;
-                if observation_i != observation_j {
+                if observations[i] != observations[j] {
                     continue;
                 }
                 stats.event_pairs_indistinguishable += 1;
+                if actor_sees[i] != actor_sees[j] {
+                    stats.secret_pairs += 1;
+                }
                 assert!(
-                    views_i == views_j,
-                    "{ctx}: {viewer:?} sees the same observation after {:?} and {:?} of {actor} \
-                     but different events:\n{views_i:?}\n{views_j:?}",
+                    views[i] == views[j],
+                    "{ctx}: {who} sees the same observation after {:?} and {:?} of {actor} \
+                     but different events:\n{:?}\n{:?}",
                     applied[i].action,
-                    applied[j].action
+                    applied[j].action,
+                    views[i],
+                    views[j]
                 );
             }
         }

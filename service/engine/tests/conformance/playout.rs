@@ -123,8 +123,7 @@ fn check_position<G: Game>(
     );
     check_resample(ctx, table, &illegal, budget, rng, stats);
     check_listing(ctx, table, &bytes, stats);
-    if table.seat_count() == 2 && !table.is_over() && rng.random_bool(budget.offer_sequence_rate)
-    {
+    if table.seat_count() == 2 && !table.is_over() && rng.random_bool(budget.offer_sequence_rate) {
         check_offer_sequences(ctx, table, budget, rng, stats);
     }
 }

@@ -45,7 +45,10 @@ pub(crate) fn check_replay<G: Game>(ctx: &Ctx, line: &MainLine<'_, G>) {
         events == line.events,
         "{ctx}: the same seed and actions gave other events"
     );
-    assert!(again == *line.table, "{ctx}: the step-by-step replay differs");
+    assert!(
+        again == *line.table,
+        "{ctx}: the step-by-step replay differs"
+    );
 
     if let Some((plies, table)) = line.snapshot {
         let prefix = Table::<G>::replay(line.config, n, line.seed, &line.log[..*plies])

@@ -39,9 +39,8 @@ pub(crate) fn round_trip_table<G: Game>(ctx: &Ctx, table: &Table<G>) -> Vec<u8> 
     });
     assert!(back == *table, "{ctx}: table changed through JSON {json}");
     let bytes = table_bytes(ctx, table);
-    let back: Table<G> = postcard::from_bytes(&bytes).unwrap_or_else(|error| {
-        panic!("{ctx}: table does not deserialize from postcard: {error}")
-    });
+    let back: Table<G> = postcard::from_bytes(&bytes)
+        .unwrap_or_else(|error| panic!("{ctx}: table does not deserialize from postcard: {error}"));
     assert!(
         back == *table,
         "{ctx}: table changed through postcard; state {:?}",

@@ -28,6 +28,9 @@ pub(crate) struct Stats {
     /// Of those, pairs the viewer could not tell apart by its observation, whose event views
     /// therefore had to be equal.
     pub(crate) event_pairs_indistinguishable: u64,
+    /// Of those, pairs the actor itself could tell apart: evidence of information one seat has
+    /// and another viewer lacks, which resampling must then redraw at least sometimes.
+    pub(crate) secret_pairs: u64,
     /// Error messages compared between a state and its resamples.
     pub(crate) error_probes: u64,
     /// Meta-action checks by name (listing, accept, decline, implicit decline, ...).
@@ -56,6 +59,7 @@ impl Stats {
         self.resample_hidden_differs += other.resample_hidden_differs;
         self.event_pairs += other.event_pairs;
         self.event_pairs_indistinguishable += other.event_pairs_indistinguishable;
+        self.secret_pairs += other.secret_pairs;
         self.error_probes += other.error_probes;
         for (name, count) in other.meta {
             *self.meta.entry(name).or_default() += count;
@@ -72,7 +76,7 @@ impl Stats {
             "conformance {game} seats={seats}: {} games, {} plies checked (longest {}), \
              {} listed actions applied, {} unlisted rejected, {} resamples \
              ({} changed the state, {} changed what another seat sees), {} event pairs \
-             ({} indistinguishable), {} error-message probes, {} distinct deals, \
+             ({} indistinguishable, {} of them secret), {} error-message probes, {} distinct deals, \
              meta checks {:?}, endings {:?}",
             self.games,
             self.plies,
@@ -84,6 +88,7 @@ impl Stats {
             self.resample_hidden_differs,
             self.event_pairs,
             self.event_pairs_indistinguishable,
+            self.secret_pairs,
             self.error_probes,
             self.deals.len(),
             self.meta,

@@ -163,11 +163,21 @@ impl Drop for FailureFlag<'_> {
 fn check_run<G: Game>(seats: usize, stats: &Stats, budget: &Budget) {
     let game = G::ID;
     let seed_count = budget.seeds.end - budget.seeds.start;
-    assert_eq!(stats.games, seed_count, "{game} seats={seats}: games played");
+    assert_eq!(
+        stats.games, seed_count,
+        "{game} seats={seats}: games played"
+    );
     assert!(
         stats.resample_state_differs > 0,
         "{game} seats={seats}: resampling never changed a state, so the no-leak test proved \
          nothing"
+    );
+    assert!(
+        stats.secret_pairs == 0 || stats.resample_hidden_differs > 0,
+        "{game} seats={seats}: seats make choices other viewers cannot see ({} pairs of actions \
+         only their actor could tell apart), yet resampling never changed what another seat \
+         sees: resample does not redraw hidden information",
+        stats.secret_pairs
     );
     if seed_count >= 2 {
         assert!(

@@ -18,7 +18,11 @@ pub(crate) fn check_turn_model<G: Game>(ctx: &Ctx, table: &Table<G>) -> Vec<Vec<
     let state = table.state();
     let n = table.seat_count();
     assert_eq!(n, ctx.seats, "{ctx}: seat_count is not the requested count");
-    assert_eq!(G::seat_count(state), n, "{ctx}: game and table disagree on seats");
+    assert_eq!(
+        G::seat_count(state),
+        n,
+        "{ctx}: game and table disagree on seats"
+    );
 
     let over = table.is_over();
     let to_act = table.to_act();
@@ -44,7 +48,10 @@ pub(crate) fn check_turn_model<G: Game>(ctx: &Ctx, table: &Table<G>) -> Vec<Vec<
         G::outcome(state)
     );
     if !over {
-        assert_eq!(to_act, game_to_act, "{ctx}: table and game disagree on to_act");
+        assert_eq!(
+            to_act, game_to_act,
+            "{ctx}: table and game disagree on to_act"
+        );
     }
 
     let mut legal_by_seat = Vec::with_capacity(n);

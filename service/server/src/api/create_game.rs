@@ -140,8 +140,17 @@ mod tests {
     #[test]
     fn spectator_policies() {
         assert_eq!(spectators_allowed(0), Ok(true));
-        assert_eq!(spectators_allowed(pb::SpectatorPolicy::Allowed as i32), Ok(true));
-        assert_eq!(spectators_allowed(pb::SpectatorPolicy::Denied as i32), Ok(false));
-        assert_eq!(spectators_allowed(42).unwrap_err().reason(), "INVALID_REQUEST");
+        assert_eq!(
+            spectators_allowed(pb::SpectatorPolicy::Allowed as i32),
+            Ok(true)
+        );
+        assert_eq!(
+            spectators_allowed(pb::SpectatorPolicy::Denied as i32),
+            Ok(false)
+        );
+        assert_eq!(
+            spectators_allowed(42).unwrap_err().reason(),
+            "INVALID_REQUEST"
+        );
     }
 }

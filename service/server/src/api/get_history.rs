@@ -39,7 +39,11 @@ pub(super) async fn handle(
         } as i32,
         // The actions and the seed reveal every secret: only once the game is over.
         actions: if over { actions } else { Vec::new() },
-        seed: if over { game.seed().0.to_vec() } else { Vec::new() },
+        seed: if over {
+            game.seed().0.to_vec()
+        } else {
+            Vec::new()
+        },
         seed_commitment: record.seed_commitment.to_vec(),
     })
 }

@@ -62,7 +62,13 @@ pub struct GameApi {
 
 impl GameApi {
     /// Handlers over `store`; `Watch` streams end with UNAVAILABLE once `shutdown` is triggered.
-    pub fn new(store: Arc<dyn SessionStore>, settings: ApiSettings, shutdown: Shutdown) -> Self {
+    pub fn new(
+        store: Arc<dyn SessionStore>,
+        mut settings: ApiSettings,
+        shutdown: Shutdown,
+    ) -> Self {
+        // A semaphore holds at most MAX_PERMITS; any larger limit means the same in practice.
+        settings.max_watchers = settings.max_watchers.min(Semaphore::MAX_PERMITS);
         let watchers = Arc::new(Semaphore::new(settings.max_watchers));
         GameApi {
             store,

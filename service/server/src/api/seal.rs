@@ -73,7 +73,9 @@ pub(super) fn open(
             ApiError::Internal("a remembered CreateGame response does not open".to_string())
         })?;
     let response = pb::CreateGameResponse::decode(plaintext.as_slice()).map_err(|error| {
-        ApiError::Internal(format!("a remembered CreateGame response is malformed: {error}"))
+        ApiError::Internal(format!(
+            "a remembered CreateGame response is malformed: {error}"
+        ))
     })?;
     if response.game_id != sealed.game_id {
         return Err(ApiError::Internal(

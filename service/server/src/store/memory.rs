@@ -21,12 +21,16 @@ use tokio::time::Instant;
 use tokio_stream::wrappers::WatchStream;
 
 use super::{
-    Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome, RequestKey,
-    SealedCreate, SessionStore, StoreError, VersionStream, REQUEST_WINDOW,
+    Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
+    REQUEST_WINDOW, RequestKey, SealedCreate, SessionStore, StoreError, VersionStream,
 };
 
 /// Shards of the game map: enough that two cores rarely wait on each other.
 const SHARDS: usize = 16;
+
+/// The longest lifetime the store keeps anything for (about 100 years): longer TTLs and
+/// windows are cut to it, so deadlines never overflow the clock.
+const MAX_LIFETIME: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
 
 /// Games and create-request entries held in this process.
 #[derive(Clone, Debug)]
@@ -72,7 +76,7 @@ impl MemoryStore {
             hasher: RandomState::new(),
             game_count: AtomicUsize::new(0),
             creates: Mutex::new(HashMap::new()),
-            ttl,
+            ttl: ttl.min(MAX_LIFETIME),
             max_games,
         });
         if tokio::runtime::Handle::try_current().is_ok() {
@@ -164,11 +168,14 @@ fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
 }
 
 fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
-    lock.write().unwrap_or_else(|poisoned| poisoned.into_inner())
+    lock.write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[async_trait]
@@ -301,7 +308,7 @@ impl SessionStore for MemoryStore {
             key.to_string(),
             CreateEntry {
                 sealed,
-                expires_at: now + window,
+                expires_at: now + window.min(MAX_LIFETIME),
             },
         );
         Ok(PutCreateOutcome::Stored)
@@ -389,10 +396,7 @@ mod tests {
         fn view_at(&self, viewer: Viewer, _: u64) -> Result<pb::ObserveResponse, ApiError> {
             Ok(self.view(viewer))
         }
-        fn history(
-            &self,
-            _: Viewer,
-        ) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError> {
+        fn history(&self, _: Viewer) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError> {
             Ok((Vec::new(), Vec::new()))
         }
         fn encode(&self) -> Result<Vec<u8>, ApiError> {
@@ -426,27 +430,51 @@ mod tests {
         tokio::time::pause();
         let store = MemoryStore::new(Duration::from_secs(60), 2);
         for id in ["a", "b"] {
-            assert_eq!(store.create(record(id, 0)).await, Ok(CreateOutcome::Created));
+            assert_eq!(
+                store.create(record(id, 0)).await,
+                Ok(CreateOutcome::Created)
+            );
         }
-        assert_eq!(store.create(record("c", 0)).await, Err(CreateError::GameLimit(2)));
+        assert_eq!(
+            store.create(record("c", 0)).await,
+            Err(CreateError::GameLimit(2))
+        );
         store.remove("a").await.unwrap();
-        assert_eq!(store.create(record("c", 0)).await, Ok(CreateOutcome::Created));
+        assert_eq!(
+            store.create(record("c", 0)).await,
+            Ok(CreateOutcome::Created)
+        );
         // Expired games give their slots back even before the sweeper runs.
         tokio::time::advance(Duration::from_secs(61)).await;
-        assert_eq!(store.create(record("d", 0)).await, Ok(CreateOutcome::Created));
+        assert_eq!(
+            store.create(record("d", 0)).await,
+            Ok(CreateOutcome::Created)
+        );
         assert_eq!(store.live_games(), 1);
     }
 
     #[tokio::test]
     async fn duplicate_id_does_not_take_a_slot() {
         let store = MemoryStore::new(Duration::from_secs(60), 1);
-        assert_eq!(store.create(record("a", 0)).await, Ok(CreateOutcome::Created));
-        assert_eq!(store.create(record("a", 0)).await, Err(CreateError::GameLimit(1)));
+        assert_eq!(
+            store.create(record("a", 0)).await,
+            Ok(CreateOutcome::Created)
+        );
+        assert_eq!(
+            store.create(record("a", 0)).await,
+            Err(CreateError::GameLimit(1))
+        );
         store.remove("a").await.unwrap();
-        assert_eq!(store.create(record("a", 0)).await, Ok(CreateOutcome::Created));
+        assert_eq!(
+            store.create(record("a", 0)).await,
+            Ok(CreateOutcome::Created)
+        );
         let big = MemoryStore::new(Duration::from_secs(60), 5);
         big.create(record("a", 0)).await.unwrap();
-        assert_eq!(big.create(record("a", 0)).await, Ok(CreateOutcome::AlreadyExists));
+        assert_eq!(
+            big.create(record("a", 0)).await,
+            Ok(CreateOutcome::AlreadyExists)
+        );
         assert_eq!(big.inner.game_count.load(Ordering::Acquire), 1);
     }
 
@@ -489,11 +517,32 @@ mod tests {
         );
     }
 
+    #[tokio::test]
+    async fn huge_lifetimes_do_not_overflow() {
+        let store = MemoryStore::new(Duration::MAX, 10);
+        store.create(record("a", 0)).await.unwrap();
+        store.commit(commit("a", 0, None)).await.unwrap();
+        assert!(store.load("a").await.unwrap().is_some());
+        let sealed = SealedCreate {
+            game_id: "a".into(),
+            nonce: [0; 12],
+            ciphertext: Vec::new(),
+        };
+        store.put_create("k", sealed, Duration::MAX).await.unwrap();
+        assert!(store.find_create("k").await.unwrap().is_some());
+    }
+
     #[test]
     fn sweep_period_is_bounded() {
         assert_eq!(sweep_period(Duration::from_secs(5)), Duration::from_secs(1));
-        assert_eq!(sweep_period(Duration::from_secs(300)), Duration::from_secs(30));
-        assert_eq!(sweep_period(Duration::from_secs(86_400)), Duration::from_secs(60));
+        assert_eq!(
+            sweep_period(Duration::from_secs(300)),
+            Duration::from_secs(30)
+        );
+        assert_eq!(
+            sweep_period(Duration::from_secs(86_400)),
+            Duration::from_secs(60)
+        );
     }
 
     #[test]

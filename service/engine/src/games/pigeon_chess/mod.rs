@@ -113,9 +113,7 @@ impl Game for PigeonChess {
             return Err(PlayError::NotYourTurn);
         }
         match *action {
-            Action::PlaceFrontRow(pieces) => {
-                setup::place_row(state, seat, RowSide::Front, pieces)
-            }
+            Action::PlaceFrontRow(pieces) => setup::place_row(state, seat, RowSide::Front, pieces),
             Action::PlaceBackRow(pieces) => setup::place_row(state, seat, RowSide::Back, pieces),
             Action::RevealForFirst(piece) => setup::reveal_for_first(state, seat, piece),
             Action::Move { from, to } => turn::play_move(state, seat, from, to),

@@ -104,7 +104,12 @@ impl Spot {
 
 impl fmt::Display for Spot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.column() as u8) as char, self.row() + 1)
+        write!(
+            f,
+            "{}{}",
+            (b'a' + self.column() as u8) as char,
+            self.row() + 1
+        )
     }
 }
 

@@ -75,8 +75,14 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     }
     let hand = &state.hands[seat.index()];
     match state.phase {
-        Phase::FrontRow => triples(hand).into_iter().map(Action::PlaceFrontRow).collect(),
-        Phase::BackRow => triples(hand).into_iter().map(Action::PlaceBackRow).collect(),
+        Phase::FrontRow => triples(hand)
+            .into_iter()
+            .map(Action::PlaceFrontRow)
+            .collect(),
+        Phase::BackRow => triples(hand)
+            .into_iter()
+            .map(Action::PlaceBackRow)
+            .collect(),
         Phase::FirstPlayer => distinct(hand).map(Action::RevealForFirst).collect(),
         Phase::Play | Phase::Finished => Vec::new(),
     }
@@ -210,7 +216,9 @@ pub(crate) fn reveal_for_first(
         ));
     }
     if state.hands[seat.index()][piece.index()] == 0 {
-        return Err(PlayError::Illegal(format!("you do not hold a {piece} card")));
+        return Err(PlayError::Illegal(format!(
+            "you do not hold a {piece} card"
+        )));
     }
     state.first_picks[seat.index()] = Some(piece);
     let mut events = vec![Event::FirstPlayerPicked { seat, piece }];

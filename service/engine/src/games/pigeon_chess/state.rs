@@ -138,9 +138,9 @@ impl State {
     /// The seats that may act now.
     pub(crate) fn to_act(&self) -> SeatSet {
         match self.phase {
-            Phase::FrontRow | Phase::BackRow | Phase::FirstPlayer => seats()
-                .filter(|seat| !self.committed(*seat))
-                .collect(),
+            Phase::FrontRow | Phase::BackRow | Phase::FirstPlayer => {
+                seats().filter(|seat| !self.committed(*seat)).collect()
+            }
             Phase::Play => self.current.map(SeatSet::only).unwrap_or(SeatSet::EMPTY),
             Phase::Finished => SeatSet::EMPTY,
         }

@@ -150,7 +150,9 @@ pub(crate) fn place(
 ) -> Result<Vec<Event>, PlayError> {
     require_play(state)?;
     if state.hands[seat.index()][piece.index()] == 0 {
-        return Err(PlayError::Illegal(format!("you do not hold a {piece} card")));
+        return Err(PlayError::Illegal(format!(
+            "you do not hold a {piece} card"
+        )));
     }
     if !row_spots(seat, RowSide::Back).contains(&spot) {
         return Err(PlayError::Illegal(format!(

@@ -1,7 +1,7 @@
 //! §1 components and layout.
 
 use super::super::state::{forward, row_spots};
-use super::super::{Config, PigeonChess, Piece, RowSide};
+use super::super::{Config, Piece, PigeonChess, RowSide};
 use super::support::*;
 use crate::game::{Game, SetupError};
 use crate::rng::Seed;

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use super::super::state::hand_cards;
-use super::super::{Action, Config, Event, EventView, Phase, PigeonChess, Piece, RowSide, State};
+use super::super::{Action, Config, Event, EventView, Phase, Piece, PigeonChess, RowSide, State};
 use super::support::*;
 use crate::game::{Game, PlayError};
 use crate::rng::Seed;
@@ -54,7 +54,10 @@ fn s2_1_each_deck_is_shuffled_and_five_are_drawn() {
     );
     for (seat, event) in events[2..].iter().enumerate() {
         match event {
-            Event::CardsDrawn { seat: drawer, pieces } => {
+            Event::CardsDrawn {
+                seat: drawer,
+                pieces,
+            } => {
                 assert_eq!(*drawer, Seat(seat as u8));
                 assert_eq!(pieces.len(), 5);
                 let mut drawn = pieces.clone();
@@ -75,7 +78,10 @@ fn s2_1_shuffles_come_from_the_seed() {
     let deal = |seed| PigeonChess::new_game(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
     assert_eq!(deal(11), deal(11));
     let decks: BTreeSet<Vec<Piece>> = (0..20).map(|seed| deal(seed).0.decks[0].clone()).collect();
-    assert!(decks.len() > 10, "different seeds give different deck orders");
+    assert!(
+        decks.len() > 10,
+        "different seeds give different deck orders"
+    );
 }
 
 #[test]
@@ -105,13 +111,19 @@ fn s2_2_legal_row_choices_are_the_distinct_ordered_triples_of_the_hand() {
         assert_eq!(distinct, expected);
     }
     // P P P N K: PPP, two Pawns with N or K in any of 3 places, and P N K in any order.
-    assert_eq!(PigeonChess::legal_actions(&state, Seat(0)).len(), 1 + 2 * 3 + 6);
+    assert_eq!(
+        PigeonChess::legal_actions(&state, Seat(0)).len(),
+        1 + 2 * 3 + 6
+    );
     assert_eq!(PigeonChess::legal_actions(&state, Seat(1)).len(), 60);
 }
 
 #[test]
 fn s2_2_front_rows_are_secret_until_both_commit_then_revealed() {
-    let mut state = rigged_setup([&[P, P, N, B, K], &[P, R, R, Q, N]], [&[B, B, B], &[N, N, P]]);
+    let mut state = rigged_setup(
+        [&[P, P, N, B, K], &[P, R, R, Q, N]],
+        [&[B, B, B], &[N, N, P]],
+    );
     let events = act(&mut state, 0, Action::PlaceFrontRow([K, P, N]));
     assert_eq!(
         events,
@@ -331,7 +343,12 @@ fn s2_6_the_board_is_full_and_the_first_player_begins() {
     let mut state = at_first_player([[P, N], [K, N]], 0);
     act(&mut state, 0, Action::RevealForFirst(N));
     let events = act(&mut state, 1, Action::RevealForFirst(K));
-    assert!(state.board.iter().all(|card| card.is_some_and(|c| !c.face_down)));
+    assert!(
+        state
+            .board
+            .iter()
+            .all(|card| card.is_some_and(|c| !c.face_down))
+    );
     assert_eq!(state.phase, Phase::Play);
     assert_eq!(
         events.last(),
@@ -347,8 +364,7 @@ fn s2_6_the_board_is_full_and_the_first_player_begins() {
 
 #[test]
 fn s2_a_full_default_setup_reaches_play_with_ten_cards_in_each_hand() {
-    let (mut state, _) =
-        PigeonChess::new_game(&Config::default(), 2, Seed::from_u64(77)).unwrap();
+    let (mut state, _) = PigeonChess::new_game(&Config::default(), 2, Seed::from_u64(77)).unwrap();
     while state.phase != Phase::Play {
         for seat in PigeonChess::to_act(&state).iter() {
             let first = PigeonChess::legal_actions(&state, seat)[0];

@@ -35,7 +35,11 @@ fn s3_pawn_attacks_one_spot_diagonally_forward_face_up_enemies_only() {
     // Not c3 (face down), not backwards (a1, c1), not straight (b3).
     assert_eq!(moves_from(&state, 0, "b2"), ["a3"]);
     let state = position(0, &[up("b2", 0, P), up("a3", 0, N), up("c3", 1, Q)]);
-    assert_eq!(moves_from(&state, 0, "b2"), ["b3", "c3"], "never an own card");
+    assert_eq!(
+        moves_from(&state, 0, "b2"),
+        ["b3", "c3"],
+        "never an own card"
+    );
     // Diagonally forward for seat 1 is down the rows.
     let state = position(1, &[up("b3", 1, P), up("b2", 0, P), up("c2", 0, P)]);
     assert_eq!(moves_from(&state, 1, "b3"), ["c2"]);
@@ -53,7 +57,11 @@ fn s3_knight_moves_in_an_l_and_is_the_only_piece_that_jumps() {
         up("b1", 0, P),
     ];
     let state = position(0, &walled);
-    assert_eq!(moves_from(&state, 0, "b2"), ["a4", "c4"], "jumps over row 3");
+    assert_eq!(
+        moves_from(&state, 0, "b2"),
+        ["a4", "c4"],
+        "jumps over row 3"
+    );
     let state = position(0, &[up("a1", 0, N), up("a2", 0, P), up("b1", 0, P)]);
     assert_eq!(moves_from(&state, 0, "a1"), ["b3", "c2"]);
     // Lands on a face-up enemy (attack), never on a face-down card or an own card.
@@ -107,7 +115,15 @@ fn s3_king_steps_one_spot_in_any_direction() {
         moves_from(&state, 0, "b2"),
         ["a1", "a2", "a3", "b1", "b3", "c1", "c2", "c3"]
     );
-    let state = position(0, &[up("a1", 0, K), up("a2", 0, P), up("b2", 1, P), down("b1", 1, R)]);
+    let state = position(
+        0,
+        &[
+            up("a1", 0, K),
+            up("a2", 0, P),
+            up("b2", 1, P),
+            down("b1", 1, R),
+        ],
+    );
     assert_eq!(moves_from(&state, 0, "a1"), ["b2"]);
 }
 
@@ -115,7 +131,12 @@ fn s3_king_steps_one_spot_in_any_direction() {
 fn s3_face_down_cards_cannot_move_be_attacked_or_be_passed() {
     let state = position(
         0,
-        &[down("a1", 0, R), up("c1", 0, R), down("c3", 1, K), up("c4", 1, Q)],
+        &[
+            down("a1", 0, R),
+            up("c1", 0, R),
+            down("c3", 1, K),
+            up("c4", 1, Q),
+        ],
     );
     assert!(moves_from(&state, 0, "a1").is_empty(), "own face-down card");
     assert_eq!(moves_from(&state, 0, "c1"), ["b1", "c2"]);
@@ -183,10 +204,7 @@ fn s3_a_pawn_attack_sends_the_card_to_the_group_discard_without_a_point() {
 
 #[test]
 fn s3_a_pawn_reaching_the_opponents_back_row_scores_itself() {
-    let mut state = with_hands(
-        position(0, &[up("b3", 0, P), up("a4", 1, K)]),
-        [&[P], &[P]],
-    );
+    let mut state = with_hands(position(0, &[up("b3", 0, P), up("a4", 1, K)]), [&[P], &[P]]);
     let events = act(
         &mut state,
         0,
@@ -206,10 +224,7 @@ fn s3_a_pawn_reaching_the_opponents_back_row_scores_itself() {
     assert!(state.card(sp("b4")).is_none() && state.card(sp("b3")).is_none());
     assert_eq!(state.point_piles[0], [P]);
     // Seat 1's pawns score on row 1.
-    let mut state = with_hands(
-        position(1, &[up("c2", 1, P), up("a1", 0, K)]),
-        [&[P], &[P]],
-    );
+    let mut state = with_hands(position(1, &[up("c2", 1, P), up("a1", 0, K)]), [&[P], &[P]]);
     act(
         &mut state,
         1,
@@ -239,7 +254,10 @@ fn s3_a_king_can_be_attacked_like_any_card() {
     assert!(state.king_attacked[0]);
     assert!(!state.king_alive(Seat(0)));
     assert!(state.king_alive(Seat(1)));
-    assert!(state.outcome.is_none(), "no check or checkmate: play goes on");
+    assert!(
+        state.outcome.is_none(),
+        "no check or checkmate: play goes on"
+    );
 }
 
 #[test]
@@ -247,7 +265,13 @@ fn s3_moves_outside_the_table_are_rejected_without_trace() {
     let mut state = with_hands(
         position(
             0,
-            &[up("a1", 0, R), up("a2", 0, P), down("b1", 1, N), up("c4", 1, K), down("c1", 0, B)],
+            &[
+                up("a1", 0, R),
+                up("a2", 0, P),
+                down("b1", 1, N),
+                up("c4", 1, K),
+                down("c1", 0, B),
+            ],
         ),
         [&[P], &[P]],
     );

@@ -16,11 +16,21 @@ fn s3_3_place_puts_a_hand_card_face_down_on_an_empty_own_back_row_spot() {
         .filter(|action| matches!(action, Action::Place { .. }))
         .map(|action| action.to_string())
         .collect();
-    assert_eq!(places, ["place Q@a1", "place Q@c1", "place P@a1", "place P@c1"]);
+    assert_eq!(
+        places,
+        ["place Q@a1", "place Q@c1", "place P@a1", "place P@c1"]
+    );
 
     let mut state = state;
     let before = state.clone();
-    for (piece, spot) in [(Q, "b1"), (Q, "a2"), (Q, "a4"), (Q, "c3"), (K, "a1"), (N, "a1")] {
+    for (piece, spot) in [
+        (Q, "b1"),
+        (Q, "a2"),
+        (Q, "a4"),
+        (Q, "c3"),
+        (K, "a1"),
+        (N, "a1"),
+    ] {
         let action = Action::Place {
             piece,
             spot: sp(spot),
@@ -146,7 +156,12 @@ fn s3_4_a_seat_without_a_legal_action_passes_automatically() {
     let mut state = with_hands(
         position(
             0,
-            &[up("a2", 0, P), up("c2", 0, P), up("a3", 1, P), up("c3", 1, P)],
+            &[
+                up("a2", 0, P),
+                up("c2", 0, P),
+                up("a3", 1, P),
+                up("c3", 1, P),
+            ],
         ),
         [&[Q, Q], &[]],
     );
@@ -185,10 +200,7 @@ fn s3_4_a_seat_without_a_legal_action_passes_automatically() {
 
 #[test]
 fn s3_turns_alternate_and_only_the_seat_to_move_may_act() {
-    let mut state = with_hands(
-        position(0, &[up("b2", 0, K), up("b3", 1, K)]),
-        [&[P], &[P]],
-    );
+    let mut state = with_hands(position(0, &[up("b2", 0, K), up("b3", 1, K)]), [&[P], &[P]]);
     assert!(PigeonChess::legal_actions(&state, Seat(1)).is_empty());
     act(
         &mut state,

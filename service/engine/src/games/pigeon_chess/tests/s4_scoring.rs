@@ -44,7 +44,15 @@ fn s4_without_a_king_in_the_deck_there_is_no_bonus() {
 fn s4_higher_score_wins_and_equal_scores_draw() {
     // Seat 0 attacks seat 1's King with its Rook and then ends the game: 1 + 3 against 0.
     let mut state = with_hands(
-        position(0, &[up("a1", 0, R), up("a3", 1, K), up("c4", 1, P), up("c3", 1, P)]),
+        position(
+            0,
+            &[
+                up("a1", 0, R),
+                up("a3", 1, K),
+                up("c4", 1, P),
+                up("c3", 1, P),
+            ],
+        ),
         [&[], &[P]],
     );
     act(

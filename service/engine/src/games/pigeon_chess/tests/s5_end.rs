@@ -39,7 +39,12 @@ fn s5b_the_game_ends_when_neither_player_has_a_legal_action() {
     // Seat 0 moves its last mobile card into a dead end; then neither side can act.
     let mut state = position(
         0,
-        &[up("a2", 0, P), up("c1", 0, P), up("a3", 1, P), up("c3", 1, P)],
+        &[
+            up("a2", 0, P),
+            up("c1", 0, P),
+            up("a3", 1, P),
+            up("c3", 1, P),
+        ],
     );
     // Seat 0: a2 blocked by a3; c1 may step to c2, which then is blocked by c3.
     assert_eq!(
@@ -80,7 +85,12 @@ fn s5b_a_single_pass_does_not_end_the_game() {
     let mut state = with_hands(
         position(
             0,
-            &[up("a2", 0, P), up("c2", 0, P), up("a3", 1, P), up("c3", 1, P)],
+            &[
+                up("a2", 0, P),
+                up("c2", 0, P),
+                up("a3", 1, P),
+                up("c3", 1, P),
+            ],
         ),
         [&[N], &[]],
     );
@@ -184,10 +194,7 @@ fn s5d_a_pawn_scoring_its_last_card_also_ends_the_game() {
 
 /// Two Kings shuffling back and forth: no progress ever.
 fn shuffling_kings(config: Config) -> State {
-    let mut state = with_hands(
-        position(0, &[up("a1", 0, K), up("c4", 1, K)]),
-        [&[], &[]],
-    );
+    let mut state = with_hands(position(0, &[up("a1", 0, K), up("c4", 1, K)]), [&[], &[]]);
     state.board[sp("b1").index()] = Some(up("b1", 0, R).1);
     state.board[sp("b4").index()] = Some(up("b4", 1, R).1);
     state.config = config;
@@ -234,7 +241,12 @@ fn s5e_attacks_pawn_moves_and_placements_are_progress() {
     let mut state = with_hands(
         position(
             0,
-            &[up("a2", 0, P), up("c1", 0, R), up("c4", 1, K), up("a4", 1, R)],
+            &[
+                up("a2", 0, P),
+                up("c1", 0, R),
+                up("c4", 1, K),
+                up("a4", 1, R),
+            ],
         ),
         [&[N], &[]],
     );

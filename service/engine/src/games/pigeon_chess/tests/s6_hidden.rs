@@ -3,7 +3,7 @@
 use rand::SeedableRng;
 
 use super::super::state::hand_cards;
-use super::super::{Action, Config, Event, EventView, Phase, PigeonChess, Piece, RowSide, State};
+use super::super::{Action, Config, Event, EventView, Phase, Piece, PigeonChess, RowSide, State};
 use super::support::*;
 use crate::game::{Game, PlayError};
 use crate::rng::{GameRng, Seed};
@@ -37,7 +37,10 @@ fn s6_hands_are_owner_only_and_spectators_see_no_hand() {
     let (state, _) = PigeonChess::new_game(&Config::default(), 2, Seed::from_u64(21)).unwrap();
     let mine = PigeonChess::observe(&state, Viewer::Seat(Seat(0)));
     assert_eq!(mine.hand, hand_cards(&state.hands[0]));
-    assert!(mine.hand.windows(2).all(|pair| pair[0] >= pair[1]), "highest first");
+    assert!(
+        mine.hand.windows(2).all(|pair| pair[0] >= pair[1]),
+        "highest first"
+    );
     assert_eq!(mine.players[1].hand_count, 5);
     assert_eq!(mine.players[1].deck_count, 11);
     let spectator = PigeonChess::observe(&state, Viewer::Spectator);
@@ -189,7 +192,10 @@ fn s6_resample_keeps_every_observation_and_the_viewers_own_legal_actions() {
                     "seed {seed}"
                 );
                 for seat in [Seat(0), Seat(1)] {
-                    assert_eq!(owned_counts(&other, seat.index()), owned_counts(&state, seat.index()));
+                    assert_eq!(
+                        owned_counts(&other, seat.index()),
+                        owned_counts(&state, seat.index())
+                    );
                     if let Some(pick) = other.first_picks[seat.index()] {
                         assert!(other.hands[seat.index()][pick.index()] > 0);
                     }
@@ -201,8 +207,8 @@ fn s6_resample_keeps_every_observation_and_the_viewers_own_legal_actions() {
                     );
                     let opponent = seat.opponent().index();
                     opponent_hand_changed |= other.hands[opponent] != state.hands[opponent];
-                    hidden_row_changed |= state.phase == Phase::BackRow
-                        && other.board != state.board;
+                    hidden_row_changed |=
+                        state.phase == Phase::BackRow && other.board != state.board;
                 }
             }
             if random_step(&mut state, &mut play_rng).is_none() {
@@ -210,7 +216,10 @@ fn s6_resample_keeps_every_observation_and_the_viewers_own_legal_actions() {
             }
         }
     }
-    assert!(opponent_hand_changed, "resampling redraws the opponent's hand");
+    assert!(
+        opponent_hand_changed,
+        "resampling redraws the opponent's hand"
+    );
     assert!(hidden_row_changed, "resampling redraws committed rows");
 }
 

@@ -63,7 +63,10 @@ fn s7_4_a_player_without_a_legal_action_passes_while_the_other_plays_on() {
         ],
     );
     assert!(PigeonChess::legal_actions(&state, Seat(1)).is_empty());
-    for (turn, (from, to)) in [("b4", "a4"), ("a4", "b4"), ("b4", "c4")].iter().enumerate() {
+    for (turn, (from, to)) in [("b4", "a4"), ("a4", "b4"), ("b4", "c4")]
+        .iter()
+        .enumerate()
+    {
         let events = act(
             &mut state,
             0,

@@ -3,7 +3,7 @@
 use rand::Rng;
 
 use super::super::state::{Card, Hand, State};
-use super::super::{Action, Config, Event, Phase, PigeonChess, Piece, Spot};
+use super::super::{Action, Config, Event, Phase, Piece, PigeonChess, Spot};
 use crate::game::Game;
 use crate::rng::{GameRng, Seed};
 use crate::seat::Seat;
@@ -115,8 +115,6 @@ pub(super) fn total_cards(state: &State) -> usize {
 
 /// `state` with the given hands.
 pub(super) fn with_hands(mut state: State, hands: [&[Piece]; 2]) -> State {
-    for seat in 0..2 {
-        state.hands[seat] = hand(hands[seat]);
-    }
+    state.hands = hands.map(hand);
     state
 }

@@ -1,0 +1,589 @@
+//! Handler tests, in process over the memory store and real games.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use deckmate_engine::Seed;
+use deckmate_proto::v1 as pb;
+use futures::StreamExt;
+use pb::game_service_server::GameService;
+use sha2::{Digest, Sha256};
+use tonic::{Code, Request, Status};
+use tonic_types::StatusExt;
+
+use super::{ApiSettings, GameApi};
+use crate::shutdown::Shutdown;
+use crate::store::MemoryStore;
+
+struct Fixture {
+    api: GameApi,
+    store: MemoryStore,
+    shutdown: Shutdown,
+}
+
+fn fixture_with(allow_client_seed: bool, max_watchers: usize) -> Fixture {
+    let store = MemoryStore::new(Duration::from_secs(3600), 100);
+    let shutdown = Shutdown::new();
+    let settings = ApiSettings {
+        allow_client_seed,
+        max_watchers,
+    };
+    let api = GameApi::new(Arc::new(store.clone()), settings, shutdown.clone());
+    Fixture {
+        api,
+        store,
+        shutdown,
+    }
+}
+
+fn fixture() -> Fixture {
+    fixture_with(true, 10)
+}
+
+fn pigeon_config() -> pb::GameConfig {
+    pb::GameConfig {
+        game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+    }
+}
+
+fn create_request() -> pb::CreateGameRequest {
+    pb::CreateGameRequest {
+        config: Some(pigeon_config()),
+        seed: Some(11),
+        ..Default::default()
+    }
+}
+
+fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
+    let mut request = Request::new(message);
+    if let Some(token) = token {
+        request
+            .metadata_mut()
+            .insert("authorization", format!("Bearer {token}").parse().unwrap());
+    }
+    request
+}
+
+fn reason(status: &Status) -> String {
+    status
+        .get_details_error_info()
+        .map(|info| info.reason)
+        .unwrap_or_default()
+}
+
+impl Fixture {
+    async fn create(&self, request: pb::CreateGameRequest) -> pb::CreateGameResponse {
+        self.api
+            .create_game(Request::new(request))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
+    async fn observe(
+        &self,
+        game_id: &str,
+        token: Option<&str>,
+    ) -> Result<pb::ObserveResponse, Status> {
+        let request = pb::ObserveRequest {
+            game_id: game_id.to_string(),
+        };
+        Ok(self
+            .api
+            .observe(with_token(request, token))
+            .await?
+            .into_inner())
+    }
+
+    async fn act(
+        &self,
+        game_id: &str,
+        token: Option<&str>,
+        action: pb::Action,
+        expected_version: Option<u64>,
+        request_id: &str,
+    ) -> Result<pb::ActResponse, Status> {
+        let request = pb::ActRequest {
+            game_id: game_id.to_string(),
+            action: Some(action),
+            expected_version,
+            request_id: request_id.to_string(),
+        };
+        Ok(self.api.act(with_token(request, token)).await?.into_inner())
+    }
+
+    /// The first legal game action of the seat holding `token`.
+    async fn first_legal(&self, game_id: &str, token: &str) -> pb::Action {
+        let view = self.observe(game_id, Some(token)).await.unwrap();
+        view.legal_actions
+            .first()
+            .cloned()
+            .expect("the seat has a legal action")
+    }
+
+    /// Plays one legal action of whichever seat may act, returning the new version.
+    async fn play_one(&self, game: &pb::CreateGameResponse) -> u64 {
+        for seat in &game.seat_tokens {
+            let view = self
+                .observe(&game.game_id, Some(&seat.token))
+                .await
+                .unwrap();
+            if let Some(action) = view.legal_actions.first() {
+                let response = self
+                    .act(&game.game_id, Some(&seat.token), action.clone(), None, "")
+                    .await
+                    .unwrap();
+                return response.version;
+            }
+        }
+        panic!("no seat may act");
+    }
+}
+
+fn resign() -> pb::Action {
+    pb::Action {
+        kind: Some(pb::action::Kind::Meta(pb::MetaAction {
+            kind: pb::MetaActionKind::Resign as i32,
+        })),
+    }
+}
+
+#[tokio::test]
+async fn create_game_hands_out_tokens_and_a_seed_commitment() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    assert!(crate::auth::is_game_id(&game.game_id));
+    assert_eq!(game.variant, "pigeon_chess");
+    assert_eq!(game.version, 0);
+    assert_eq!(game.seat_tokens.len(), 2);
+    assert_eq!(
+        game.seat_tokens.iter().map(|t| t.seat).collect::<Vec<_>>(),
+        vec![0, 1]
+    );
+    assert_ne!(game.seat_tokens[0].token, game.seat_tokens[1].token);
+    let expected: [u8; 32] = Sha256::digest(Seed::from_u64(11).0).into();
+    assert_eq!(game.seed_commitment, expected.to_vec());
+    assert_eq!(fx.store.live_games(), 1);
+}
+
+#[tokio::test]
+async fn create_game_validates_its_request() {
+    let fx = fixture_with(false, 10);
+    let refused = fx
+        .api
+        .create_game(Request::new(create_request()))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert_eq!(
+        refused.message(),
+        "client seeds are disabled on this server"
+    );
+    let no_config = pb::CreateGameRequest::default();
+    let status = fx
+        .api
+        .create_game(Request::new(no_config))
+        .await
+        .unwrap_err();
+    assert_eq!(reason(&status), "INVALID_REQUEST");
+    let bad_policy = pb::CreateGameRequest {
+        seed: None,
+        spectator_policy: 9,
+        ..create_request()
+    };
+    let status = fx
+        .api
+        .create_game(Request::new(bad_policy))
+        .await
+        .unwrap_err();
+    assert_eq!(reason(&status), "INVALID_REQUEST");
+    let bad_seats = pb::CreateGameRequest {
+        seed: None,
+        seats: 7,
+        ..create_request()
+    };
+    let status = fx
+        .api
+        .create_game(Request::new(bad_seats))
+        .await
+        .unwrap_err();
+    assert_eq!(reason(&status), "INVALID_REQUEST");
+    assert_eq!(fx.store.live_games(), 0);
+    // Without a client seed, the server draws one: two games differ in their commitment.
+    let request = pb::CreateGameRequest {
+        seed: None,
+        ..create_request()
+    };
+    let a = fx.create(request.clone()).await;
+    let b = fx.create(request).await;
+    assert_ne!(a.seed_commitment, b.seed_commitment);
+}
+
+#[tokio::test]
+async fn create_game_retries_return_the_first_response() {
+    let fx = fixture();
+    let request = pb::CreateGameRequest {
+        request_id: "create-1".to_string(),
+        seed: None,
+        ..create_request()
+    };
+    let first = fx.create(request.clone()).await;
+    let retry = fx.create(request.clone()).await;
+    assert_eq!(first, retry);
+    assert_eq!(fx.store.live_games(), 1);
+    let other = fx
+        .create(pb::CreateGameRequest {
+            request_id: "create-2".to_string(),
+            ..request
+        })
+        .await;
+    assert_ne!(other.game_id, first.game_id);
+    assert_eq!(fx.store.live_games(), 2);
+}
+
+#[tokio::test]
+async fn act_checks_the_token() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    let token = &game.seat_tokens[0].token;
+    let action = fx.first_legal(&game.game_id, token).await;
+
+    let missing = fx
+        .act(&game.game_id, None, action.clone(), None, "")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (missing.code(), reason(&missing).as_str()),
+        (Code::Unauthenticated, "BAD_TOKEN")
+    );
+
+    let stranger = crate::auth::SeatToken::generate().unwrap();
+    let wrong = fx
+        .act(
+            &game.game_id,
+            Some(stranger.expose()),
+            action.clone(),
+            None,
+            "",
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (wrong.code(), reason(&wrong).as_str()),
+        (Code::PermissionDenied, "BAD_TOKEN")
+    );
+
+    let malformed = fx
+        .act(&game.game_id, Some("not-a-token"), action.clone(), None, "")
+        .await
+        .unwrap_err();
+    assert_eq!(malformed.code(), Code::Unauthenticated);
+
+    let unknown = fx
+        .act(&"0".repeat(32), Some(token), action.clone(), None, "")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (unknown.code(), reason(&unknown).as_str()),
+        (Code::NotFound, "GAME_NOT_FOUND")
+    );
+    let empty = fx.act("", Some(token), action, None, "").await.unwrap_err();
+    assert_eq!(reason(&empty), "INVALID_REQUEST");
+    assert_eq!(fx.observe(&game.game_id, None).await.unwrap().version, 0);
+}
+
+#[tokio::test]
+async fn act_applies_once_per_request_id_and_respects_expected_version() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    let token = &game.seat_tokens[0].token;
+    let action = fx.first_legal(&game.game_id, token).await;
+
+    let stale = fx
+        .act(&game.game_id, Some(token), action.clone(), Some(5), "")
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (stale.code(), reason(&stale).as_str()),
+        (Code::Aborted, "STALE_VERSION")
+    );
+    let info = stale.get_details_error_info().unwrap();
+    assert_eq!(
+        info.metadata.get("current_version").map(String::as_str),
+        Some("0")
+    );
+
+    let first = fx
+        .act(
+            &game.game_id,
+            Some(token),
+            action.clone(),
+            Some(0),
+            "move-1",
+        )
+        .await
+        .unwrap();
+    assert_eq!(first.version, 1);
+    let observation = first.observation.as_ref().unwrap();
+    assert_eq!(observation.game_id, game.game_id);
+    assert_eq!(observation.seat, Some(0));
+
+    // The retry (even with its now stale expected version) gets the same answer.
+    let retry = fx
+        .act(
+            &game.game_id,
+            Some(token),
+            action.clone(),
+            Some(0),
+            "move-1",
+        )
+        .await
+        .unwrap();
+    assert_eq!(retry, first);
+    assert_eq!(fx.observe(&game.game_id, None).await.unwrap().version, 1);
+
+    // The other seat's request ids are its own (setup choices are simultaneous, §2).
+    let other = &game.seat_tokens[1].token;
+    let action = fx.first_legal(&game.game_id, other).await;
+    let response = fx
+        .act(&game.game_id, Some(other), action, None, "move-1")
+        .await
+        .unwrap();
+    assert_eq!(response.version, 2);
+    assert_eq!(response.observation.unwrap().seat, Some(1));
+}
+
+#[tokio::test]
+async fn act_reports_rule_errors() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    let token = &game.seat_tokens[0].token;
+    fx.act(&game.game_id, Some(token), resign(), None, "")
+        .await
+        .unwrap();
+    let action = resign();
+    let over = fx
+        .act(&game.game_id, Some(token), action, None, "")
+        .await
+        .unwrap_err();
+    assert_eq!(over.code(), Code::FailedPrecondition);
+    let no_action = pb::ActRequest {
+        game_id: game.game_id.clone(),
+        ..Default::default()
+    };
+    let status = fx
+        .api
+        .act(with_token(no_action, Some(token)))
+        .await
+        .unwrap_err();
+    assert_eq!(reason(&status), "INVALID_REQUEST");
+}
+
+#[tokio::test]
+async fn observe_as_seat_or_spectator() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    let seat_view = fx
+        .observe(&game.game_id, Some(&game.seat_tokens[1].token))
+        .await
+        .unwrap();
+    assert_eq!(seat_view.seat, Some(1));
+    assert_eq!(seat_view.game_id, game.game_id);
+    let spectator = fx.observe(&game.game_id, None).await.unwrap();
+    assert_eq!(spectator.seat, None);
+    assert!(spectator.legal_actions.is_empty());
+
+    let private = fx
+        .create(pb::CreateGameRequest {
+            spectator_policy: pb::SpectatorPolicy::Denied as i32,
+            ..create_request()
+        })
+        .await;
+    let denied = fx.observe(&private.game_id, None).await.unwrap_err();
+    assert_eq!(
+        (denied.code(), reason(&denied).as_str()),
+        (Code::Unauthenticated, "BAD_TOKEN")
+    );
+    assert!(
+        fx.observe(&private.game_id, Some(&private.seat_tokens[0].token))
+            .await
+            .is_ok()
+    );
+    let missing = fx.observe(&"a".repeat(32), None).await.unwrap_err();
+    assert_eq!(missing.code(), Code::NotFound);
+}
+
+async fn watch(
+    fx: &Fixture,
+    game_id: &str,
+    from_version: u64,
+) -> Result<super::WatchStream, Status> {
+    let request = pb::WatchRequest {
+        game_id: game_id.to_string(),
+        from_version,
+    };
+    Ok(fx.api.watch(Request::new(request)).await?.into_inner())
+}
+
+#[tokio::test]
+async fn watch_replays_then_follows_every_version_once() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    fx.play_one(&game).await;
+    fx.play_one(&game).await;
+
+    let mut stream = watch(&fx, &game.game_id, 0).await.unwrap();
+    for expected in [1, 2] {
+        let view = stream.next().await.unwrap().unwrap();
+        assert_eq!(
+            (view.version, view.game_id.as_str()),
+            (expected, game.game_id.as_str())
+        );
+    }
+    fx.play_one(&game).await;
+    fx.play_one(&game).await;
+    for expected in [3, 4] {
+        assert_eq!(stream.next().await.unwrap().unwrap().version, expected);
+    }
+    assert_eq!(fx.api.open_watchers(), 1);
+
+    // A finished game: the stream sends the last version and ends.
+    fx.act(
+        &game.game_id,
+        Some(&game.seat_tokens[0].token),
+        resign(),
+        None,
+        "",
+    )
+    .await
+    .unwrap();
+    let last = stream.next().await.unwrap().unwrap();
+    assert_eq!(
+        (last.version, last.status),
+        (5, pb::GameStatus::Finished as i32)
+    );
+    assert!(stream.next().await.is_none());
+    drop(stream);
+    assert_eq!(fx.api.open_watchers(), 0);
+
+    // Resuming a finished game from its last version ends at once.
+    let mut resumed = watch(&fx, &game.game_id, 5).await.unwrap();
+    assert!(resumed.next().await.is_none());
+    let mut resumed = watch(&fx, &game.game_id, 3).await.unwrap();
+    assert_eq!(resumed.next().await.unwrap().unwrap().version, 4);
+}
+
+#[tokio::test]
+async fn watch_rejects_the_future_and_respects_the_limit() {
+    let fx = fixture_with(true, 1);
+    let game = fx.create(create_request()).await;
+    let ahead = watch(&fx, &game.game_id, 1).await.err().unwrap();
+    assert_eq!(reason(&ahead), "INVALID_REQUEST");
+    let missing = watch(&fx, &"b".repeat(32), 0).await.err().unwrap();
+    assert_eq!(missing.code(), Code::NotFound);
+
+    let _open = watch(&fx, &game.game_id, 0).await.unwrap();
+    let limited = watch(&fx, &game.game_id, 0).await.err().unwrap();
+    assert_eq!(
+        (limited.code(), reason(&limited).as_str()),
+        (Code::ResourceExhausted, "LIMIT_REACHED")
+    );
+}
+
+#[tokio::test]
+async fn watch_ends_with_unavailable_on_shutdown() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    fx.play_one(&game).await;
+    let mut stream = watch(&fx, &game.game_id, 0).await.unwrap();
+    assert_eq!(stream.next().await.unwrap().unwrap().version, 1);
+    fx.shutdown.trigger();
+    let status = stream.next().await.unwrap().unwrap_err();
+    assert_eq!(status.code(), Code::Unavailable);
+    assert!(
+        status.message().contains("reconnect"),
+        "{}",
+        status.message()
+    );
+    assert!(stream.next().await.is_none());
+    // New watchers are turned away the same way.
+    let mut late = watch(&fx, &game.game_id, 0).await.unwrap();
+    assert_eq!(
+        late.next().await.unwrap().unwrap_err().code(),
+        Code::Unavailable
+    );
+}
+
+#[tokio::test]
+async fn watch_ends_when_the_game_disappears() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    let mut stream = watch(&fx, &game.game_id, 0).await.unwrap();
+    crate::store::SessionStore::remove(&fx.store, &game.game_id)
+        .await
+        .unwrap();
+    let status = stream.next().await.unwrap().unwrap_err();
+    assert_eq!(status.code(), Code::NotFound);
+    assert!(stream.next().await.is_none());
+}
+
+#[tokio::test]
+async fn history_reveals_the_seed_only_after_the_end() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    fx.play_one(&game).await;
+    let request = || pb::GetHistoryRequest {
+        game_id: game.game_id.clone(),
+    };
+    let running = fx
+        .api
+        .get_history(Request::new(request()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(running.game_id, game.game_id);
+    assert_eq!(running.variant, "pigeon_chess");
+    assert_eq!((running.seats, running.version), (2, 1));
+    assert_eq!(running.status, pb::GameStatus::InProgress as i32);
+    assert!(running.seed.is_empty() && running.actions.is_empty());
+    assert_eq!(running.seed_commitment, game.seed_commitment);
+    assert!(running.config.is_some());
+
+    fx.act(
+        &game.game_id,
+        Some(&game.seat_tokens[1].token),
+        resign(),
+        None,
+        "",
+    )
+    .await
+    .unwrap();
+    let finished = fx
+        .api
+        .get_history(Request::new(request()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(finished.status, pb::GameStatus::Finished as i32);
+    assert_eq!(finished.actions.len(), 2);
+    let commitment: [u8; 32] = Sha256::digest(&finished.seed).into();
+    assert_eq!(commitment.to_vec(), game.seed_commitment);
+    assert_eq!(finished.seed, Seed::from_u64(11).0.to_vec());
+}
+
+#[tokio::test]
+async fn list_variants_names_pigeon_chess() {
+    let fx = fixture();
+    let response = fx
+        .api
+        .list_variants(Request::new(pb::ListVariantsRequest {}))
+        .await
+        .unwrap()
+        .into_inner();
+    let pigeon = response
+        .variants
+        .iter()
+        .find(|variant| variant.id == "pigeon_chess")
+        .expect("pigeon_chess is listed");
+    assert_eq!((pigeon.min_seats, pigeon.max_seats), (2, 2));
+}

@@ -1,0 +1,473 @@
+//! The server as a whole (DESIGN §3, §5): `GameService` with gRPC-Web and CORS, health and
+//! reflection (v1 and v1alpha), served on a listener until a shutdown future completes.
+//!
+//! Shutdown is graceful: health turns NOT_SERVING, open `Watch` streams end with UNAVAILABLE
+//! (asking clients to resume elsewhere), the listener closes and in-flight calls finish. Calls
+//! that are still open after [`DRAIN_TIMEOUT`] are cut.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use deckmate_proto::v1::game_service_server::GameServiceServer;
+use http::header::{self, HeaderName};
+use tokio::net::TcpListener;
+use tonic::server::NamedService;
+use tonic::transport::Server;
+use tonic::transport::server::TcpIncoming;
+use tonic_health::ServingStatus;
+use tonic_health::server::HealthReporter;
+use tower_http::cors::{Any, CorsLayer};
+
+use crate::api::{ApiSettings, GameApi};
+use crate::config::{Config, StoreUrl};
+use crate::shutdown::Shutdown;
+use crate::store::{MemoryStore, SessionStore};
+
+/// The service name health reports on, besides the whole server ("").
+pub const SERVICE_NAME: &str = <GameServiceServer<GameApi> as NamedService>::NAME;
+
+/// How often the store's health is checked.
+const HEALTH_POLL_PERIOD: Duration = Duration::from_secs(5);
+
+/// How long shutdown waits for open calls before cutting them.
+pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The configured store is not part of this build.
+    #[error("redis store not available in this build")]
+    RedisUnavailable,
+    /// The reflection service could not read the descriptors.
+    #[error("building the reflection service: {0}")]
+    Reflection(#[from] tonic_reflection::server::Error),
+    /// The transport failed.
+    #[error("serving: {0}")]
+    Transport(#[from] tonic::transport::Error),
+}
+
+/// Opens the store the configuration names.
+pub fn open_store(config: &Config) -> Result<Arc<dyn SessionStore>, ServeError> {
+    match config.store {
+        StoreUrl::Memory => Ok(Arc::new(MemoryStore::new(
+            config.game_ttl,
+            config.max_games,
+        ))),
+        StoreUrl::Redis(_) => Err(ServeError::RedisUnavailable),
+    }
+}
+
+/// Serves on `listener`, with the store the configuration names, until `shutdown` completes
+/// and the server has drained.
+pub async fn serve(
+    config: Config,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let store = open_store(&config)?;
+    serve_with_store(config, store, listener, shutdown).await
+}
+
+/// Serves on `listener` over `store` until `shutdown` completes and the server has drained.
+/// (`config.listen` and `config.store` are not used: the listener and store are given.)
+pub async fn serve_with_store(
+    config: Config,
+    store: Arc<dyn SessionStore>,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let switch = Shutdown::new();
+    let api = GameApi::new(
+        store.clone(),
+        ApiSettings::from_config(&config),
+        switch.clone(),
+    );
+    let game_service =
+        GameServiceServer::new(api).max_decoding_message_size(config.max_message_bytes);
+
+    let (health, health_service) = tonic_health::server::health_reporter();
+    set_health(&health, ServingStatus::Serving).await;
+    let poller = tokio::spawn(poll_store_health(store, health.clone()));
+
+    let reflection_v1 = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(deckmate_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1()?;
+    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(deckmate_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+        .build_v1alpha()?;
+
+    let signal = {
+        let switch = switch.clone();
+        async move {
+            shutdown.await;
+            tracing::info!("shutting down: health NOT_SERVING, closing watch streams, draining");
+            switch.trigger();
+            poller.abort();
+            // Wait for the poller to stop so that it cannot report SERVING again.
+            let _ = poller.await;
+            set_health(&health, ServingStatus::NotServing).await;
+        }
+    };
+
+    let server = Server::builder()
+        .accept_http1(true)
+        .layer(cors())
+        .layer(tonic_web::GrpcWebLayer::new())
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(game_service)
+        .serve_with_incoming_shutdown(TcpIncoming::from(listener), signal);
+
+    let drain_deadline = {
+        let drained = switch.wait();
+        async move {
+            drained.await;
+            tokio::time::sleep(DRAIN_TIMEOUT).await;
+        }
+    };
+    tokio::select! {
+        result = server => {
+            result?;
+            tracing::info!("server stopped");
+        }
+        () = drain_deadline => {
+            tracing::warn!(
+                timeout = ?DRAIN_TIMEOUT,
+                "calls still open after the drain timeout were cut"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// CORS for browsers calling through gRPC-Web: any origin, the headers gRPC-Web sends, and the
+/// trailers-as-headers it must read.
+fn cors() -> CorsLayer {
+    CorsLayer::new()
+        .allow_origin(Any)
+        .allow_methods([http::Method::POST, http::Method::OPTIONS])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            HeaderName::from_static("x-grpc-web"),
+            HeaderName::from_static("x-user-agent"),
+            HeaderName::from_static("grpc-timeout"),
+        ])
+        .expose_headers([
+            HeaderName::from_static("grpc-status"),
+            HeaderName::from_static("grpc-message"),
+            HeaderName::from_static("grpc-status-details-bin"),
+        ])
+        .max_age(Duration::from_secs(24 * 60 * 60))
+}
+
+/// Sets the status of the whole server ("") and of `GameService`.
+async fn set_health(health: &HealthReporter, status: ServingStatus) {
+    health.set_service_status("", status).await;
+    health.set_service_status(SERVICE_NAME, status).await;
+}
+
+/// Reports NOT_SERVING while the store does not answer, and SERVING again once it does.
+async fn poll_store_health(store: Arc<dyn SessionStore>, health: HealthReporter) {
+    let mut ticks = tokio::time::interval(HEALTH_POLL_PERIOD);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut healthy = true;
+    loop {
+        ticks.tick().await;
+        let now_healthy = store.health().await;
+        if now_healthy != healthy {
+            if now_healthy {
+                tracing::info!("session store answers again; serving");
+            } else {
+                tracing::warn!("session store does not answer; health is NOT_SERVING");
+            }
+            healthy = now_healthy;
+        }
+        let status = if healthy {
+            ServingStatus::Serving
+        } else {
+            ServingStatus::NotServing
+        };
+        set_health(&health, status).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use deckmate_proto::v1 as pb;
+    use deckmate_proto::v1::game_service_client::GameServiceClient;
+    use futures::StreamExt;
+    use std::net::SocketAddr;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::sync::oneshot;
+    use tokio::task::JoinHandle;
+    use tonic::transport::Channel;
+    use tonic_health::pb::health_check_response::ServingStatus as Wire;
+    use tonic_health::pb::health_client::HealthClient;
+    use tonic_health::pb::{HealthCheckRequest, HealthCheckResponse};
+
+    struct Running {
+        address: SocketAddr,
+        stop: oneshot::Sender<()>,
+        server: JoinHandle<Result<(), ServeError>>,
+    }
+
+    async fn start(config: Config) -> Running {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let (stop, stopped) = oneshot::channel::<()>();
+        let server = tokio::spawn(serve(config, listener, async {
+            let _ = stopped.await;
+        }));
+        Running {
+            address,
+            stop,
+            server,
+        }
+    }
+
+    async fn channel(address: SocketAddr) -> Channel {
+        Channel::from_shared(format!("http://{address}"))
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
+    }
+
+    fn health_of(response: HealthCheckResponse) -> Wire {
+        Wire::try_from(response.status).unwrap()
+    }
+
+    fn pigeon_chess() -> pb::CreateGameRequest {
+        pb::CreateGameRequest {
+            config: Some(pb::GameConfig {
+                game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+            }),
+            ..Default::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn serves_the_api_health_and_reflection() {
+        let running = start(Config::default()).await;
+        let channel = channel(running.address).await;
+
+        let mut games = GameServiceClient::new(channel.clone());
+        let variants = games
+            .list_variants(pb::ListVariantsRequest {})
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(variants.variants.iter().any(|v| v.id == "pigeon_chess"));
+        let game = games
+            .create_game(pigeon_chess())
+            .await
+            .unwrap()
+            .into_inner();
+        let view = games
+            .observe(pb::ObserveRequest {
+                game_id: game.game_id.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!((view.game_id, view.version), (game.game_id, 0));
+
+        let mut health = HealthClient::new(channel.clone());
+        for service in ["", SERVICE_NAME] {
+            let request = HealthCheckRequest {
+                service: service.to_string(),
+            };
+            let status = health.check(request).await.unwrap().into_inner();
+            assert_eq!(health_of(status), Wire::Serving, "{service:?}");
+        }
+
+        use tonic_reflection::pb::{v1, v1alpha};
+        let mut reflection =
+            v1::server_reflection_client::ServerReflectionClient::new(channel.clone());
+        let request = v1::ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(v1::server_reflection_request::MessageRequest::ListServices(
+                String::new(),
+            )),
+        };
+        let mut answers = reflection
+            .server_reflection_info(futures::stream::iter([request]))
+            .await
+            .unwrap()
+            .into_inner();
+        let answer = answers.next().await.unwrap().unwrap();
+        let Some(v1::server_reflection_response::MessageResponse::ListServicesResponse(list)) =
+            answer.message_response
+        else {
+            panic!("not a service list");
+        };
+        let names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+        assert!(names.contains(&SERVICE_NAME.to_string()), "{names:?}");
+        assert!(
+            names.contains(&"grpc.health.v1.Health".to_string()),
+            "{names:?}"
+        );
+
+        let mut alpha = v1alpha::server_reflection_client::ServerReflectionClient::new(channel);
+        let request = v1alpha::ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(
+                v1alpha::server_reflection_request::MessageRequest::FileContainingSymbol(
+                    SERVICE_NAME.to_string(),
+                ),
+            ),
+        };
+        let mut answers = alpha
+            .server_reflection_info(futures::stream::iter([request]))
+            .await
+            .unwrap()
+            .into_inner();
+        let answer = answers.next().await.unwrap().unwrap();
+        assert!(matches!(
+            answer.message_response,
+            Some(v1alpha::server_reflection_response::MessageResponse::FileDescriptorResponse(_))
+        ));
+
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn shutdown_turns_health_off_and_closes_watch_streams() {
+        let running = start(Config::default()).await;
+        let channel = channel(running.address).await;
+        let mut games = GameServiceClient::new(channel.clone());
+        let game = games
+            .create_game(pigeon_chess())
+            .await
+            .unwrap()
+            .into_inner();
+        let mut watch = games
+            .watch(pb::WatchRequest {
+                game_id: game.game_id,
+                from_version: 0,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        let mut health = HealthClient::new(channel)
+            .watch(HealthCheckRequest {
+                service: SERVICE_NAME.to_string(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(
+            health_of(health.message().await.unwrap().unwrap()),
+            Wire::Serving
+        );
+
+        running.stop.send(()).unwrap();
+        let closed = watch.message().await.unwrap_err();
+        assert_eq!(closed.code(), tonic::Code::Unavailable);
+        assert!(
+            closed.message().contains("reconnect"),
+            "{}",
+            closed.message()
+        );
+        assert_eq!(
+            health_of(health.message().await.unwrap().unwrap()),
+            Wire::NotServing
+        );
+        drop(health);
+        running.server.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn browsers_get_cors_and_grpc_web() {
+        let running = start(Config::default()).await;
+        let preflight = http1_exchange(
+            running.address,
+            "OPTIONS /deckmate.v1.GameService/ListVariants HTTP/1.1\r\n\
+             Host: localhost\r\n\
+             Origin: http://example.com\r\n\
+             Access-Control-Request-Method: POST\r\n\
+             Access-Control-Request-Headers: authorization,content-type,x-grpc-web\r\n\
+             Connection: close\r\n\r\n",
+            &[],
+        )
+        .await
+        .to_ascii_lowercase();
+        assert!(preflight.starts_with("http/1.1 200"), "{preflight}");
+        assert!(
+            preflight.contains("access-control-allow-origin: *"),
+            "{preflight}"
+        );
+        assert!(preflight.contains("authorization"), "{preflight}");
+
+        // An empty ListVariantsRequest in one gRPC-Web frame.
+        let frame = [0u8, 0, 0, 0, 0];
+        let call = http1_exchange(
+            running.address,
+            &format!(
+                "POST /deckmate.v1.GameService/ListVariants HTTP/1.1\r\n\
+                 Host: localhost\r\n\
+                 Origin: http://example.com\r\n\
+                 Content-Type: application/grpc-web+proto\r\n\
+                 X-Grpc-Web: 1\r\n\
+                 Content-Length: {}\r\n\
+                 Connection: close\r\n\r\n",
+                frame.len()
+            ),
+            &frame,
+        )
+        .await;
+        let lower = call.to_ascii_lowercase();
+        assert!(lower.starts_with("http/1.1 200"), "{call}");
+        assert!(lower.contains("access-control-expose-headers"), "{call}");
+        assert!(lower.contains("grpc-status"), "{call}");
+        assert!(call.contains("pigeon_chess"), "{call}");
+        assert!(lower.contains("grpc-status:0"), "{call}");
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
+    /// Sends one HTTP/1.1 request and returns the whole response, lossily as text.
+    async fn http1_exchange(address: SocketAddr, head: &str, body: &[u8]) -> String {
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        stream.write_all(head.as_bytes()).await.unwrap();
+        stream.write_all(body).await.unwrap();
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).await.unwrap();
+        String::from_utf8_lossy(&response).into_owned()
+    }
+
+    #[tokio::test]
+    async fn oversized_requests_are_refused() {
+        let config = Config {
+            max_message_bytes: 1024,
+            ..Config::default()
+        };
+        let running = start(config).await;
+        let mut games = GameServiceClient::new(channel(running.address).await);
+        let request = pb::CreateGameRequest {
+            request_id: "x".repeat(2048),
+            ..pigeon_chess()
+        };
+        let status = games.create_game(request).await.unwrap_err();
+        assert_ne!(status.code(), tonic::Code::Ok);
+        assert!(status.message().contains("1024"), "{}", status.message());
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
+    #[test]
+    fn a_redis_store_is_refused_clearly() {
+        let config = Config {
+            store: StoreUrl::Redis("redis://localhost:6379".to_string()),
+            ..Config::default()
+        };
+        let error = open_store(&config).err().expect("refused");
+        assert_eq!(error.to_string(), "redis store not available in this build");
+    }
+}

@@ -1,0 +1,523 @@
+//! The session store conformance suite (DESIGN §4): one set of cases, written once over any
+//! [`SessionStore`] through a [`Harness`], run against every store. Today that is the memory
+//! store; a networked store adds a harness and one `suite!` line.
+//!
+//! The cases cover: create (and a taken id), load, commit, conflicts (a stale expected version
+//! changes nothing), duplicate request ids (the first version is returned and nothing is
+//! applied), the request-id window, idle expiry, watching, and create-request entries. Time is
+//! the store's own: the memory store runs on Tokio's paused clock, so nothing here waits on the
+//! wall clock or asserts on timings.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use deckmate_engine::{Seat, Seed, Viewer};
+use deckmate_proto::v1 as pb;
+use deckmate_server::auth::{self, SeatToken};
+use deckmate_server::catalog;
+use deckmate_server::live::LiveGame;
+use deckmate_server::store::{
+    Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, MemoryStore, PutCreateOutcome,
+    REQUEST_WINDOW, RequestKey, SealedCreate, SessionStore,
+};
+use futures::StreamExt;
+
+/// How a store under test is made and how time passes for it.
+#[async_trait]
+trait Harness: Sync {
+    /// The store type.
+    type Store: SessionStore;
+
+    /// A store whose games expire after `ttl` without a commit, holding at most `max_games`.
+    async fn store(&self, ttl: Duration, max_games: usize) -> Self::Store;
+
+    /// Lets `duration` pass on the store's clock.
+    async fn pass_time(&self, duration: Duration);
+}
+
+/// The memory store, on Tokio's paused clock.
+struct Memory;
+
+#[async_trait]
+impl Harness for Memory {
+    type Store = MemoryStore;
+
+    async fn store(&self, ttl: Duration, max_games: usize) -> MemoryStore {
+        MemoryStore::new(ttl, max_games)
+    }
+
+    async fn pass_time(&self, duration: Duration) {
+        tokio::time::advance(duration).await;
+    }
+}
+
+/// Runs every case against one harness, each as its own test.
+macro_rules! suite {
+    ($module:ident, $harness:expr, #[$test:meta]) => {
+        mod $module {
+            use super::*;
+            suite!(@cases $harness, #[$test],
+                create_and_load,
+                create_refuses_a_taken_id,
+                create_respects_the_game_limit,
+                commit_replaces_the_record,
+                stale_commit_changes_nothing,
+                commit_to_a_missing_game,
+                duplicate_request_applies_nothing,
+                request_ids_are_scoped_by_seat,
+                request_window_keeps_the_latest,
+                idle_games_expire,
+                removed_games_are_gone,
+                watchers_see_new_versions_in_order,
+                watchers_resume_without_gaps,
+                watch_ends_with_the_game,
+                create_requests_are_remembered,
+                health_reports_a_working_store,
+            );
+        }
+    };
+    (@cases $harness:expr, #[$test:meta], $($case:ident),* $(,)?) => {
+        $(
+            #[$test]
+            async fn $case() {
+                super::$case(&$harness).await;
+            }
+        )*
+    };
+}
+
+suite!(memory, Memory, #[tokio::test(start_paused = true)]);
+
+/// Long enough that nothing expires unless a case means it to.
+const LONG_TTL: Duration = Duration::from_secs(3600);
+
+// ---------------------------------------------------------------------------------------------
+// Games and records
+// ---------------------------------------------------------------------------------------------
+
+fn new_game(seed: u64) -> Box<dyn LiveGame> {
+    let config = pb::GameConfig {
+        game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+    };
+    catalog::new_game(&config, 0, Seed::from_u64(seed)).expect("a default Pigeon Chess game")
+}
+
+fn record(id: &str, game: Box<dyn LiveGame>) -> GameRecord {
+    GameRecord {
+        id: id.to_string(),
+        token_hashes: (0..game.seats())
+            .map(|_| SeatToken::generate().unwrap().hash())
+            .collect(),
+        spectators_allowed: true,
+        seed_commitment: [9; 32],
+        created_at: 1_000,
+        updated_at: 1_000,
+        game,
+    }
+}
+
+fn fresh_id() -> String {
+    auth::new_game_id().unwrap()
+}
+
+/// The game after one more accepted action. To keep games long (the request-window case needs
+/// more versions than a quick game has), draw offers are made and declined whenever possible;
+/// otherwise the first legal game action of the first seat to act is played.
+fn advanced(game: &dyn LiveGame) -> Box<dyn LiveGame> {
+    let mut next = game.clone_box();
+    for seat in (0..game.seats()).map(|index| Seat(index as u8)) {
+        let view = game.view(Viewer::Seat(seat));
+        let padding = view.meta_actions.iter().find(|meta| {
+            meta.kind == pb::MetaActionKind::OfferDraw as i32
+                || meta.kind == pb::MetaActionKind::DeclineDraw as i32
+        });
+        if let Some(meta) = padding {
+            let action = pb::Action {
+                kind: Some(pb::action::Kind::Meta(*meta)),
+            };
+            next.act(seat, &action)
+                .expect("a listed meta action applies");
+            return next;
+        }
+    }
+    for seat in (0..game.seats()).map(|index| Seat(index as u8)) {
+        if let Some(action) = game.view(Viewer::Seat(seat)).legal_actions.first() {
+            next.act(seat, action).expect("a listed action applies");
+            return next;
+        }
+    }
+    panic!("no seat can act at version {}", game.version());
+}
+
+/// The record after one more action, as a handler would commit it.
+fn successor(current: &GameRecord) -> GameRecord {
+    GameRecord {
+        game: advanced(current.game.as_ref()),
+        updated_at: current.updated_at + 1,
+        ..current.clone()
+    }
+}
+
+/// Creates a game and returns its record as stored.
+async fn created(store: &impl SessionStore) -> Arc<GameRecord> {
+    let id = fresh_id();
+    assert_eq!(
+        store.create(record(&id, new_game(7))).await,
+        Ok(CreateOutcome::Created)
+    );
+    store
+        .load(&id)
+        .await
+        .unwrap()
+        .expect("a created game loads")
+}
+
+/// Commits the next action over `current` and returns the stored result.
+async fn commit_next(
+    store: &impl SessionStore,
+    current: &GameRecord,
+    request: Option<(Seat, RequestKey)>,
+) -> Arc<GameRecord> {
+    let outcome = store
+        .commit(Commit {
+            id: current.id.clone(),
+            expected_version: current.version(),
+            record: successor(current),
+            request,
+        })
+        .await;
+    assert_eq!(
+        outcome,
+        Ok(CommitOutcome::Committed {
+            version: current.version() + 1
+        })
+    );
+    store
+        .load(&current.id)
+        .await
+        .unwrap()
+        .expect("the game loads")
+}
+
+fn assert_same_record(actual: &GameRecord, expected: &GameRecord) {
+    assert_eq!(actual.id, expected.id);
+    assert_eq!(actual.version(), expected.version());
+    assert_eq!(actual.token_hashes, expected.token_hashes);
+    assert_eq!(actual.spectators_allowed, expected.spectators_allowed);
+    assert_eq!(actual.seed_commitment, expected.seed_commitment);
+    assert_eq!(
+        (actual.created_at, actual.updated_at),
+        (expected.created_at, expected.updated_at)
+    );
+    assert_eq!(actual.game.encode(), expected.game.encode());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cases
+// ---------------------------------------------------------------------------------------------
+
+async fn create_and_load(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let id = fresh_id();
+    let original = record(&id, new_game(1));
+    assert_eq!(
+        store.create(original.clone()).await,
+        Ok(CreateOutcome::Created)
+    );
+    let loaded = store.load(&id).await.unwrap().expect("the game loads");
+    assert_same_record(&loaded, &original);
+    assert_eq!(loaded.version(), 0);
+    assert!(store.load(&fresh_id()).await.unwrap().is_none());
+}
+
+async fn create_refuses_a_taken_id(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let id = fresh_id();
+    let original = record(&id, new_game(1));
+    store.create(original.clone()).await.unwrap();
+    let mut intruder = record(&id, new_game(2));
+    intruder.spectators_allowed = false;
+    assert_eq!(
+        store.create(intruder).await,
+        Ok(CreateOutcome::AlreadyExists)
+    );
+    assert_same_record(&store.load(&id).await.unwrap().unwrap(), &original);
+}
+
+async fn create_respects_the_game_limit(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 2).await;
+    let first = created(&store).await;
+    created(&store).await;
+    let refused = store.create(record(&fresh_id(), new_game(3))).await;
+    assert_eq!(refused, Err(CreateError::GameLimit(2)));
+    store.remove(&first.id).await.unwrap();
+    created(&store).await;
+}
+
+async fn commit_replaces_the_record(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let v0 = created(&store).await;
+    let expected = successor(&v0);
+    let outcome = store
+        .commit(Commit {
+            id: v0.id.clone(),
+            expected_version: 0,
+            record: expected.clone(),
+            request: None,
+        })
+        .await;
+    assert_eq!(outcome, Ok(CommitOutcome::Committed { version: 1 }));
+    let v1 = store.load(&v0.id).await.unwrap().unwrap();
+    assert_same_record(&v1, &expected);
+    let v2 = commit_next(&store, &v1, None).await;
+    assert_eq!(v2.version(), 2);
+}
+
+async fn stale_commit_changes_nothing(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let v0 = created(&store).await;
+    let v1 = commit_next(&store, &v0, None).await;
+    // A second writer that also read version 0 loses.
+    let late = Commit {
+        id: v0.id.clone(),
+        expected_version: 0,
+        record: successor(&v0),
+        request: Some((Seat(1), RequestKey::for_act("late"))),
+    };
+    assert_eq!(
+        store.commit(late).await,
+        Ok(CommitOutcome::Conflict { current_version: 1 })
+    );
+    assert_same_record(&store.load(&v0.id).await.unwrap().unwrap(), &v1);
+    // Its request id was not remembered either.
+    let remembered = store
+        .find_request(&v0.id, Seat(1), RequestKey::for_act("late"))
+        .await;
+    assert_eq!(remembered, Ok(None));
+    // Nor does a writer from the future get in.
+    let ahead = Commit {
+        id: v0.id.clone(),
+        expected_version: 5,
+        record: successor(&v1),
+        request: None,
+    };
+    assert_eq!(
+        store.commit(ahead).await,
+        Ok(CommitOutcome::Conflict { current_version: 1 })
+    );
+}
+
+async fn commit_to_a_missing_game(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let id = fresh_id();
+    let ghost = record(&id, new_game(1));
+    let commit = Commit {
+        id: id.clone(),
+        expected_version: 0,
+        record: successor(&ghost),
+        request: None,
+    };
+    assert_eq!(store.commit(commit).await, Ok(CommitOutcome::NotFound));
+    assert!(store.load(&id).await.unwrap().is_none());
+}
+
+async fn duplicate_request_applies_nothing(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let v0 = created(&store).await;
+    let key = RequestKey::for_act("move-1");
+    let v1 = commit_next(&store, &v0, Some((Seat(0), key))).await;
+    assert_eq!(store.find_request(&v0.id, Seat(0), key).await, Ok(Some(1)));
+
+    // The retry, whether it read the old version or the new one, is reported and not applied.
+    for read in [&v0, &v1] {
+        let retry = Commit {
+            id: v0.id.clone(),
+            expected_version: read.version(),
+            record: successor(read),
+            request: Some((Seat(0), key)),
+        };
+        assert_eq!(
+            store.commit(retry).await,
+            Ok(CommitOutcome::Duplicate { version: 1 })
+        );
+    }
+    assert_same_record(&store.load(&v0.id).await.unwrap().unwrap(), &v1);
+
+    // Later requests still remember the first one's version.
+    let v2 = commit_next(&store, &v1, Some((Seat(0), RequestKey::for_act("move-2")))).await;
+    assert_eq!(v2.version(), 2);
+    assert_eq!(store.find_request(&v0.id, Seat(0), key).await, Ok(Some(1)));
+}
+
+async fn request_ids_are_scoped_by_seat(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let a = created(&store).await;
+    let b = created(&store).await;
+    let key = RequestKey::for_act("same-id");
+    let a1 = commit_next(&store, &a, Some((Seat(0), key))).await;
+    assert_eq!(store.find_request(&a.id, Seat(1), key).await, Ok(None));
+    assert_eq!(store.find_request(&b.id, Seat(0), key).await, Ok(None));
+    // The same id from the other seat, or in another game, is a new request.
+    let a2 = commit_next(&store, &a1, Some((Seat(1), key))).await;
+    commit_next(&store, &b, Some((Seat(0), key))).await;
+    assert_eq!(store.find_request(&a.id, Seat(0), key).await, Ok(Some(1)));
+    assert_eq!(store.find_request(&a.id, Seat(1), key).await, Ok(Some(2)));
+    assert_eq!(store.find_request(&b.id, Seat(0), key).await, Ok(Some(1)));
+    assert_eq!(a2.version(), 2);
+}
+
+async fn request_window_keeps_the_latest(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let mut current = created(&store).await;
+    let key = |n: usize| RequestKey::for_act(&format!("request-{n}"));
+    for n in 0..=REQUEST_WINDOW {
+        current = commit_next(&store, &current, Some((Seat(0), key(n)))).await;
+    }
+    // REQUEST_WINDOW + 1 requests: the oldest is forgotten, the rest are remembered.
+    assert_eq!(
+        store.find_request(&current.id, Seat(0), key(0)).await,
+        Ok(None)
+    );
+    for n in 1..=REQUEST_WINDOW {
+        let version = store.find_request(&current.id, Seat(0), key(n)).await;
+        assert_eq!(version, Ok(Some(n as u64 + 1)), "request {n}");
+    }
+    // A forgotten request id is a new request: it is applied again.
+    let again = commit_next(&store, &current, Some((Seat(0), key(0)))).await;
+    assert_eq!(again.version(), REQUEST_WINDOW as u64 + 2);
+}
+
+async fn idle_games_expire(harness: &impl Harness) {
+    let ttl = Duration::from_secs(10);
+    let store = harness.store(ttl, 100).await;
+    let idle = created(&store).await;
+    let busy = created(&store).await;
+    harness.pass_time(Duration::from_secs(6)).await;
+    // A commit restarts the TTL; reading does not.
+    let busy = commit_next(&store, &busy, None).await;
+    assert!(store.load(&idle.id).await.unwrap().is_some());
+    harness.pass_time(Duration::from_secs(6)).await;
+    assert!(
+        store.load(&idle.id).await.unwrap().is_none(),
+        "idle game expired"
+    );
+    assert!(
+        store.load(&busy.id).await.unwrap().is_some(),
+        "busy game lives"
+    );
+    let late = Commit {
+        id: idle.id.clone(),
+        expected_version: 0,
+        record: successor(&idle),
+        request: None,
+    };
+    assert_eq!(store.commit(late).await, Ok(CommitOutcome::NotFound));
+    harness.pass_time(Duration::from_secs(6)).await;
+    assert!(
+        store.load(&busy.id).await.unwrap().is_none(),
+        "busy game expired too"
+    );
+}
+
+async fn removed_games_are_gone(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let game = created(&store).await;
+    store.remove(&game.id).await.unwrap();
+    assert!(store.load(&game.id).await.unwrap().is_none());
+    // Removing again is fine.
+    store.remove(&game.id).await.unwrap();
+}
+
+async fn watchers_see_new_versions_in_order(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let mut current = created(&store).await;
+    let mut versions = store.watch(&current.id).await.unwrap();
+    for _ in 0..3 {
+        current = commit_next(&store, &current, None).await;
+    }
+    // Notifications may be coalesced, but they increase and reach the latest version.
+    let mut seen = Vec::new();
+    while seen.last() != Some(&3) {
+        let version = versions.next().await.expect("stream open").unwrap();
+        assert!(
+            seen.last().is_none_or(|last| version > *last),
+            "{seen:?} then {version}"
+        );
+        assert!((1..=3).contains(&version));
+        seen.push(version);
+    }
+    // A later commit is seen too.
+    commit_next(&store, &current, None).await;
+    assert_eq!(versions.next().await.unwrap(), Ok(4));
+}
+
+async fn watchers_resume_without_gaps(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let v0 = created(&store).await;
+    let v1 = commit_next(&store, &v0, None).await;
+    // A watcher that saw version 1 resumes: subscribe, then load to catch up.
+    let mut versions = store.watch(&v0.id).await.unwrap();
+    let v2 = commit_next(&store, &v1, None).await;
+    let caught_up = store.load(&v0.id).await.unwrap().unwrap();
+    assert_eq!(caught_up.version(), 2);
+    // The commit between subscribing and loading is notified as well, so nothing is missed
+    // whichever way the race went.
+    assert_eq!(versions.next().await.unwrap(), Ok(2));
+    commit_next(&store, &v2, None).await;
+    assert_eq!(versions.next().await.unwrap(), Ok(3));
+}
+
+async fn watch_ends_with_the_game(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let unknown = store.watch(&fresh_id()).await.unwrap();
+    assert_eq!(
+        unknown.count().await,
+        0,
+        "an unknown game's stream ends at once"
+    );
+    let game = created(&store).await;
+    let mut versions = store.watch(&game.id).await.unwrap();
+    store.remove(&game.id).await.unwrap();
+    assert!(versions.next().await.is_none());
+}
+
+async fn create_requests_are_remembered(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let window = Duration::from_secs(600);
+    let sealed = |game_id: &str, byte: u8| SealedCreate {
+        game_id: game_id.to_string(),
+        nonce: [byte; 12],
+        ciphertext: vec![byte; 40],
+    };
+    let key = "a".repeat(64);
+    let first = sealed(&fresh_id(), 1);
+    assert_eq!(store.find_create(&key).await, Ok(None));
+    assert_eq!(
+        store.put_create(&key, first.clone(), window).await,
+        Ok(PutCreateOutcome::Stored)
+    );
+    assert_eq!(store.find_create(&key).await, Ok(Some(first.clone())));
+    // A concurrent duplicate loses and learns the first entry.
+    assert_eq!(
+        store.put_create(&key, sealed(&fresh_id(), 2), window).await,
+        Ok(PutCreateOutcome::Existing(first.clone()))
+    );
+    assert_eq!(store.find_create(&"b".repeat(64)).await, Ok(None));
+    // The entry lives for its window only.
+    harness.pass_time(window - Duration::from_secs(1)).await;
+    assert_eq!(store.find_create(&key).await, Ok(Some(first)));
+    harness.pass_time(Duration::from_secs(2)).await;
+    assert_eq!(store.find_create(&key).await, Ok(None));
+    let second = sealed(&fresh_id(), 3);
+    assert_eq!(
+        store.put_create(&key, second.clone(), window).await,
+        Ok(PutCreateOutcome::Stored)
+    );
+    assert_eq!(store.find_create(&key).await, Ok(Some(second)));
+}
+
+async fn health_reports_a_working_store(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    assert!(store.health().await);
+}
