@@ -10,7 +10,8 @@ pub mod v1 {
 
 /// The encoded `FileDescriptorSet` of every Deckmate proto file, for gRPC server reflection and
 /// for clients that work from descriptors.
-pub const FILE_DESCRIPTOR_SET: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/deckmate_descriptor.bin"));
+pub const FILE_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/deckmate_descriptor.bin"));
 
 /// The metadata key that carries a seat token, as `Bearer <token>`.
 pub const AUTHORIZATION_HEADER: &str = "authorization";

@@ -16,4 +16,6 @@ pub use game::{EndReason, Game, Outcome, PlayError, SetupError};
 pub use registry::GameKind;
 pub use rng::{GameRng, Seed};
 pub use seat::{Seat, SeatSet, Viewer};
-pub use table::{Dealt, LoggedAction, MetaAction, MetaEvent, ReplayError, Table, TableAction, TableEvent};
+pub use table::{
+    Dealt, LoggedAction, MetaAction, MetaEvent, ReplayError, Table, TableAction, TableEvent,
+};

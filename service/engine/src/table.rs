@@ -96,11 +96,7 @@ impl<G: Game> PartialEq for Table<G> {
 
 impl<G: Game> Table<G> {
     /// Deals a new game; returns the table and the setup events.
-    pub fn new(
-        config: &G::Config,
-        seats: usize,
-        seed: Seed,
-    ) -> Result<Dealt<G>, SetupError> {
+    pub fn new(config: &G::Config, seats: usize, seed: Seed) -> Result<Dealt<G>, SetupError> {
         if !G::SEATS.contains(&seats) {
             return Err(SetupError::SeatCount {
                 min: *G::SEATS.start(),
@@ -266,7 +262,9 @@ impl<G: Game> Table<G> {
             MetaAction::Resign => {
                 events.push(TableEvent::Meta(MetaEvent::Resigned(seat)));
                 match G::resign(&mut self.state, seat) {
-                    Some(game_events) => events.extend(game_events.into_iter().map(TableEvent::Game)),
+                    Some(game_events) => {
+                        events.extend(game_events.into_iter().map(TableEvent::Game))
+                    }
                     None => {
                         let mut winners = SeatSet::first(self.seat_count());
                         winners.remove(seat);

@@ -82,8 +82,8 @@ pub async fn serve_with_store(
         ApiSettings::from_config(&config),
         switch.clone(),
     );
-    let game_service =
-        GameServiceServer::new(api).max_decoding_message_size(config.max_message_bytes);
+    let game_service = GameServiceServer::new(api)
+        .max_decoding_message_size(decoding_limit(config.max_message_bytes));
 
     let (health, health_service) = tonic_health::server::health_reporter();
     set_health(&health, ServingStatus::Serving).await;
@@ -145,6 +145,13 @@ pub async fn serve_with_store(
 
 /// CORS for browsers calling through gRPC-Web: any origin, the headers gRPC-Web sends, and the
 /// trailers-as-headers it must read.
+/// tonic's hard decoding limit: looser than the configured request limit, which the handlers
+/// check themselves so that an oversized request gets `LIMIT_REACHED`; only requests beyond this
+/// backstop (four times the limit, at least 4 MiB) get tonic's bare OUT_OF_RANGE.
+pub fn decoding_limit(max_message_bytes: usize) -> usize {
+    max_message_bytes.saturating_mul(4).max(4 << 20)
+}
+
 fn cors() -> CorsLayer {
     CorsLayer::new()
         .allow_origin(Any)
@@ -455,7 +462,13 @@ mod tests {
             ..pigeon_chess()
         };
         let status = games.create_game(request).await.unwrap_err();
-        assert_ne!(status.code(), tonic::Code::Ok);
+        assert_eq!(status.code(), tonic::Code::ResourceExhausted);
+        assert_eq!(
+            tonic_types::StatusExt::get_details_error_info(&status)
+                .expect("error info")
+                .reason,
+            "LIMIT_REACHED"
+        );
         assert!(status.message().contains("1024"), "{}", status.message());
         running.stop.send(()).unwrap();
         running.server.await.unwrap().unwrap();

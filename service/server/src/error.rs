@@ -118,7 +118,10 @@ mod tests {
         let info = status.get_details_error_info().expect("error info");
         assert_eq!(info.reason, "STALE_VERSION");
         assert_eq!(info.domain, "deckmate");
-        assert_eq!(info.metadata.get("current_version").map(String::as_str), Some("5"));
+        assert_eq!(
+            info.metadata.get("current_version").map(String::as_str),
+            Some("5")
+        );
     }
 
     #[test]

@@ -36,12 +36,14 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     /// The game as `viewer` sees it now (`game_id` left empty for the caller to fill).
     fn view(&self, viewer: Viewer) -> pb::ObserveResponse;
     /// The views of every version in `(after, current]`, in order, rebuilt by replay.
-    fn views_since(&self, viewer: Viewer, after: u64) -> Result<Vec<pb::ObserveResponse>, ApiError>;
+    fn views_since(&self, viewer: Viewer, after: u64)
+    -> Result<Vec<pb::ObserveResponse>, ApiError>;
     /// The view of one past or current version.
     fn view_at(&self, viewer: Viewer, version: u64) -> Result<pb::ObserveResponse, ApiError>;
     /// The event log as `viewer` may know it (complete once the game is over), plus, once over,
     /// every action.
-    fn history(&self, viewer: Viewer) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError>;
+    fn history(&self, viewer: Viewer)
+    -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError>;
     /// The game serialized for a persistent store.
     fn encode(&self) -> Result<Vec<u8>, ApiError>;
 }

@@ -229,18 +229,12 @@ async fn play_and_check(client: &Client, seed: u64, coverage: &mut Coverage) {
 
     let mut picker = Picker::new(seed ^ 0x5eed);
     let mut version = 0;
-    let t0 = std::time::Instant::now();
-    let mut t_obs = std::time::Duration::ZERO;
-    let mut t_hist = std::time::Duration::ZERO;
-    let mut t_play = std::time::Duration::ZERO;
     loop {
-        let t = std::time::Instant::now();
         let what = format!("seed {seed} v{version}");
         let view = seat1.observe().await.expect("seat 1 view");
         check_view(&view, Some(1), &format!("{what} seat 1 Observe"), coverage);
         let view = spectator.observe().await.expect("spectator view");
         check_view(&view, None, &format!("{what} spectator Observe"), coverage);
-        t_obs += t.elapsed(); let t = std::time::Instant::now();
         let history = seat1.history().await.expect("seat 1 history");
         check_running_history(
             &history,
@@ -255,16 +249,12 @@ async fn play_and_check(client: &Client, seed: u64, coverage: &mut Coverage) {
             &format!("{what} spectator history"),
             coverage,
         );
-        t_hist += t.elapsed(); let t = std::time::Instant::now();
-        let r = play_random_step(&game, &mut picker).await;
-        t_play += t.elapsed();
-        match r {
+        match play_random_step(&game, &mut picker).await {
             Some(step) => version = step.response.version,
             None => break,
         }
     }
 
-    eprintln!("seed {seed}: {version} versions in {:?}; obs {t_obs:?} hist {t_hist:?} play {t_play:?}", t0.elapsed());
     for (items, viewer, who) in [
         (
             seat1_watch.await.expect("seat 1 watcher"),

@@ -38,6 +38,8 @@ pub struct ApiSettings {
     pub allow_client_seed: bool,
     /// The most `Watch` streams open at once.
     pub max_watchers: usize,
+    /// The largest accepted request, in encoded bytes; larger ones are `LIMIT_REACHED`.
+    pub max_message_bytes: usize,
 }
 
 impl ApiSettings {
@@ -46,6 +48,7 @@ impl ApiSettings {
         ApiSettings {
             allow_client_seed: config.allow_client_seed,
             max_watchers: config.max_watchers,
+            max_message_bytes: config.max_message_bytes,
         }
     }
 }
@@ -89,6 +92,22 @@ impl std::fmt::Debug for GameApi {
 }
 
 impl GameApi {
+    /// Rejects a request larger than the configured limit with `RESOURCE_EXHAUSTED` /
+    /// `LIMIT_REACHED` (DESIGN §3). tonic's own decoding limit is set looser (see
+    /// [`crate::app::decoding_limit`]) so that clients hear this reason, not a bare OUT_OF_RANGE.
+    fn check_size(&self, message: &impl prost::Message) -> Result<(), Status> {
+        let size = message.encoded_len();
+        let limit = self.settings.max_message_bytes;
+        if size <= limit {
+            return Ok(());
+        }
+        let error = ApiError::LimitReached(format!(
+            "the request is {size} bytes; this server accepts at most {limit}"
+        ));
+        log_error(&error);
+        Err(error.into())
+    }
+
     /// `Watch` streams open now.
     pub fn open_watchers(&self) -> usize {
         self.settings
@@ -106,6 +125,7 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
+        self.check_size(request.get_ref())?;
         let span = telemetry::rpc_span("CreateGame", "");
         traced(create_game::handle(self, request.into_inner()), span).await
     }
@@ -114,6 +134,7 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::ActRequest>,
     ) -> Result<Response<pb::ActResponse>, Status> {
+        self.check_size(request.get_ref())?;
         let span = telemetry::rpc_span("Act", &request.get_ref().game_id);
         traced(act::handle(self, request), span).await
     }
@@ -122,6 +143,7 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::ObserveRequest>,
     ) -> Result<Response<pb::ObserveResponse>, Status> {
+        self.check_size(request.get_ref())?;
         let span = telemetry::rpc_span("Observe", &request.get_ref().game_id);
         traced(observe::handle(self, request), span).await
     }
@@ -132,6 +154,7 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::WatchRequest>,
     ) -> Result<Response<WatchStream>, Status> {
+        self.check_size(request.get_ref())?;
         let span = telemetry::rpc_span("Watch", &request.get_ref().game_id);
         traced(watch::handle(self, request, span.clone()), span).await
     }
@@ -140,14 +163,16 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::GetHistoryRequest>,
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
+        self.check_size(request.get_ref())?;
         let span = telemetry::rpc_span("GetHistory", &request.get_ref().game_id);
         traced(get_history::handle(self, request), span).await
     }
 
     async fn list_variants(
         &self,
-        _request: Request<pb::ListVariantsRequest>,
+        request: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
+        self.check_size(request.get_ref())?;
         let span = telemetry::rpc_span("ListVariants", "");
         traced(async { Ok(list_variants::handle()) }, span).await
     }

@@ -27,6 +27,7 @@ fn fixture_with(allow_client_seed: bool, max_watchers: usize) -> Fixture {
     let settings = ApiSettings {
         allow_client_seed,
         max_watchers,
+        max_message_bytes: 1024,
     };
     let api = GameApi::new(Arc::new(store.clone()), settings, shutdown.clone());
     Fixture {
@@ -586,4 +587,20 @@ async fn list_variants_names_pigeon_chess() {
         .find(|variant| variant.id == "pigeon_chess")
         .expect("pigeon_chess is listed");
     assert_eq!((pigeon.min_seats, pigeon.max_seats), (2, 2));
+}
+
+#[tokio::test]
+async fn oversized_request_is_limit_reached() {
+    let fixture = fixture();
+    let request = pb::ObserveRequest {
+        game_id: "a".repeat(2048),
+    };
+    let status = fixture
+        .api
+        .observe(Request::new(request))
+        .await
+        .expect_err("a request over the limit is refused");
+    assert_eq!(status.code(), Code::ResourceExhausted);
+    let info = status.get_details_error_info().expect("error info");
+    assert_eq!(info.reason, "LIMIT_REACHED");
 }

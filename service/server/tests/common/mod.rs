@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::Duration;
 
 use deckmate::{ActOptions, Client, Game, pb};
@@ -18,6 +18,8 @@ use tonic_health::pb::health_client::HealthClient;
 const STARTUP_ATTEMPTS: u32 = 600;
 /// The pause between two startup health checks.
 const STARTUP_PAUSE: Duration = Duration::from_millis(50);
+/// Ports tried before giving up on a server that keeps exiting during startup.
+const STARTUP_PORT_ATTEMPTS: u32 = 5;
 
 /// A `deckmate-server` child process listening on `127.0.0.1:<port>`, with client seeds allowed.
 /// Killed when dropped.
@@ -29,29 +31,32 @@ pub(crate) struct TestServer {
 impl TestServer {
     /// Starts the server binary and waits until its health check answers SERVING.
     ///
+    /// The free port is found by binding port 0 and letting it go, so another process may take
+    /// it in between; a server that exits during startup is therefore retried on a new port.
     /// Its output is discarded unless `DECKMATE_TEST_SERVER_LOG` is set, in which case it goes
     /// to the test's stderr.
     pub(crate) async fn start() -> TestServer {
-        let port = free_port();
-        let output = || {
-            if std::env::var_os("DECKMATE_TEST_SERVER_LOG").is_some() {
-                Stdio::inherit()
-            } else {
-                Stdio::null()
+        let mut last_exit = None;
+        for _ in 0..STARTUP_PORT_ATTEMPTS {
+            let port = free_port();
+            let child = Command::new(env!("CARGO_BIN_EXE_deckmate-server"))
+                .arg("--listen")
+                .arg(format!("127.0.0.1:{port}"))
+                .arg("--allow-client-seed")
+                .stdin(Stdio::null())
+                .stdout(server_output())
+                .stderr(server_output())
+                .spawn()
+                .expect("the server binary starts");
+            let mut server = TestServer { child, port };
+            match server.wait_until_serving().await {
+                Ok(()) => return server,
+                Err(status) => last_exit = Some(status),
             }
-        };
-        let child = Command::new(env!("CARGO_BIN_EXE_deckmate-server"))
-            .arg("--listen")
-            .arg(format!("127.0.0.1:{port}"))
-            .arg("--allow-client-seed")
-            .stdin(Stdio::null())
-            .stdout(output())
-            .stderr(output())
-            .spawn()
-            .expect("the server binary starts");
-        let mut server = TestServer { child, port };
-        server.wait_until_serving().await;
-        server
+        }
+        panic!(
+            "the server exited during startup {STARTUP_PORT_ATTEMPTS} times, last with {last_exit:?}"
+        );
     }
 
     /// The server's URL, such as `http://127.0.0.1:40123`.
@@ -73,15 +78,19 @@ impl TestServer {
         Client::from_channel(self.channel().await)
     }
 
-    /// Polls the standard health check until it answers SERVING; panics when the process exits
-    /// or the attempts run out.
-    async fn wait_until_serving(&mut self) {
+    /// Polls the standard health check until it answers SERVING; returns the exit status if
+    /// the process exits first, and panics when the attempts run out.
+    async fn wait_until_serving(&mut self) -> Result<(), ExitStatus> {
         for _ in 0..STARTUP_ATTEMPTS {
             if let Some(status) = self.child.try_wait().expect("query the server process") {
-                panic!("the server exited during startup with {status}");
+                return Err(status);
             }
             if self.health_status("").await == Some(ServingStatus::Serving) {
-                return;
+                // Make sure it was this process that answered, not another one on the port.
+                return match self.child.try_wait().expect("query the server process") {
+                    Some(status) => Err(status),
+                    None => Ok(()),
+                };
             }
             tokio::time::sleep(STARTUP_PAUSE).await;
         }
@@ -111,6 +120,16 @@ impl Drop for TestServer {
         // Killing an already exited process fails harmlessly; waiting reaps it either way.
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Where the server's output goes: nowhere, or the test's stderr when
+/// `DECKMATE_TEST_SERVER_LOG` is set.
+fn server_output() -> Stdio {
+    if std::env::var_os("DECKMATE_TEST_SERVER_LOG").is_some() {
+        Stdio::inherit()
+    } else {
+        Stdio::null()
     }
 }
 
