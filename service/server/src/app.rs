@@ -119,7 +119,12 @@ pub async fn serve_with_store(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(game_service)
-        .serve_with_incoming_shutdown(TcpIncoming::from(listener), signal);
+        .serve_with_incoming_shutdown(
+            // Small request/response exchanges must not wait on Nagle's algorithm and delayed
+            // ACKs (tens of milliseconds per call otherwise).
+            TcpIncoming::from(listener).with_nodelay(Some(true)),
+            signal,
+        );
 
     let drain_deadline = {
         let drained = switch.wait();
