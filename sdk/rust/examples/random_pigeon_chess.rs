@@ -99,6 +99,7 @@ fn describe(action: &pb::Action) -> String {
             Some(Kind::EndGame(_)) => "ends the game".to_string(),
             None => "empty action".to_string(),
         },
+        Some(other) => format!("{other:?}"),
         None => "empty action".to_string(),
     }
 }

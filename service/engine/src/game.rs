@@ -15,7 +15,9 @@
 //!   out-of-turn calls are ordinary actions of every seat in the set. A seat is in `to_act`
 //!   exactly when [`Game::legal_actions`] for it is non-empty, and `to_act` is empty exactly
 //!   when [`Game::outcome`] is `Some`. Meta actions (resign, draw offers) are not game actions:
-//!   [`crate::Table`] adds them on top of every game.
+//!   [`crate::Table`] adds them on top of every game; a game may react to an accepted one
+//!   through [`Game::before_meta_action`] (the only way a meta action other than resigning
+//!   changes the game state).
 //! * **Every listed action applies; nothing else does.** `apply` accepts every action in
 //!   `legal_actions(state, seat)` and rejects every other action.
 //! * **Rejection leaves no trace.** When `apply` returns an error the state is exactly as it was.
@@ -38,6 +40,7 @@ use std::ops::RangeInclusive;
 
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
+use crate::table::MetaAction;
 
 /// A game's rules. See the module documentation for the properties every implementation has.
 pub trait Game: 'static {
@@ -112,6 +115,21 @@ pub trait Game: 'static {
         None
     }
 
+    /// Lets the game react to a meta action of `seat` that [`crate::Table`] has accepted, before
+    /// the table applies it; the returned events come before the meta action's own. The default
+    /// does nothing. A game whose rules treat meta actions as game actions uses it, e.g. CHUNO,
+    /// where any action of the opponent (a draw offer, accept, decline, resignation) closes a
+    /// pending CHUNO call window and triggers its penalty. Like `apply`, it is deterministic
+    /// (all randomness from the state's generator), so replays reproduce it.
+    fn before_meta_action(
+        state: &mut Self::State,
+        seat: Seat,
+        action: MetaAction,
+    ) -> Vec<Self::Event> {
+        let _ = (state, seat, action);
+        Vec::new()
+    }
+
     /// A state that `viewer` cannot tell apart from `state`: everything the viewer cannot see
     /// (other hands, face-down cards, deck order, secret choices) is redrawn at random from what
     /// is consistent with its observation. Used by the no-leak test and by bots.
@@ -169,6 +187,8 @@ pub enum EndReason {
     NoProgress,
     /// An engine-added hard cap on turns was reached.
     TurnCap,
+    /// A chess move captured the enemy King.
+    KingCaptured,
 }
 
 /// The result of a finished game.

@@ -5,6 +5,8 @@
 //! registry of hosted games. The crate is pure: no I/O, no clocks, no global randomness; every
 //! random choice comes from the seeded ChaCha generator kept inside each game's state.
 
+pub mod cards;
+pub mod chess;
 pub mod game;
 pub mod games;
 pub mod registry;

@@ -11,6 +11,18 @@
 macro_rules! with_game {
     ($kind:expr, $G:ident => $body:expr) => {
         match $kind {
+            $crate::GameKind::PileChess => {
+                type $G = $crate::games::pile_chess::PileChess;
+                $body
+            }
+            $crate::GameKind::CardChess => {
+                type $G = $crate::games::card_chess::CardChess;
+                $body
+            }
+            $crate::GameKind::Chuno => {
+                type $G = $crate::games::chuno::Chuno;
+                $body
+            }
             $crate::GameKind::PigeonChess => {
                 type $G = $crate::games::pigeon_chess::PigeonChess;
                 $body
@@ -22,18 +34,32 @@ macro_rules! with_game {
 use std::ops::RangeInclusive;
 
 use crate::game::Game;
+use crate::games::card_chess::CardChess;
+use crate::games::chuno::Chuno;
 use crate::games::pigeon_chess::PigeonChess;
+use crate::games::pile_chess::PileChess;
 
 /// A hosted game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum GameKind {
+    /// Pile Chess (`pile_chess`).
+    PileChess,
+    /// Card Chess (`card_chess`).
+    CardChess,
+    /// CHUNO (`chuno`).
+    Chuno,
     /// Pigeon Chess (`pigeon_chess`).
     PigeonChess,
 }
 
 impl GameKind {
     /// Every hosted game, in the order `ListVariants` shows them.
-    pub const ALL: &'static [GameKind] = &[GameKind::PigeonChess];
+    pub const ALL: &'static [GameKind] = &[
+        GameKind::PileChess,
+        GameKind::CardChess,
+        GameKind::Chuno,
+        GameKind::PigeonChess,
+    ];
 
     /// The stable game id.
     pub fn id(self) -> &'static str {
@@ -65,5 +91,8 @@ impl GameKind {
 #[allow(dead_code)]
 fn registered_types_are_games() {
     fn is_game<G: Game>() {}
+    is_game::<CardChess>();
+    is_game::<Chuno>();
     is_game::<PigeonChess>();
+    is_game::<PileChess>();
 }

@@ -4,6 +4,8 @@
 //! seat may offer a draw at any time; the other seat accepts or declines it, and taking a game
 //! action while an offer to you stands declines it. A seat whose offer was declined may offer
 //! again only after it has taken a game action, so offers cannot be used to spam the opponent.
+//! Before an accepted meta action takes effect, the game may react to it through
+//! [`Game::before_meta_action`].
 
 use serde::{Deserialize, Serialize};
 
@@ -257,7 +259,11 @@ impl<G: Game> Table<G> {
                 }
             }));
         }
-        let mut events = Vec::new();
+        // The game reacts first (e.g. a CHUNO penalty): its events precede the meta event.
+        let mut events: Vec<_> = G::before_meta_action(&mut self.state, seat, meta)
+            .into_iter()
+            .map(TableEvent::Game)
+            .collect();
         match meta {
             MetaAction::Resign => {
                 events.push(TableEvent::Meta(MetaEvent::Resigned(seat)));

@@ -21,6 +21,7 @@ use tower_http::cors::{Any, CorsLayer};
 use crate::api::{ApiSettings, GameApi};
 use crate::config::{Config, StoreUrl};
 use crate::shutdown::Shutdown;
+use crate::store::redis::{RedisSettings, RedisStore};
 use crate::store::{MemoryStore, SessionStore};
 
 /// The service name health reports on, besides the whole server ("").
@@ -35,9 +36,9 @@ pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    /// The configured store is not part of this build.
-    #[error("redis store not available in this build")]
-    RedisUnavailable,
+    /// The Redis store could not be set up.
+    #[error("cannot open the Redis store: {0}")]
+    Redis(#[from] crate::store::redis::OpenError),
     /// The reflection service could not read the descriptors.
     #[error("building the reflection service: {0}")]
     Reflection(#[from] tonic_reflection::server::Error),
@@ -46,14 +47,24 @@ pub enum ServeError {
     Transport(#[from] tonic::transport::Error),
 }
 
-/// Opens the store the configuration names.
+/// Opens the store the configuration names. A Redis store connects on first use (while Redis
+/// does not answer, calls fail with `STORE_UNAVAILABLE` and health is NOT_SERVING), so this
+/// needs a Tokio runtime but no reachable Redis.
 pub fn open_store(config: &Config) -> Result<Arc<dyn SessionStore>, ServeError> {
-    match config.store {
+    match &config.store {
         StoreUrl::Memory => Ok(Arc::new(MemoryStore::new(
             config.game_ttl,
             config.max_games,
         ))),
-        StoreUrl::Redis(_) => Err(ServeError::RedisUnavailable),
+        StoreUrl::Redis(url) => {
+            let settings = RedisSettings {
+                ttl: config.game_ttl,
+                max_games: config.max_games,
+                timeout: config.store_timeout,
+                ..RedisSettings::new(url.clone())
+            };
+            Ok(Arc::new(RedisStore::open(settings)?))
+        }
     }
 }
 
@@ -479,13 +490,23 @@ mod tests {
         running.server.await.unwrap().unwrap();
     }
 
-    #[test]
-    fn a_redis_store_is_refused_clearly() {
+    #[tokio::test]
+    async fn redis_stores_open_without_connecting_and_bad_urls_are_refused() {
+        // Nothing needs to listen: the store connects on first use.
         let config = Config {
-            store: StoreUrl::Redis("redis://localhost:6379".to_string()),
+            store: StoreUrl::Redis("redis://127.0.0.1:1".to_string()),
+            ..Config::default()
+        };
+        let store = open_store(&config).expect("opened lazily");
+        assert!(!store.health().await, "nothing answers on port 1");
+        let config = Config {
+            store: StoreUrl::Redis("redis://127.0.0.1:notaport".to_string()),
             ..Config::default()
         };
         let error = open_store(&config).err().expect("refused");
-        assert_eq!(error.to_string(), "redis store not available in this build");
+        assert!(
+            error.to_string().starts_with("cannot open the Redis store"),
+            "{error}"
+        );
     }
 }

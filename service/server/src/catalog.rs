@@ -13,7 +13,10 @@ use crate::session::Session;
 /// The game a config names; `None` when it names none.
 pub fn kind_of(config: &pb::GameConfig) -> Option<GameKind> {
     match config.game.as_ref()? {
+        pb::game_config::Game::CardChess(_) => Some(GameKind::CardChess),
+        pb::game_config::Game::Chuno(_) => Some(GameKind::Chuno),
         pb::game_config::Game::PigeonChess(_) => Some(GameKind::PigeonChess),
+        pb::game_config::Game::PileChess(_) => Some(GameKind::PileChess),
     }
 }
 
@@ -163,13 +166,16 @@ mod tests {
     fn variants_describe_every_game_with_full_defaults() {
         let variants = variants();
         assert_eq!(variants.len(), GameKind::ALL.len());
-        let pigeon = &variants[0];
+        let pigeon = variants
+            .iter()
+            .find(|variant| variant.id == "pigeon_chess")
+            .expect("pigeon_chess is hosted");
         assert_eq!(pigeon.id, "pigeon_chess");
         assert_eq!(pigeon.name, "Pigeon Chess");
         assert_eq!((pigeon.min_seats, pigeon.max_seats), (2, 2));
         assert!(!pigeon.summary.is_empty());
         let Some(pb::game_config::Game::PigeonChess(config)) =
-            pigeon.default_config.and_then(|config| config.game)
+            pigeon.default_config.clone().and_then(|config| config.game)
         else {
             panic!("no pigeon chess default config");
         };
@@ -185,6 +191,13 @@ mod tests {
         ];
         assert!(every_field.iter().all(Option::is_some));
         // The advertised defaults create a game.
-        assert!(new_game(&pigeon.default_config.unwrap(), 0, Seed::from_u64(1)).is_ok());
+        assert!(
+            new_game(
+                pigeon.default_config.as_ref().unwrap(),
+                0,
+                Seed::from_u64(1)
+            )
+            .is_ok()
+        );
     }
 }

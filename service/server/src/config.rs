@@ -17,6 +17,8 @@ pub const DEFAULT_MAX_GAMES: usize = 100_000;
 pub const DEFAULT_MAX_WATCHERS: usize = 10_000;
 /// The default cap on one request message (64 KiB).
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 64 * 1024;
+/// The default deadline of one call to a networked store.
+pub const DEFAULT_STORE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Everything the server can be told at startup.
 #[derive(Clone, Debug, PartialEq, Eq, Parser)]
@@ -33,6 +35,11 @@ pub struct Config {
     /// Session store: `memory` (games live in this process) or a `redis://` / `rediss://` URL.
     #[arg(long, env = "DECKMATE_STORE", default_value = "memory", value_parser = StoreUrl::parse)]
     pub store: StoreUrl,
+
+    /// The deadline of one call to a networked store (Redis), such as `2s` or `500ms`; a store
+    /// that does not answer in time counts as unavailable (`STORE_UNAVAILABLE`).
+    #[arg(long, env = "DECKMATE_STORE_TIMEOUT", default_value = "2s", value_parser = parse_duration)]
+    pub store_timeout: Duration,
 
     /// How long a game may go without an accepted action before it expires, such as `30s`,
     /// `10m` or `24h`.
@@ -82,6 +89,7 @@ impl Default for Config {
                 .parse()
                 .expect("the default listen address parses"),
             store: StoreUrl::Memory,
+            store_timeout: DEFAULT_STORE_TIMEOUT,
             game_ttl: DEFAULT_GAME_TTL,
             allow_client_seed: false,
             log_format: LogFormat::Text,
@@ -192,6 +200,8 @@ mod tests {
             "0.0.0.0:7000",
             "--store",
             "redis://cache:6379/0",
+            "--store-timeout",
+            "750ms",
             "--game-ttl",
             "10m",
             "--allow-client-seed",
@@ -208,6 +218,7 @@ mod tests {
         .unwrap();
         assert_eq!(config.listen, "0.0.0.0:7000".parse().unwrap());
         assert_eq!(config.store, StoreUrl::Redis("redis://cache:6379/0".into()));
+        assert_eq!(config.store_timeout, Duration::from_millis(750));
         assert_eq!(config.game_ttl, Duration::from_secs(600));
         assert!(config.allow_client_seed);
         assert_eq!(config.log_format, LogFormat::Json);

@@ -1,12 +1,16 @@
 //! The session store conformance suite (DESIGN §4): one set of cases, written once over any
-//! [`SessionStore`] through a [`Harness`], run against every store. Today that is the memory
-//! store; a networked store adds a harness and one `suite!` line.
+//! [`SessionStore`] through a [`Harness`], run against every store: the memory store and the
+//! Redis store. The Redis cases need a Redis server at `DECKMATE_TEST_REDIS_URL` (default
+//! `redis://127.0.0.1:6379`, which CI starts) and fail, never skip, when none answers.
 //!
 //! The cases cover: create (and a taken id), load, commit, conflicts (a stale expected version
 //! changes nothing), duplicate request ids (the first version is returned and nothing is
 //! applied), the request-id window, idle expiry, watching, and create-request entries. Time is
-//! the store's own: the memory store runs on Tokio's paused clock, so nothing here waits on the
-//! wall clock or asserts on timings.
+//! the store's own: the memory store runs on Tokio's paused clock, and for the Redis store time
+//! passes by shortening the TTL of every key of the case's namespace (which is exactly how time
+//! acts on Redis expiry), so nothing here waits on the wall clock or asserts on timings. The
+//! Redis-only cases at the end check expiry on the real Redis clock, watching across two
+//! stores (replicas) and the key layout.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,11 +21,13 @@ use deckmate_proto::v1 as pb;
 use deckmate_server::auth::{self, SeatToken};
 use deckmate_server::catalog;
 use deckmate_server::live::LiveGame;
+use deckmate_server::store::redis::{RedisSettings, RedisStore};
 use deckmate_server::store::{
     Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, MemoryStore, PutCreateOutcome,
     REQUEST_WINDOW, RequestKey, SealedCreate, SessionStore,
 };
 use futures::StreamExt;
+use redis::AsyncCommands;
 
 /// How a store under test is made and how time passes for it.
 #[async_trait]
@@ -50,6 +56,81 @@ impl Harness for Memory {
     async fn pass_time(&self, duration: Duration) {
         tokio::time::advance(duration).await;
     }
+}
+
+/// The Redis store on the test server, in a namespace of its own per case, so that cases run
+/// in parallel and time passing for one case touches no other.
+struct Redis {
+    namespace: String,
+}
+
+impl Redis {
+    fn new() -> Redis {
+        Redis {
+            namespace: format!("deckmate-test-{}", fresh_id()),
+        }
+    }
+
+    /// The settings of a store in this case's namespace.
+    fn settings(&self, ttl: Duration, max_games: usize) -> RedisSettings {
+        RedisSettings {
+            ttl,
+            max_games,
+            namespace: self.namespace.clone(),
+            ..RedisSettings::new(redis_url())
+        }
+    }
+}
+
+#[async_trait]
+impl Harness for Redis {
+    type Store = RedisStore;
+
+    async fn store(&self, ttl: Duration, max_games: usize) -> RedisStore {
+        let store = RedisStore::open(self.settings(ttl, max_games)).expect("a Redis URL");
+        assert!(
+            store.health().await,
+            "no Redis answers at {} (set DECKMATE_TEST_REDIS_URL, or start redis-server)",
+            redis_url()
+        );
+        store
+    }
+
+    async fn pass_time(&self, duration: Duration) {
+        let passed = duration.as_millis() as i64;
+        let mut connection = raw_connection().await;
+        let pattern = format!("{}:*", self.namespace);
+        let keys: Vec<String> = {
+            let mut scan = connection.scan_match::<_, String>(&pattern).await.unwrap();
+            let mut keys = Vec::new();
+            while let Some(key) = scan.next().await {
+                keys.push(key.unwrap());
+            }
+            keys
+        };
+        for key in keys {
+            let left: i64 = connection.pttl(&key).await.unwrap();
+            if left > passed {
+                let _: bool = connection.pexpire(&key, left - passed).await.unwrap();
+            } else if left >= 0 {
+                let _: usize = connection.del(&key).await.unwrap();
+            }
+        }
+    }
+}
+
+/// The test Redis server's URL.
+fn redis_url() -> String {
+    std::env::var("DECKMATE_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
+}
+
+/// A plain connection to the test Redis server, for looking at keys.
+async fn raw_connection() -> redis::aio::MultiplexedConnection {
+    let client = redis::Client::open(redis_url()).expect("a Redis URL");
+    client
+        .get_multiplexed_async_connection()
+        .await
+        .unwrap_or_else(|error| panic!("no Redis answers at {}: {error}", redis_url()))
 }
 
 /// Runs every case against one harness, each as its own test.
@@ -88,6 +169,7 @@ macro_rules! suite {
 }
 
 suite!(memory, Memory, #[tokio::test(start_paused = true)]);
+suite!(redis_store, Redis::new(), #[tokio::test]);
 
 /// Long enough that nothing expires unless a case means it to.
 const LONG_TTL: Duration = Duration::from_secs(3600);
@@ -520,4 +602,207 @@ async fn create_requests_are_remembered(harness: &impl Harness) {
 async fn health_reports_a_working_store(harness: &impl Harness) {
     let store = harness.store(LONG_TTL, 100).await;
     assert!(store.health().await);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redis only: the real clock, replicas, key layout
+// ---------------------------------------------------------------------------------------------
+
+/// How often a bounded wait looks again.
+const POLL: Duration = Duration::from_millis(100);
+/// The most looks of a bounded wait (20 s in all), far above what the waits need.
+const POLLS: usize = 200;
+
+mod redis_only {
+    use super::*;
+
+    #[tokio::test]
+    async fn games_expire_on_the_redis_clock() {
+        let harness = Redis::new();
+        let store = harness.store(Duration::from_secs(1), 100).await;
+        let game = created(&store).await;
+        let mut versions = store.watch(&game.id).await.unwrap();
+        let mut expired = false;
+        for _ in 0..POLLS {
+            if store.load(&game.id).await.unwrap().is_none() {
+                expired = true;
+                break;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+        assert!(expired, "a game with a 1 s TTL still loads after 20 s");
+        // Its watcher's stream ends too (the reader checks that watched games exist).
+        let ended = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
+        assert_eq!(ended.expect("the watch stream ends"), None);
+        let late = Commit {
+            id: game.id.clone(),
+            expected_version: 0,
+            record: successor(&game),
+            request: None,
+        };
+        assert_eq!(store.commit(late).await, Ok(CommitOutcome::NotFound));
+    }
+
+    #[tokio::test]
+    async fn replicas_watch_each_others_commits() {
+        let harness = Redis::new();
+        let a = harness.store(LONG_TTL, 100).await;
+        let b = harness.store(LONG_TTL, 100).await;
+        let mut current = created(&a).await;
+        let mut on_a = a.watch(&current.id).await.unwrap();
+        let mut on_b = b.watch(&current.id).await.unwrap();
+        for expected in 1..=3 {
+            // Commits alternate between the replicas; both watchers hear every one.
+            let writer = if expected % 2 == 1 { &b } else { &a };
+            current = commit_next(writer, &current, None).await;
+            for versions in [&mut on_a, &mut on_b] {
+                let heard = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
+                assert_eq!(heard.expect("a version arrives"), Some(Ok(expected)));
+            }
+        }
+        // A watcher that starts later on A resumes from the version it subscribed at.
+        let mut late = a.watch(&current.id).await.unwrap();
+        commit_next(&b, &current, None).await;
+        let heard = tokio::time::timeout(POLL * POLLS as u32, late.next()).await;
+        assert_eq!(heard.expect("a version arrives"), Some(Ok(4)));
+        // Removal on B ends the watchers on A, after what they had not yet taken.
+        b.remove(&current.id).await.unwrap();
+        let rest = tokio::time::timeout(POLL * POLLS as u32, on_a.collect::<Vec<_>>()).await;
+        assert!(
+            rest.expect("the watch stream ends")
+                .iter()
+                .all(|version| *version == Ok(4)),
+            "only version 4 was left to hear"
+        );
+    }
+
+    #[tokio::test]
+    async fn one_reader_follows_many_games() {
+        let harness = Redis::new();
+        let reader = harness.store(LONG_TTL, 100).await;
+        let writer = harness.store(LONG_TTL, 100).await;
+        let mut games = Vec::new();
+        for _ in 0..3 {
+            let game = created(&writer).await;
+            let versions = reader.watch(&game.id).await.unwrap();
+            games.push((game, versions));
+        }
+        // Each game moves a different number of times; each watcher hears only its own game.
+        for (steps, (game, _)) in games.iter_mut().enumerate() {
+            for _ in 0..=steps {
+                *game = commit_next(&writer, game, None).await;
+            }
+        }
+        for (steps, (_, versions)) in games.iter_mut().enumerate() {
+            let target = steps as u64 + 1;
+            let mut last = 0;
+            while last < target {
+                let heard = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
+                let version = heard.expect("a version arrives").unwrap().unwrap();
+                assert!(version > last && version <= target, "{last} then {version}");
+                last = version;
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn every_key_of_a_game_shares_its_hash_tag_and_ttl() {
+        let harness = Redis::new();
+        let store = harness.store(Duration::from_secs(600), 100).await;
+        let game = created(&store).await;
+        commit_next(&store, &game, Some((Seat(0), RequestKey::for_act("k")))).await;
+        let mut connection = raw_connection().await;
+        let pattern = format!("{}:{{{}}}:*", harness.namespace, game.id);
+        let keys: Vec<String> = connection.keys(&pattern).await.unwrap();
+        assert_eq!(
+            keys.len(),
+            3,
+            "record, event stream and request window: {keys:?}"
+        );
+        for key in &keys {
+            let ttl: i64 = connection.pttl(key).await.unwrap();
+            assert!(ttl > 0 && ttl <= 600_000, "{key} has TTL {ttl}");
+        }
+        let game_key = format!("{}:{{{}}}:game", harness.namespace, game.id);
+        let (format, version): (String, String) = redis::cmd("HMGET")
+            .arg(&game_key)
+            .arg("format")
+            .arg("version")
+            .query_async(&mut connection)
+            .await
+            .unwrap();
+        assert_eq!((format.as_str(), version.as_str()), ("1", "1"));
+        // The event stream holds one entry per version, with the version as its id.
+        let events_key = format!("{}:{{{}}}:events", harness.namespace, game.id);
+        let entries: redis::Value = redis::cmd("XRANGE")
+            .arg(&events_key)
+            .arg("-")
+            .arg("+")
+            .query_async(&mut connection)
+            .await
+            .unwrap();
+        let entries: Vec<(String, Vec<String>)> = redis::from_redis_value(entries).unwrap();
+        assert_eq!(
+            entries,
+            vec![(
+                "1-0".to_string(),
+                vec!["version".to_string(), "1".to_string()]
+            )]
+        );
+    }
+
+    #[tokio::test]
+    async fn the_game_limit_counts_played_games_until_they_expire() {
+        let harness = Redis::new();
+        let ttl = Duration::from_secs(2);
+        let store = harness.store(ttl, 1).await;
+        let mut connection = raw_connection().await;
+        let index = format!("{}:games", harness.namespace);
+        let game = created(&store).await;
+        let counted_until = |connection: &mut redis::aio::MultiplexedConnection| {
+            let mut connection = connection.clone();
+            let index = index.clone();
+            let id = game.id.clone();
+            async move {
+                let score: Option<f64> = connection.zscore(&index, &id).await.unwrap();
+                score.expect("the game is counted")
+            }
+        };
+        let at_creation = counted_until(&mut connection).await;
+        // A commit within half a TTL of the last refresh leaves the index alone...
+        let game = commit_next(&store, &game, None).await;
+        assert_eq!(counted_until(&mut connection).await, at_creation);
+        // ...a later one refreshes the game's entry.
+        tokio::time::sleep(ttl / 2 + POLL).await;
+        let game = commit_next(&store, &game, None).await;
+        assert!(counted_until(&mut connection).await > at_creation);
+        // While it lives, the limit of one game holds; once it has expired, a new game fits.
+        let refused = store.create(record(&fresh_id(), new_game(4))).await;
+        assert_eq!(refused, Err(CreateError::GameLimit(1)));
+        let mut admitted = false;
+        for _ in 0..POLLS {
+            if store.create(record(&fresh_id(), new_game(4))).await.is_ok() {
+                admitted = true;
+                break;
+            }
+            tokio::time::sleep(POLL).await;
+        }
+        assert!(admitted, "the expired game still counts after 20 s");
+        assert!(store.load(&game.id).await.unwrap().is_none());
+    }
+
+    #[tokio::test]
+    async fn records_in_an_unknown_format_are_reported_not_misread() {
+        let harness = Redis::new();
+        let store = harness.store(LONG_TTL, 100).await;
+        let game = created(&store).await;
+        let mut connection = raw_connection().await;
+        let game_key = format!("{}:{{{}}}:game", harness.namespace, game.id);
+        let _: usize = connection.hset(&game_key, "format", 99).await.unwrap();
+        let loaded = store.load(&game.id).await;
+        assert!(
+            matches!(&loaded, Err(deckmate_server::store::StoreError::Corrupt(m)) if m.contains("format 99")),
+            "{loaded:?}"
+        );
+    }
 }

@@ -174,7 +174,7 @@ async fn history_is_projected_while_running_and_complete_after() {
     let default_config = variants
         .iter()
         .find(|variant| variant.id == "pigeon_chess")
-        .and_then(|variant| variant.default_config)
+        .and_then(|variant| variant.default_config.clone())
         .expect("the default config");
 
     let mut picker = Picker::new(12);

@@ -1,3 +1,6 @@
 //! One module per game, each implementing [`crate::Game`] as its rule file specifies.
 
+pub mod card_chess;
+pub mod chuno;
 pub mod pigeon_chess;
+pub mod pile_chess;

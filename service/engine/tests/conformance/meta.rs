@@ -1,8 +1,10 @@
 //! Check 9: meta actions through the table. Resignation ends the game for the other seat; an
 //! offered draw is accepted (a draw by agreement) or declined (the offerer may not offer again
 //! until it has taken a game action); a game action of the offered-to seat declines the offer;
-//! nothing is accepted after the end; `meta_actions` lists exactly what `apply` accepts. Also
-//! the bookkeeping every applied action must show ([`check_transition`]).
+//! nothing is accepted after the end; `meta_actions` lists exactly what `apply` accepts; the
+//! game's reaction to a meta action (`Game::before_meta_action`) is its only effect on the game
+//! state besides resigning. Also the bookkeeping every applied action must show
+//! ([`check_transition`]).
 
 use deckmate_engine::{
     EndReason, Game, MetaAction, MetaEvent, Outcome, Seat, SeatSet, Table, TableAction, TableEvent,
@@ -204,10 +206,23 @@ fn check_effect<G: Game>(
     events: &[TableEvent<G::Event>],
 ) {
     let n = before.seat_count();
+    // The game's reaction (`Game::before_meta_action`) comes first: its events lead, and it is
+    // the only change a meta action other than resigning may make to the game state.
+    let mut reacted = before.state().clone();
+    let reaction: Vec<TableEvent<G::Event>> = G::before_meta_action(&mut reacted, seat, meta)
+        .into_iter()
+        .map(TableEvent::Game)
+        .collect();
+    assert!(
+        events.starts_with(&reaction),
+        "{ctx}: the events {events:?} of {meta:?} of {seat} do not start with the game's \
+         reaction {reaction:?}"
+    );
+    let events = &events[reaction.len()..];
     if meta != MetaAction::Resign {
         assert!(
-            after.state() == before.state(),
-            "{ctx}: {meta:?} of {seat} changed the game state"
+            *after.state() == reacted,
+            "{ctx}: {meta:?} of {seat} changed the game state beyond the game's reaction"
         );
     }
     match meta {
@@ -263,7 +278,7 @@ fn check_effect<G: Game>(
             );
             assert_eq!(
                 after.to_act(),
-                before.to_act(),
+                G::to_act(&reacted),
                 "{ctx}: an offer moved the turn"
             );
         }

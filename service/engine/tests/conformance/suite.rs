@@ -30,10 +30,20 @@ const EXPECTED_META_CHECKS: [&str; 8] = [
 /// Runs every check for `G` with its default config, for every supported seat count, and
 /// prints a summary per seat count.
 pub(crate) fn run_suite<G: Game>(budget: &Budget) {
-    let config = G::Config::default();
+    run_suite_with::<G>(budget, &G::Config::default(), G::SEATS);
+}
+
+/// Runs every check for `G` with `config`, for each of `seat_counts`: for a game's options that
+/// change the rules (such as teams), run from the game's own test file.
+pub(crate) fn run_suite_with<G: Game>(
+    budget: &Budget,
+    config: &G::Config,
+    seat_counts: impl IntoIterator<Item = usize>,
+) {
+    let config = config.clone();
     check_fixed_types::<G>(&config);
     check_seat_count_limits::<G>(&config);
-    for seats in G::SEATS {
+    for seats in seat_counts {
         let shared = harvest::<G>(
             &config,
             seats,

@@ -50,6 +50,7 @@ pub fn encode_end_reason(reason: EndReason) -> pb::EndReason {
         EndReason::OutOfCards => pb::EndReason::OutOfCards,
         EndReason::NoProgress => pb::EndReason::NoProgress,
         EndReason::TurnCap => pb::EndReason::TurnCap,
+        EndReason::KingCaptured => pb::EndReason::KingCaptured,
     }
 }
 
@@ -120,6 +121,7 @@ fn reason_phrase(reason: EndReason) -> Option<&'static str> {
         EndReason::OutOfCards => Some("with the cards played out"),
         EndReason::NoProgress => Some("at the no-progress limit"),
         EndReason::TurnCap => Some("at the turn limit"),
+        EndReason::KingCaptured => Some("by capturing the King"),
     }
 }
 
@@ -284,6 +286,7 @@ mod tests {
             EndReason::OutOfCards,
             EndReason::NoProgress,
             EndReason::TurnCap,
+            EndReason::KingCaptured,
         ];
         let mut wire: Vec<i32> = reasons
             .iter()

@@ -10,8 +10,11 @@
 //! spot name, an out-of-range option) is [`ApiError::InvalidRequest`] with a message naming the
 //! field. Decoding checks form only; whether an action is legal now is the engine's decision.
 
+pub mod card_chess;
+pub mod chuno;
 pub mod common;
 pub mod pigeon_chess;
+pub mod pile_chess;
 
 use deckmate_engine::{Game, GameKind};
 use deckmate_proto::v1 as pb;

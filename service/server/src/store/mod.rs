@@ -28,6 +28,7 @@
 //! backs `watch`.
 
 pub mod memory;
+pub mod redis;
 
 use std::pin::Pin;
 use std::sync::Arc;

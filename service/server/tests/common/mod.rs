@@ -59,6 +59,30 @@ impl TestServer {
         );
     }
 
+    /// Like [`TestServer::start`], with more command-line arguments (such as `--store`).
+    pub(crate) async fn start_with(args: &[String]) -> TestServer {
+        let mut last_exit = None;
+        for _ in 0..STARTUP_PORT_ATTEMPTS {
+            let port = free_port();
+            let child = Command::new(env!("CARGO_BIN_EXE_deckmate-server"))
+                .arg("--listen")
+                .arg(format!("127.0.0.1:{port}"))
+                .arg("--allow-client-seed")
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(server_output())
+                .stderr(server_output())
+                .spawn()
+                .expect("the server binary starts");
+            let mut server = TestServer { child, port };
+            match server.wait_until_serving().await {
+                Ok(()) => return server,
+                Err(status) => last_exit = Some(status),
+            }
+        }
+        panic!("the server exited during startup {STARTUP_PORT_ATTEMPTS} times: {last_exit:?}");
+    }
+
     /// The server's URL, such as `http://127.0.0.1:40123`.
     pub(crate) fn endpoint(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
@@ -269,7 +293,7 @@ pub(crate) async fn play_random_until(
 pub(crate) fn pigeon_view(view: &pb::ObserveResponse) -> &pb::PigeonChessObservation {
     match view.observation.as_ref().and_then(|o| o.game.as_ref()) {
         Some(pb::observation::Game::PigeonChess(observation)) => observation,
-        None => panic!("the observation of a Pigeon Chess game is missing"),
+        other => panic!("not a Pigeon Chess observation: {other:?}"),
     }
 }
 

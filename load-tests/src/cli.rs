@@ -1,0 +1,359 @@
+//! The command line: `deckmate-load <play|act|watch|baseline> [options]`.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::errors::ExpectedErrors;
+use crate::options::{
+    ActScenario, DEFAULT_TARGET, LoadOptions, PlayScenario, Scenario, VariantSelection,
+    WatchScenario,
+};
+
+/// The measured time when neither `--duration` nor `--games` is given.
+const DEFAULT_DURATION: Duration = Duration::from_secs(10);
+
+/// The load generator's command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "deckmate-load",
+    version,
+    about = "Load generator for the Deckmate game server: games/s, actions/s, latency percentiles \
+             and errors, each compared with a bare health Check measured in the same run."
+)]
+pub struct Cli {
+    /// The scenario to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The scenarios.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create games and play them to the end with random legal actions.
+    Play(PlayArgs),
+    /// The hot path alone: pre-created games, `Act` then the next `Observe`.
+    Act(ActArgs),
+    /// Play games while spectators watch each one; measures delivery delay.
+    Watch(WatchArgs),
+    /// Only the bare health `Check` RPC, the reference of every ratio.
+    Baseline(BaselineArgs),
+}
+
+/// Options of every scenario.
+#[derive(Debug, Args)]
+pub struct CommonArgs {
+    /// The server, such as `http://127.0.0.1:50051` or `127.0.0.1:50051`.
+    #[arg(long, env = "DECKMATE_LOAD_TARGET", default_value = DEFAULT_TARGET)]
+    pub target: String,
+    /// HTTP/2 connections to open; workers share them round-robin.
+    #[arg(long, default_value_t = 4)]
+    pub connections: usize,
+    /// Concurrent workers, each with at most one request in flight.
+    #[arg(long, default_value_t = 32)]
+    pub in_flight: usize,
+    /// Measured time, such as `20s` or `2m` (default 10s, or until `--games` when given).
+    #[arg(long, value_parser = parse_duration)]
+    pub duration: Option<Duration>,
+    /// Time each phase runs before measuring (results dropped, errors still count).
+    #[arg(long, default_value = "2s", value_parser = parse_duration)]
+    pub warmup: Duration,
+    /// Seed of the client's random choices (actions, seats).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the report as JSON instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Also write the JSON report to this file.
+    #[arg(long, value_name = "PATH")]
+    pub json_file: Option<PathBuf>,
+    /// Error reasons that do not fail the run, such as `OVERLOADED` (repeatable or
+    /// comma-separated).
+    #[arg(long = "expect", value_name = "REASON", value_delimiter = ',')]
+    pub expect: Vec<String>,
+    /// Stop the run after this many unexpected errors.
+    #[arg(long, default_value_t = 100)]
+    pub max_errors: u64,
+    /// How often the progress line is printed to stderr.
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    pub progress_interval: Duration,
+    /// Print no progress line.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The baseline phase run before a scenario.
+#[derive(Debug, Args)]
+pub struct BaselinePhaseArgs {
+    /// Measured time of the baseline phase run first; `0s` skips it (and the ratios).
+    #[arg(long, default_value = "5s", value_parser = parse_duration)]
+    pub baseline_duration: Duration,
+}
+
+/// Which games a scenario creates.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// `all` (every variant the server lists) or comma-separated variant ids.
+    #[arg(long, default_value = "all")]
+    pub variant: VariantSelection,
+    /// Seats per game; 0 means each variant's smallest seat count.
+    #[arg(long, default_value_t = 0)]
+    pub seats: u32,
+}
+
+/// Options of `play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub baseline: BaselinePhaseArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub game: GameArgs,
+    /// Games to start after the warm-up; the run ends when they have finished.
+    #[arg(long)]
+    pub games: Option<u64>,
+}
+
+/// Options of `act`.
+#[derive(Debug, Args)]
+pub struct ActArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub baseline: BaselinePhaseArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub game: GameArgs,
+    /// Games each worker creates before the clock starts and plays in turn.
+    #[arg(long, default_value_t = 4)]
+    pub games_per_worker: usize,
+}
+
+/// Options of `watch`.
+#[derive(Debug, Args)]
+pub struct WatchArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub common: CommonArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub baseline: BaselinePhaseArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub game: GameArgs,
+    /// Games to start after the warm-up; the run ends when they have finished.
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Spectators watching each game.
+    #[arg(long, default_value_t = 4)]
+    pub watchers: usize,
+}
+
+/// Options of `baseline`.
+#[derive(Debug, Args)]
+pub struct BaselineArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub common: CommonArgs,
+}
+
+/// A parsed command line, ready to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Invocation {
+    /// The scenario.
+    pub scenario: Scenario,
+    /// The shared options.
+    pub options: LoadOptions,
+    /// Print JSON instead of the table.
+    pub json: bool,
+    /// Also write the JSON report here.
+    pub json_file: Option<PathBuf>,
+}
+
+impl Cli {
+    /// The run the command line asks for; fails on an unknown `--expect` reason.
+    pub fn into_invocation(self) -> Result<Invocation, String> {
+        let (scenario, common, baseline) = match self.command {
+            Command::Play(args) => (
+                Scenario::Play(PlayScenario {
+                    variants: args.game.variant,
+                    seats: args.game.seats,
+                    games: args.games,
+                }),
+                args.common,
+                args.baseline.baseline_duration,
+            ),
+            Command::Act(args) => (
+                Scenario::Act(ActScenario {
+                    variants: args.game.variant,
+                    seats: args.game.seats,
+                    games_per_worker: args.games_per_worker,
+                }),
+                args.common,
+                args.baseline.baseline_duration,
+            ),
+            Command::Watch(args) => (
+                Scenario::Watch(WatchScenario {
+                    variants: args.game.variant,
+                    seats: args.game.seats,
+                    games: args.games,
+                    watchers: args.watchers,
+                }),
+                args.common,
+                args.baseline.baseline_duration,
+            ),
+            Command::Baseline(args) => (Scenario::Baseline, args.common, Duration::ZERO),
+        };
+        let duration = match (common.duration, scenario.games()) {
+            (Some(duration), _) => Some(duration),
+            (None, Some(_)) => None,
+            (None, None) => Some(DEFAULT_DURATION),
+        };
+        let options = LoadOptions {
+            target: common.target,
+            connections: common.connections,
+            in_flight: common.in_flight,
+            duration,
+            warmup: common.warmup,
+            baseline_duration: baseline,
+            seed: common.seed,
+            expected: ExpectedErrors::reasons(&common.expect)?,
+            max_errors: common.max_errors,
+            progress: (!common.quiet).then_some(common.progress_interval),
+        };
+        Ok(Invocation {
+            scenario,
+            options,
+            json: common.json,
+            json_file: common.json_file,
+        })
+    }
+}
+
+/// Reads a duration such as `500ms`, `20s` or `2m`.
+fn parse_duration(value: &str) -> Result<Duration, String> {
+    humantime::parse_duration(value.trim())
+        .map_err(|error| format!("`{value}` is not a duration like 500ms, 20s or 2m: {error}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches};
+
+    /// Parses `args` with environment variables ignored.
+    fn invocation(args: &[&str]) -> Result<Invocation, String> {
+        let command = Cli::command().mut_args(|arg| arg.env(None));
+        let mut command = command;
+        for name in ["play", "act", "watch", "baseline"] {
+            command = command.mut_subcommand(name, |sub| sub.mut_args(|arg| arg.env(None)));
+        }
+        let matches = command
+            .try_get_matches_from(args)
+            .map_err(|error| error.to_string())?;
+        Cli::from_arg_matches(&matches)
+            .map_err(|error| error.to_string())?
+            .into_invocation()
+    }
+
+    #[test]
+    fn the_acceptance_command_line_parses() {
+        let run = invocation(&[
+            "deckmate-load",
+            "play",
+            "--variant",
+            "all",
+            "--duration",
+            "20s",
+        ])
+        .unwrap();
+        assert_eq!(run.scenario, Scenario::Play(PlayScenario::default()));
+        assert_eq!(run.options.duration, Some(Duration::from_secs(20)));
+        assert_eq!(run.options.baseline_duration, Duration::from_secs(5));
+        assert_eq!(run.options.target, DEFAULT_TARGET);
+        assert!(!run.json);
+    }
+
+    #[test]
+    fn every_option_is_read() {
+        let run = invocation(&[
+            "deckmate-load",
+            "watch",
+            "--target",
+            "127.0.0.1:6000",
+            "--connections",
+            "2",
+            "--in-flight",
+            "8",
+            "--warmup",
+            "0s",
+            "--seed",
+            "9",
+            "--json",
+            "--json-file",
+            "out.json",
+            "--expect",
+            "overloaded,LIMIT_REACHED",
+            "--max-errors",
+            "5",
+            "--quiet",
+            "--baseline-duration",
+            "0s",
+            "--variant",
+            "pigeon_chess",
+            "--seats",
+            "2",
+            "--games",
+            "12",
+            "--watchers",
+            "3",
+        ])
+        .unwrap();
+        assert_eq!(
+            run.scenario,
+            Scenario::Watch(WatchScenario {
+                variants: VariantSelection::Only(vec!["pigeon_chess".into()]),
+                seats: 2,
+                games: Some(12),
+                watchers: 3,
+            })
+        );
+        let options = &run.options;
+        assert_eq!(options.target, "127.0.0.1:6000");
+        assert_eq!((options.connections, options.in_flight), (2, 8));
+        assert_eq!(options.duration, None, "a game count alone has no deadline");
+        assert_eq!(options.warmup, Duration::ZERO);
+        assert_eq!(options.baseline_duration, Duration::ZERO);
+        assert_eq!((options.seed, options.max_errors), (9, 5));
+        assert_eq!(options.expected.names(), ["LIMIT_REACHED", "OVERLOADED"]);
+        assert_eq!(options.progress, None);
+        assert!(run.json);
+        assert_eq!(run.json_file, Some(PathBuf::from("out.json")));
+    }
+
+    #[test]
+    fn defaults_fill_in_and_the_baseline_scenario_has_no_baseline_phase() {
+        let act = invocation(&["deckmate-load", "act"]).unwrap();
+        assert_eq!(act.scenario, Scenario::Act(ActScenario::default()));
+        assert_eq!(act.options.duration, Some(DEFAULT_DURATION));
+        assert_eq!(act.options.progress, Some(Duration::from_secs(1)));
+        let baseline = invocation(&["deckmate-load", "baseline", "--duration", "3s"]).unwrap();
+        assert_eq!(baseline.scenario, Scenario::Baseline);
+        assert_eq!(baseline.options.baseline_duration, Duration::ZERO);
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        assert!(invocation(&["deckmate-load", "play", "--expect", "SLOW"]).is_err());
+        assert!(invocation(&["deckmate-load", "play", "--duration", "soon"]).is_err());
+        assert!(invocation(&["deckmate-load", "play", "--variant", ","]).is_err());
+        assert!(invocation(&["deckmate-load"]).is_err());
+    }
+}

@@ -1,0 +1,98 @@
+//! The connections of a run: `connections` HTTP/2 channels, each carrying an SDK client and a
+//! health client, shared round-robin by the workers of every phase.
+
+use std::time::Duration;
+
+use deckmate::{Client, RetryPolicy};
+use tonic::transport::{Channel, Endpoint};
+use tonic_health::pb::health_client::HealthClient;
+
+use crate::SetupError;
+
+/// How long opening one connection may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// One HTTP/2 connection to the server, with both clients over it.
+#[derive(Clone, Debug)]
+pub(crate) struct Connection {
+    /// The Deckmate SDK client. It never retries: every failure is counted as it happens.
+    pub(crate) client: Client,
+    /// The standard health client, for the baseline.
+    pub(crate) health: HealthClient<Channel>,
+}
+
+/// Every connection of a run.
+#[derive(Debug)]
+pub(crate) struct Connections {
+    list: Vec<Connection>,
+}
+
+impl Connections {
+    /// Opens `count` connections to `target`.
+    pub(crate) async fn open(target: &str, count: usize) -> Result<Connections, SetupError> {
+        let endpoint = Endpoint::from_shared(target.to_string())
+            .map_err(|error| SetupError::Target(format!("`{target}`: {error}")))?
+            .connect_timeout(CONNECT_TIMEOUT)
+            .tcp_nodelay(true);
+        let mut list = Vec::with_capacity(count);
+        for _ in 0..count {
+            let channel = endpoint
+                .connect()
+                .await
+                .map_err(|error| SetupError::Connect(deckmate::Error::from(error).to_string()))?;
+            list.push(Connection {
+                client: Client::from_channel(channel.clone())
+                    .with_retry_policy(RetryPolicy::never()),
+                health: HealthClient::new(channel),
+            });
+        }
+        Ok(Connections { list })
+    }
+
+    /// The connection of worker `index`.
+    pub(crate) fn for_worker(&self, index: usize) -> &Connection {
+        &self.list[index % self.list.len()]
+    }
+}
+
+/// `target` as a URL: `host:port` gets the `http://` scheme.
+pub fn normalize_target(target: &str) -> String {
+    let target = target.trim();
+    if target.contains("://") {
+        target.to_string()
+    } else {
+        format!("http://{target}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bare_addresses_get_the_http_scheme() {
+        assert_eq!(
+            normalize_target("127.0.0.1:50051"),
+            "http://127.0.0.1:50051"
+        );
+        assert_eq!(
+            normalize_target(" https://deckmate.example:443 "),
+            "https://deckmate.example:443"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_refused_connection_is_a_setup_error() {
+        // Bind and release a port so that nothing listens on it.
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .unwrap()
+            .port();
+        let error = Connections::open(&format!("http://127.0.0.1:{port}"), 1)
+            .await
+            .expect_err("nothing listens there");
+        assert!(matches!(error, SetupError::Connect(_)), "{error}");
+        let bad = Connections::open("http://bad host", 1).await.unwrap_err();
+        assert!(matches!(bad, SetupError::Target(_)), "{bad}");
+    }
+}

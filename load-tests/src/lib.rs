@@ -1,0 +1,287 @@
+//! Load generator for the Deckmate game server, built on the Rust SDK (`deckmate`).
+//!
+//! A run has up to two phases on the same machinery (connections, workers with one request in
+//! flight each, warm-up, HDR latency histograms, client CPU time): first the `baseline`, the
+//! server's bare health `Check`, then the scenario (`play`, `act` or `watch`). The
+//! [`RunReport`] gives games/s, actions/s, latency percentiles per RPC, errors by gRPC code and
+//! reason, the client's CPU time, and the scenario's ratios to the baseline. A run with an
+//! unexpected error fails (see [`errors`] for what each scenario expects).
+//!
+//! The scenarios know no game: they take the variants and their default configs from
+//! `ListVariants` and play only the actions each `Observe` lists, so every hosted game is
+//! covered as soon as the server hosts it.
+//!
+//! ```no_run
+//! use deckmate_load::{LoadOptions, PlayScenario, Scenario, StopSignal};
+//!
+//! # async fn example() -> Result<(), deckmate_load::SetupError> {
+//! let scenario = Scenario::Play(PlayScenario::default());
+//! let report = deckmate_load::run(&scenario, &LoadOptions::default(), &StopSignal::new()).await?;
+//! println!("{report}");
+//! assert!(report.passed);
+//! # Ok(())
+//! # }
+//! ```
+
+pub mod cli;
+mod clock;
+mod connect;
+mod driver;
+pub mod errors;
+mod options;
+mod phase;
+mod plan;
+mod progress;
+mod recorder;
+pub mod report;
+mod scenario;
+
+use std::sync::Arc;
+
+pub use clock::StopSignal;
+pub use connect::normalize_target;
+pub use options::{
+    ActScenario, DEFAULT_TARGET, LoadOptions, PlayScenario, Scenario, VariantSelection,
+    WatchScenario,
+};
+pub use recorder::Method;
+pub use report::{PhaseReport, Ratios, RunReport};
+
+use connect::Connections;
+use phase::PhaseSpec;
+use plan::GamePlan;
+use report::{PlayedVariant, Settings};
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// The options contradict each other or are out of range.
+    #[error("invalid options: {0}")]
+    Options(String),
+    /// The target is not a valid address.
+    #[error("bad target {0}")]
+    Target(String),
+    /// The server could not be reached.
+    #[error("cannot connect to the server: {0}")]
+    Connect(String),
+    /// The server answered the setup calls wrongly.
+    #[error("{0}")]
+    Server(String),
+    /// A requested variant is not hosted.
+    #[error("the server hosts no variant `{id}`; it hosts {}", known.join(", "))]
+    UnknownVariant {
+        /// The requested id.
+        id: String,
+        /// The hosted ids.
+        known: Vec<String>,
+    },
+    /// A variant does not support the requested seat count.
+    #[error("variant {id} is for {min} to {max} seats, not {requested}")]
+    Seats {
+        /// The variant.
+        id: String,
+        /// The requested count.
+        requested: u32,
+        /// Its smallest count.
+        min: u32,
+        /// Its largest count.
+        max: u32,
+    },
+}
+
+/// Runs `scenario`: the baseline phase first (unless `options.baseline_duration` is zero or the
+/// scenario is the baseline itself), then the scenario. `stop` ends the run early; the report
+/// then covers what was measured until then.
+pub async fn run(
+    scenario: &Scenario,
+    options: &LoadOptions,
+    stop: &StopSignal,
+) -> Result<RunReport, SetupError> {
+    check_options(scenario, options)?;
+    let target = normalize_target(&options.target);
+    let connections = Connections::open(&target, options.connections).await?;
+    let plan = match scenario.variants() {
+        Some(selection) => {
+            let client = &connections.for_worker(0).client;
+            let variants = plan::resolve(client, selection, scenario.seats()).await?;
+            Some(Arc::new(GamePlan::new(variants, scenario.games())))
+        }
+        None => None,
+    };
+    let spec = |name: &'static str, duration| PhaseSpec {
+        name,
+        workers: options.in_flight,
+        warmup: options.warmup,
+        duration,
+        seed: options.seed,
+        expected: options.expected.clone(),
+        max_errors: options.max_errors,
+        progress: options.progress,
+    };
+
+    let runs_baseline =
+        !matches!(scenario, Scenario::Baseline) && !options.baseline_duration.is_zero();
+    let baseline = if runs_baseline {
+        let baseline_spec = spec("baseline", Some(options.baseline_duration));
+        Some(scenario::baseline::run(&baseline_spec, &connections, stop).await)
+    } else {
+        None
+    };
+
+    let main_spec = spec(scenario.name(), options.duration);
+    let planned = || plan.clone().expect("every game scenario has a plan");
+    let result = match scenario {
+        Scenario::Play(_) => scenario::play::run(&main_spec, &connections, stop, planned()).await,
+        Scenario::Act(act) => {
+            scenario::act::run(
+                &main_spec,
+                &connections,
+                stop,
+                planned(),
+                act.games_per_worker,
+            )
+            .await
+        }
+        Scenario::Watch(watch) => {
+            scenario::watch::run(&main_spec, &connections, stop, planned(), watch.watchers).await
+        }
+        Scenario::Baseline => scenario::baseline::run(&main_spec, &connections, stop).await,
+    };
+
+    let variant_ids = plan.as_ref().map(|plan| plan.ids()).unwrap_or_default();
+    let baseline =
+        baseline.map(|baseline| PhaseReport::new("baseline", &baseline, &[], &options.expected));
+    let result = PhaseReport::new(scenario.name(), &result, &variant_ids, &options.expected);
+    let ratios = baseline
+        .as_ref()
+        .and_then(|baseline| Ratios::between(&result, baseline));
+    let unexpected_errors = result.unexpected_errors
+        + baseline
+            .as_ref()
+            .map_or(0, |baseline| baseline.unexpected_errors);
+    Ok(RunReport {
+        scenario: scenario.name(),
+        settings: Settings {
+            target,
+            connections: options.connections,
+            in_flight: options.in_flight,
+            warmup_s: options.warmup.as_secs_f64(),
+            duration_s: options.duration.map(|duration| duration.as_secs_f64()),
+            baseline_duration_s: if runs_baseline {
+                options.baseline_duration.as_secs_f64()
+            } else {
+                0.0
+            },
+            seed: options.seed,
+            variants: plan
+                .as_ref()
+                .map(|plan| {
+                    plan.variants()
+                        .iter()
+                        .map(|variant| PlayedVariant {
+                            id: variant.id.clone(),
+                            seats: variant.seats,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            games: scenario.games(),
+            watchers_per_game: match scenario {
+                Scenario::Watch(watch) => Some(watch.watchers),
+                _ => None,
+            },
+            games_per_worker: match scenario {
+                Scenario::Act(act) => Some(act.games_per_worker),
+                _ => None,
+            },
+            expected_errors: options.expected.names(),
+        },
+        baseline,
+        result,
+        ratios,
+        stopped_early: stop.is_triggered(),
+        unexpected_errors,
+        passed: unexpected_errors == 0,
+    })
+}
+
+/// Refuses options that cannot make a run.
+fn check_options(scenario: &Scenario, options: &LoadOptions) -> Result<(), SetupError> {
+    let invalid = |message: &str| Err(SetupError::Options(message.to_string()));
+    if options.connections == 0 {
+        return invalid("--connections must be at least 1");
+    }
+    if options.in_flight == 0 {
+        return invalid("--in-flight must be at least 1");
+    }
+    if options.max_errors == 0 {
+        return invalid("--max-errors must be at least 1");
+    }
+    if options.duration.is_none() && scenario.games().is_none() {
+        return invalid("the run needs a --duration (or, for play and watch, --games)");
+    }
+    if options.duration.is_some_and(|duration| duration.is_zero()) {
+        return invalid("--duration must be greater than zero");
+    }
+    match scenario {
+        Scenario::Act(act) if act.games_per_worker == 0 => {
+            invalid("--games-per-worker must be at least 1")
+        }
+        Scenario::Watch(watch) if watch.watchers == 0 => invalid("--watchers must be at least 1"),
+        Scenario::Play(PlayScenario { games: Some(0), .. })
+        | Scenario::Watch(WatchScenario { games: Some(0), .. }) => {
+            invalid("--games must be at least 1")
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn contradictory_options_are_refused() {
+        let play = Scenario::Play(PlayScenario::default());
+        assert!(check_options(&play, &LoadOptions::default()).is_ok());
+        let no_end = LoadOptions {
+            duration: None,
+            ..LoadOptions::default()
+        };
+        assert!(check_options(&play, &no_end).is_err());
+        let counted = Scenario::Play(PlayScenario {
+            games: Some(5),
+            ..PlayScenario::default()
+        });
+        assert!(check_options(&counted, &no_end).is_ok());
+        assert!(check_options(&Scenario::Baseline, &no_end).is_err());
+        for options in [
+            LoadOptions {
+                in_flight: 0,
+                ..LoadOptions::default()
+            },
+            LoadOptions {
+                connections: 0,
+                ..LoadOptions::default()
+            },
+            LoadOptions {
+                duration: Some(Duration::ZERO),
+                ..LoadOptions::default()
+            },
+        ] {
+            assert!(check_options(&play, &options).is_err(), "{options:?}");
+        }
+        let idle_watch = Scenario::Watch(WatchScenario {
+            watchers: 0,
+            ..WatchScenario::default()
+        });
+        assert!(check_options(&idle_watch, &LoadOptions::default()).is_err());
+        let no_games = Scenario::Act(ActScenario {
+            games_per_worker: 0,
+            ..ActScenario::default()
+        });
+        assert!(check_options(&no_games, &LoadOptions::default()).is_err());
+    }
+}

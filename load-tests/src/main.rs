@@ -1,0 +1,53 @@
+//! The `deckmate-load` binary: parses the command line, runs the scenario against the server,
+//! prints the report (a table, or JSON with `--json`) and exits with 0 when the run passed,
+//! 1 when it saw unexpected errors, and 2 when it could not run.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use deckmate_load::StopSignal;
+use deckmate_load::cli::Cli;
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let invocation = match Cli::parse().into_invocation() {
+        Ok(invocation) => invocation,
+        Err(message) => {
+            eprintln!("deckmate-load: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let stop = StopSignal::new();
+    {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("\ndeckmate-load: interrupted; finishing the calls in flight");
+                stop.trigger();
+            }
+        });
+    }
+    let report = match deckmate_load::run(&invocation.scenario, &invocation.options, &stop).await {
+        Ok(report) => report,
+        Err(error) => {
+            eprintln!("deckmate-load: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(path) = &invocation.json_file
+        && let Err(error) = std::fs::write(path, report.to_json())
+    {
+        eprintln!("deckmate-load: cannot write {}: {error}", path.display());
+        return ExitCode::from(2);
+    }
+    if invocation.json {
+        println!("{}", report.to_json());
+    } else {
+        print!("{report}");
+    }
+    if report.passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

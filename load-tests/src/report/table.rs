@@ -1,0 +1,330 @@
+//! The report as a table for people: one block per phase, then the errors, the ratios to the
+//! baseline and the verdict.
+
+use std::fmt::{self, Display, Formatter};
+
+use super::{LatencySummary, PhaseReport, Ratios, RunReport};
+
+impl Display for RunReport {
+    fn fmt(&self, f: &mut Formatter<'_>) -> fmt::Result {
+        let settings = &self.settings;
+        writeln!(
+            f,
+            "deckmate-load {} -> {} | {} connections, {} in flight | seed {}",
+            self.scenario, settings.target, settings.connections, settings.in_flight, settings.seed
+        )?;
+        if !settings.variants.is_empty() {
+            let variants: Vec<String> = settings
+                .variants
+                .iter()
+                .map(|variant| format!("{} ({} seats)", variant.id, variant.seats))
+                .collect();
+            writeln!(f, "variants: {}", variants.join(", "))?;
+        }
+        if let Some(watchers) = settings.watchers_per_game {
+            writeln!(f, "watchers per game: {watchers}")?;
+        }
+        if let Some(games) = settings.games_per_worker {
+            writeln!(f, "games per worker: {games}")?;
+        }
+        if !settings.expected_errors.is_empty() {
+            writeln!(
+                f,
+                "expected errors: {}",
+                settings.expected_errors.join(", ")
+            )?;
+        }
+        if let Some(baseline) = &self.baseline {
+            writeln!(f)?;
+            write_phase(f, baseline, settings.warmup_s)?;
+        }
+        writeln!(f)?;
+        write_phase(f, &self.result, settings.warmup_s)?;
+        writeln!(f)?;
+        write_errors(f, self)?;
+        match (&self.ratios, &self.baseline) {
+            (Some(ratios), _) => write_ratios(f, ratios)?,
+            (None, Some(_)) => writeln!(f, "ratio to baseline: the baseline measured nothing")?,
+            (None, None) => {}
+        }
+        if self.stopped_early {
+            writeln!(
+                f,
+                "stopped early (interrupted, or the error limit was reached)"
+            )?;
+        }
+        if self.passed {
+            writeln!(f, "result: PASS (no unexpected errors)")
+        } else {
+            writeln!(
+                f,
+                "result: FAIL ({} unexpected errors)",
+                self.unexpected_errors
+            )
+        }
+    }
+}
+
+/// Column headers of the latency table.
+const LATENCY_HEADER: &str =
+    "    calls     per s    mean µs     p50 µs     p90 µs     p99 µs   p99.9 µs     max µs";
+
+/// One phase: its latency table, its totals and its CPU time.
+fn write_phase(f: &mut Formatter<'_>, phase: &PhaseReport, warmup_s: f64) -> fmt::Result {
+    writeln!(
+        f,
+        "{}: {:.1} s measured after {:.1} s warm-up",
+        phase.name, phase.measured_s, warmup_s
+    )?;
+    writeln!(f, "  {:<12}{LATENCY_HEADER}", "")?;
+    for method in &phase.methods {
+        write_latency_row(f, method.method, method.calls_per_s, &method.latency)?;
+    }
+    if let Some(delay) = &phase.delivery_delay {
+        write_latency_row(f, "delivery", phase.deliveries_per_s, delay)?;
+    }
+    if phase.actions > 0 || phase.games_finished > 0 {
+        writeln!(
+            f,
+            "  games finished {} ({:.1}/s) | actions {} ({:.1}/s)",
+            phase.games_finished, phase.games_per_s, phase.actions, phase.actions_per_s
+        )?;
+    }
+    if !phase.variants.is_empty() {
+        writeln!(
+            f,
+            "  {:<20}{:>10}{:>10}{:>12}{:>12}",
+            "variant", "games", "games/s", "actions", "actions/s"
+        )?;
+        for variant in &phase.variants {
+            writeln!(
+                f,
+                "  {:<20}{:>10}{:>10.1}{:>12}{:>12.1}",
+                variant.id,
+                variant.games_finished,
+                variant.games_per_s,
+                variant.actions,
+                variant.actions_per_s
+            )?;
+        }
+    }
+    writeln!(
+        f,
+        "  all calls {} ({:.1}/s) | client CPU {:.2} s ({:.2} cores, {:.1} µs/call)",
+        phase.calls,
+        phase.calls_per_s,
+        phase.client_cpu_s,
+        phase.client_cpu_cores,
+        phase.client_cpu_us_per_call
+    )
+}
+
+/// One row of the latency table.
+fn write_latency_row(
+    f: &mut Formatter<'_>,
+    name: &str,
+    per_second: f64,
+    latency: &LatencySummary,
+) -> fmt::Result {
+    writeln!(
+        f,
+        "  {:<12}{:>9}{:>10.1}{:>11.1}{:>11.1}{:>11.1}{:>11.1}{:>11.1}{:>11.1}",
+        name,
+        latency.count,
+        per_second,
+        latency.mean_us,
+        latency.p50_us,
+        latency.p90_us,
+        latency.p99_us,
+        latency.p999_us,
+        latency.max_us
+    )
+}
+
+/// The errors of every phase.
+fn write_errors(f: &mut Formatter<'_>, report: &RunReport) -> fmt::Result {
+    let phases = report
+        .baseline
+        .iter()
+        .chain(std::iter::once(&report.result));
+    let rows: Vec<_> = phases
+        .flat_map(|phase| phase.errors.iter().map(move |error| (&phase.name, error)))
+        .collect();
+    if rows.is_empty() {
+        return writeln!(f, "errors: none");
+    }
+    writeln!(
+        f,
+        "errors:\n  {:<10}{:<22}{:<22}{:>8}  expected",
+        "phase", "code", "reason", "count"
+    )?;
+    for (phase, error) in rows {
+        let reason = if error.reason.is_empty() {
+            "-"
+        } else {
+            error.reason
+        };
+        writeln!(
+            f,
+            "  {:<10}{:<22}{:<22}{:>8}  {}",
+            phase,
+            error.code,
+            reason,
+            error.count,
+            if error.expected { "yes" } else { "no" }
+        )?;
+    }
+    Ok(())
+}
+
+/// The ratios to the baseline.
+fn write_ratios(f: &mut Formatter<'_>, ratios: &Ratios) -> fmt::Result {
+    let mut parts = vec![
+        format!("calls/s {:.2}x", ratios.calls_per_s),
+        format!("actions/s {:.2}x", ratios.actions_per_s),
+    ];
+    if let Some(act) = ratios.act_calls_per_s {
+        parts.push(format!("Act calls/s {act:.2}x"));
+    }
+    if let Some(p50) = ratios.act_p50 {
+        parts.push(format!("Act p50 {p50:.2}x"));
+    }
+    if let Some(p99) = ratios.act_p99 {
+        parts.push(format!("Act p99 {p99:.2}x"));
+    }
+    writeln!(f, "ratio to baseline: {}", parts.join(" | "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{ErrorReport, MethodReport, PlayedVariant, Settings, VariantReport};
+    use super::*;
+
+    fn latency(p99_us: f64) -> LatencySummary {
+        LatencySummary {
+            count: 10,
+            mean_us: 50.0,
+            p50_us: 40.0,
+            p90_us: 60.0,
+            p99_us,
+            p999_us: p99_us + 10.0,
+            max_us: p99_us + 20.0,
+        }
+    }
+
+    fn phase(name: &str, method: &'static str, p99_us: f64) -> PhaseReport {
+        PhaseReport {
+            name: name.into(),
+            measured_s: 2.0,
+            calls: 10,
+            calls_per_s: 5.0,
+            actions: 0,
+            actions_per_s: 0.0,
+            games_finished: 0,
+            games_per_s: 0.0,
+            deliveries: 0,
+            deliveries_per_s: 0.0,
+            methods: vec![MethodReport {
+                method,
+                calls_per_s: 5.0,
+                latency: latency(p99_us),
+            }],
+            delivery_delay: None,
+            variants: Vec::new(),
+            errors: Vec::new(),
+            unexpected_errors: 0,
+            client_cpu_s: 0.5,
+            client_cpu_cores: 0.25,
+            client_cpu_us_per_call: 50_000.0,
+        }
+    }
+
+    fn report() -> RunReport {
+        let mut result = phase("play", "Act", 300.0);
+        result.actions = 10;
+        result.actions_per_s = 5.0;
+        result.games_finished = 1;
+        result.games_per_s = 0.5;
+        result.variants = vec![VariantReport {
+            id: "pigeon_chess".into(),
+            games_finished: 1,
+            games_per_s: 0.5,
+            actions: 10,
+            actions_per_s: 5.0,
+        }];
+        let baseline = phase("baseline", "Check", 100.0);
+        let ratios = Ratios::between(&result, &baseline);
+        RunReport {
+            scenario: "play",
+            settings: Settings {
+                target: "http://127.0.0.1:50051".into(),
+                connections: 2,
+                in_flight: 8,
+                warmup_s: 1.0,
+                duration_s: Some(2.0),
+                baseline_duration_s: 2.0,
+                seed: 1,
+                variants: vec![PlayedVariant {
+                    id: "pigeon_chess".into(),
+                    seats: 2,
+                }],
+                games: None,
+                watchers_per_game: None,
+                games_per_worker: None,
+                expected_errors: Vec::new(),
+            },
+            baseline: Some(baseline),
+            result,
+            ratios,
+            stopped_early: false,
+            unexpected_errors: 0,
+            passed: true,
+        }
+    }
+
+    #[test]
+    fn the_table_shows_phases_ratios_and_the_verdict() {
+        let text = report().to_string();
+        assert!(text.starts_with("deckmate-load play -> http://127.0.0.1:50051"));
+        assert!(text.contains("variants: pigeon_chess (2 seats)"), "{text}");
+        assert!(text.contains("baseline: 2.0 s measured after 1.0 s warm-up"));
+        let act_row = text
+            .lines()
+            .find(|line| line.trim_start().starts_with("Act "))
+            .expect("an Act row");
+        assert!(act_row.contains("300.0"), "{act_row}");
+        assert!(
+            text.contains("  pigeon_chess                 1       0.5"),
+            "{text}"
+        );
+        assert!(text.contains("errors: none"));
+        assert!(text.contains("Act p99 3.00x"), "{text}");
+        assert!(
+            text.trim_end()
+                .ends_with("result: PASS (no unexpected errors)")
+        );
+    }
+
+    #[test]
+    fn failures_are_listed_and_fail_the_run() {
+        let mut report = report();
+        report.result.errors.push(ErrorReport {
+            code: "ABORTED",
+            reason: "STALE_VERSION",
+            count: 3,
+            expected: false,
+        });
+        report.unexpected_errors = 3;
+        report.passed = false;
+        let text = report.to_string();
+        assert!(text.contains("STALE_VERSION"), "{text}");
+        assert!(
+            text.trim_end()
+                .ends_with("result: FAIL (3 unexpected errors)")
+        );
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["result"]["errors"][0]["reason"], "STALE_VERSION");
+        assert_eq!(json["passed"], false);
+        assert!(json["ratios"]["act_p99"].as_f64().is_some());
+    }
+}

@@ -1,0 +1,221 @@
+//! A short run of every scenario against an in-process server on a free loopback port, over
+//! every variant the server hosts: no unexpected error, every variant finishes games, and the
+//! counts agree with each other. Nothing here depends on how fast the machine is.
+
+use std::time::Duration;
+
+use deckmate_load::{
+    ActScenario, LoadOptions, Method, PlayScenario, RunReport, Scenario, StopSignal,
+    VariantSelection, WatchScenario, errors::ExpectedErrors,
+};
+use deckmate_server::Config;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// A server running in this process until dropped.
+struct Server {
+    address: String,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    async fn start() -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind loopback");
+        let address = format!("http://{}", listener.local_addr().expect("local address"));
+        let (stop, stopped) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            deckmate_server::serve(Config::default(), listener, async {
+                let _ = stopped.await;
+            })
+            .await
+            .expect("the server runs");
+        });
+        Server {
+            address,
+            stop: Some(stop),
+            task: Some(task),
+        }
+    }
+
+    /// The ids of the hosted variants.
+    async fn variant_ids(&self) -> Vec<String> {
+        let client = deckmate::Client::connect(self.address.clone())
+            .await
+            .expect("connect");
+        client
+            .list_variants()
+            .await
+            .expect("ListVariants")
+            .into_iter()
+            .map(|variant| variant.id)
+            .collect()
+    }
+
+    async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            task.await.expect("the server stops cleanly");
+        }
+    }
+}
+
+/// Small, quiet options against `server`.
+fn options(server: &Server) -> LoadOptions {
+    LoadOptions {
+        target: server.address.clone(),
+        connections: 2,
+        in_flight: 4,
+        duration: None,
+        warmup: Duration::ZERO,
+        baseline_duration: Duration::ZERO,
+        seed: 7,
+        expected: ExpectedErrors::none(),
+        max_errors: 10,
+        progress: None,
+    }
+}
+
+/// Runs `scenario` and checks that it passed without any error.
+async fn run_clean(scenario: Scenario, options: &LoadOptions) -> RunReport {
+    let report = deckmate_load::run(&scenario, options, &StopSignal::new())
+        .await
+        .expect("the run starts");
+    assert!(report.passed, "{report}");
+    assert_eq!(report.unexpected_errors, 0, "{report}");
+    assert!(report.result.errors.is_empty(), "{report}");
+    assert!(!report.stopped_early, "{report}");
+    report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_finishes_games_of_every_variant_and_compares_with_the_baseline() {
+    let server = Server::start().await;
+    let hosted = server.variant_ids().await;
+    assert!(!hosted.is_empty());
+    let games = 2 * hosted.len() as u64;
+    let options = LoadOptions {
+        baseline_duration: Duration::from_millis(300),
+        ..options(&server)
+    };
+    let scenario = Scenario::Play(PlayScenario {
+        variants: VariantSelection::All,
+        seats: 0,
+        games: Some(games),
+    });
+    let report = run_clean(scenario, &options).await;
+
+    let played: Vec<&str> = report
+        .settings
+        .variants
+        .iter()
+        .map(|v| v.id.as_str())
+        .collect();
+    assert_eq!(
+        played,
+        hosted.iter().map(String::as_str).collect::<Vec<_>>()
+    );
+    let result = &report.result;
+    assert_eq!(result.games_finished, games, "{report}");
+    for variant in &result.variants {
+        assert!(
+            variant.games_finished >= 1,
+            "{} finished no game",
+            variant.id
+        );
+        assert!(variant.actions >= variant.games_finished, "{report}");
+    }
+    let acts = result.method(Method::Act).expect("Act was measured");
+    assert_eq!(acts.latency.count, result.actions);
+    let creates = result
+        .method(Method::CreateGame)
+        .expect("CreateGame measured");
+    assert_eq!(creates.latency.count, games);
+
+    let baseline = report.baseline.as_ref().expect("a baseline phase ran");
+    assert!(
+        baseline.calls > 0 && baseline.unexpected_errors == 0,
+        "{report}"
+    );
+    assert!(baseline.method(Method::Check).is_some());
+    let ratios = report.ratios.as_ref().expect("ratios to the baseline");
+    assert!(
+        ratios.calls_per_s > 0.0 && ratios.act_p99.is_some(),
+        "{report}"
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watchers_receive_every_version_of_every_game() {
+    let server = Server::start().await;
+    let hosted = server.variant_ids().await;
+    let games = hosted.len() as u64;
+    let scenario = Scenario::Watch(WatchScenario {
+        variants: VariantSelection::All,
+        seats: 0,
+        games: Some(games),
+        watchers: 2,
+    });
+    let report = run_clean(scenario, &options(&server)).await;
+    let result = &report.result;
+    assert_eq!(result.games_finished, games, "{report}");
+    assert!(result.actions > 0);
+    // Each action makes one version, delivered once to each of the two watchers.
+    assert_eq!(result.deliveries, 2 * result.actions, "{report}");
+    let delay = result
+        .delivery_delay
+        .as_ref()
+        .expect("delays were measured");
+    assert_eq!(delay.count, result.deliveries);
+    assert_eq!(
+        result
+            .method(Method::Watch)
+            .map(|watch| watch.latency.count),
+        Some(2 * games)
+    );
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn act_plays_pre_created_games_for_a_short_time() {
+    let server = Server::start().await;
+    let options = LoadOptions {
+        duration: Some(Duration::from_millis(800)),
+        in_flight: 2,
+        ..options(&server)
+    };
+    let scenario = Scenario::Act(ActScenario {
+        variants: VariantSelection::All,
+        seats: 0,
+        games_per_worker: 2,
+    });
+    let report = run_clean(scenario, &options).await;
+    let result = &report.result;
+    assert!(result.actions > 0, "{report}");
+    assert!(report.baseline.is_none() && report.ratios.is_none());
+    // Without a warm-up, every accepted action of the window is a measured Act call.
+    let acts = result.method(Method::Act).expect("Act was measured");
+    assert_eq!(acts.latency.count, result.actions, "{report}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_unknown_variant_is_refused_before_any_load() {
+    let server = Server::start().await;
+    let scenario = Scenario::Play(PlayScenario {
+        variants: VariantSelection::Only(vec!["no_such_game".into()]),
+        seats: 0,
+        games: Some(1),
+    });
+    let error = deckmate_load::run(&scenario, &options(&server), &StopSignal::new())
+        .await
+        .expect_err("the variant does not exist");
+    assert!(error.to_string().contains("no_such_game"), "{error}");
+    server.stop().await;
+}

@@ -1,0 +1,136 @@
+//! §7 hidden information: observations and per-viewer event views.
+//!
+//! Everyone sees the pieces, the check flags, the base cards that have been face up, the discard
+//! pile, the hand sizes and the size of the draw pile. A seat also sees its own hand. Nobody sees
+//! a base card that has never been face up, the other hand or the draw-pile order. The only
+//! event with a secret is a draw, whose cards only the drawer sees.
+
+use super::event::{Event, EventView};
+use super::observation::{Observation, PlayerView, SpotView};
+use super::spot::{SPOTS, Spot};
+use super::state::{State, colour_of, seats};
+use crate::seat::Viewer;
+
+/// The game as `viewer` may see it.
+pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
+    let board: [SpotView; SPOTS] = std::array::from_fn(|index| {
+        let spot = Spot::from_index(index).expect("25 spots");
+        let here = state.spot(spot);
+        SpotView {
+            piece: here.piece,
+            owner: state.piece_owner(spot),
+            in_check: here.in_check,
+            base: here.base_known.then_some(here.base),
+        }
+    });
+    let players = seats()
+        .map(|seat| PlayerView {
+            colour: colour_of(seat),
+            hand_count: state.hand(seat).len() as u32,
+            pieces_in_play: state.pieces_in_play(seat) as u32,
+            checks: state.checks(seat) as u32,
+            exchanged_last_turn: state.exchanged_last[seat.index()],
+            shown_hand: state
+                .shown_hands
+                .as_ref()
+                .map(|hands| hands[seat.index()].clone()),
+        })
+        .collect();
+    let hand = viewer
+        .seat()
+        .and_then(|seat| state.hands.get(seat.index()))
+        .cloned()
+        .unwrap_or_default();
+    Observation {
+        phase: state.phase,
+        board,
+        players,
+        hand,
+        draw_count: state.draw_pile.len() as u32,
+        discard: state.discard.clone(),
+        current_player: state.outcome.is_none().then_some(state.current),
+        replacement_spot: state.replacement_spot,
+        turn: state.turns_taken,
+        turns_without_progress: state.turns_without_progress,
+        config: state.config.clone(),
+    }
+}
+
+/// `event` as `viewer` may know it. Every event is at least partly public.
+pub(crate) fn view_event(event: &Event, viewer: Viewer) -> EventView {
+    match event {
+        Event::CardsDrawn { seat, cards } => EventView::CardsDrawn {
+            seat: *seat,
+            count: cards.len() as u32,
+            cards: viewer.is(*seat).then(|| cards.clone()),
+        },
+        public => reveal_event(public),
+    }
+}
+
+/// `event` with every detail. Events never hold a base card that was not face up, so even the
+/// complete history of a finished game names none (§7).
+pub(crate) fn reveal_event(event: &Event) -> EventView {
+    match event.clone() {
+        Event::DeckShuffled { cards } => EventView::DeckShuffled { cards },
+        Event::BoardDealt { spots } => EventView::BoardDealt { spots },
+        Event::CardsDrawn { seat, cards } => EventView::CardsDrawn {
+            seat,
+            count: cards.len() as u32,
+            cards: Some(cards),
+        },
+        Event::DiscardReshuffled { cards } => EventView::DiscardReshuffled { cards },
+        Event::PlayedIn { seat, card, spot } => EventView::PlayedIn { seat, card, spot },
+        Event::Exchanged { seat, cards } => EventView::Exchanged { seat, cards },
+        Event::Moved {
+            seat,
+            from,
+            to,
+            piece,
+            jump,
+        } => EventView::Moved {
+            seat,
+            from,
+            to,
+            piece,
+            jump,
+        },
+        Event::Captured {
+            seat,
+            from,
+            to,
+            piece,
+            captured,
+            revealed,
+        } => EventView::Captured {
+            seat,
+            from,
+            to,
+            piece,
+            captured,
+            revealed,
+        },
+        Event::Replaced {
+            seat,
+            spot,
+            card,
+            discarded,
+        } => EventView::Replaced {
+            seat,
+            spot,
+            card,
+            discarded,
+        },
+        Event::RevealedKept { seat, spot } => EventView::RevealedKept { seat, spot },
+        Event::Checked { seat, spot, piece } => EventView::Checked { seat, spot, piece },
+        Event::NoLegalAction {
+            seat,
+            hands,
+            opponent_could_act,
+        } => EventView::NoLegalAction {
+            seat,
+            hands,
+            opponent_could_act,
+        },
+    }
+}

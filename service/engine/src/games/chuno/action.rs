@@ -1,0 +1,190 @@
+//! CHUNO actions (rules/chuno.md §4 turn, §6 CHUNO call) and their notation: `play R2`,
+//! `play W G` (a Wild choosing green), `e2e4`, `e7e8q`, `end`, `draw`, `chuno`.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+use super::card::{Card, Colour};
+use crate::chess::{Role, Square};
+
+/// One chess move as a player names it (UCI): from, to and the promotion choice. Castling is the
+/// King's move (`e1g1`); en passant is the pawn's diagonal step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ChessMove {
+    /// The square the piece leaves.
+    pub from: Square,
+    /// The square it goes to.
+    pub to: Square,
+    /// §5: the piece a pawn reaching the last rank becomes (Q, R, B or N); `None` otherwise.
+    pub promotion: Option<Role>,
+}
+
+impl fmt::Display for ChessMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        if let Some(role) = self.promotion {
+            write!(f, "{}", role.letter().to_ascii_lowercase())?;
+        }
+        Ok(())
+    }
+}
+
+/// A string that is not a move in UCI notation (`e2e4`, `e7e8q`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not a move: {0:?} (expected UCI such as e2e4 or e7e8q)")]
+pub struct ParseMoveError(pub String);
+
+impl FromStr for ChessMove {
+    type Err = ParseMoveError;
+
+    fn from_str(text: &str) -> Result<ChessMove, ParseMoveError> {
+        let error = || ParseMoveError(text.to_string());
+        let text = text.trim();
+        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
+            return Err(error());
+        }
+        let from = text[0..2].parse().map_err(|_| error())?;
+        let to = text[2..4].parse().map_err(|_| error())?;
+        let promotion = match text[4..].chars().next() {
+            None => None,
+            Some(letter) => match Role::from_letter(letter) {
+                Some(role @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Some(role),
+                _ => return Err(error()),
+            },
+        };
+        Ok(ChessMove {
+            from,
+            to,
+            promotion,
+        })
+    }
+}
+
+/// One CHUNO decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// §4.1–§4.3: play a card from the hand. `colour` is the new active colour chosen with a Wild
+    /// or Wild Draw Four, and `None` for every coloured card.
+    Play {
+        /// The card.
+        card: Card,
+        /// The colour chosen with a wild card.
+        colour: Option<Colour>,
+    },
+    /// §4.1, §4.2, §5: one chess move granted by the card just played.
+    Move(ChessMove),
+    /// §4.1, §4.3: end the turn early (moves left after a number card, or no follow-up card after
+    /// a Reverse).
+    EndTurn,
+    /// §4.4: draw one card; the turn ends at once.
+    Draw,
+    /// §6: call CHUNO with one card left; accepted out of turn.
+    CallChuno,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Play {
+                card,
+                colour: Some(colour),
+            } => write!(f, "play {card} {}", colour.letter()),
+            Action::Play { card, colour: None } => write!(f, "play {card}"),
+            Action::Move(chess_move) => write!(f, "{chess_move}"),
+            Action::EndTurn => f.write_str("end"),
+            Action::Draw => f.write_str("draw"),
+            Action::CallChuno => f.write_str("chuno"),
+        }
+    }
+}
+
+/// A string that is not an action (`play R2`, `play W G`, `e2e4`, `end`, `draw`, `chuno`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("not an action: {0:?} (expected play R2, play W G, e2e4, e7e8q, end, draw or chuno)")]
+pub struct ParseActionError(pub String);
+
+impl FromStr for Action {
+    type Err = ParseActionError;
+
+    fn from_str(text: &str) -> Result<Action, ParseActionError> {
+        let error = || ParseActionError(text.to_string());
+        let words: Vec<&str> = text.split_whitespace().collect();
+        match words.as_slice() {
+            ["end"] => Ok(Action::EndTurn),
+            ["draw"] => Ok(Action::Draw),
+            ["chuno"] => Ok(Action::CallChuno),
+            ["play", card] => {
+                let card: Card = card.parse().map_err(|_| error())?;
+                Ok(Action::Play { card, colour: None })
+            }
+            ["play", card, colour] => {
+                let card: Card = card.parse().map_err(|_| error())?;
+                let mut letters = colour.chars();
+                let colour = match (letters.next(), letters.next()) {
+                    (Some(letter), None) => Colour::from_letter(letter).ok_or_else(error)?,
+                    _ => return Err(error()),
+                };
+                Ok(Action::Play {
+                    card,
+                    colour: Some(colour),
+                })
+            }
+            [uci] => uci.parse().map(Action::Move).map_err(|_| error()),
+            _ => Err(error()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Square;
+
+    #[test]
+    fn notation_reads_back_what_it_writes() {
+        for text in [
+            "play R2",
+            "play YS",
+            "play W G",
+            "play W+4 B",
+            "e2e4",
+            "e7e8q",
+            "a2a1n",
+            "e1g1",
+            "end",
+            "draw",
+            "chuno",
+        ] {
+            let action: Action = text.parse().unwrap_or_else(|error| panic!("{error}"));
+            assert_eq!(action.to_string(), text);
+        }
+        let promotion: Action = "e7e8q".parse().unwrap();
+        assert_eq!(
+            promotion,
+            Action::Move(ChessMove {
+                from: Square::from_coords(4, 6).unwrap(),
+                to: Square::E8,
+                promotion: Some(Role::Queen),
+            })
+        );
+    }
+
+    #[test]
+    fn malformed_notation_is_refused() {
+        for text in [
+            "",
+            "play",
+            "play X9",
+            "play W GG",
+            "play W Q",
+            "e2e9",
+            "e7e8k",
+            "e7e8qq",
+            "jump",
+            "play R2 G H",
+        ] {
+            assert!(text.parse::<Action>().is_err(), "{text:?} parsed");
+        }
+    }
+}

@@ -1,0 +1,141 @@
+//! The authoritative CHUNO state and the small queries every rule module shares.
+//!
+//! Layout: the deck and the discard pile are vectors whose last element is the top card. Hands
+//! are kept sorted, because cards of the same kind and colour are interchangeable. Seat 0 plays
+//! White (§2, §9.12).
+
+use serde::{Deserialize, Serialize};
+
+use super::card::{Card, Colour};
+use super::config::Config;
+use super::observation::Stage;
+use crate::chess::{CheckRule, Color, Position, RoleSet, Rules};
+use crate::game::Outcome;
+use crate::rng::GameRng;
+use crate::seat::{Seat, SeatSet};
+
+/// Number of seats: CHUNO is a two-player game.
+pub(crate) const SEATS: usize = 2;
+
+/// §4.3: the most cards one turn may play, counting the first.
+pub(crate) const MAX_CARDS_PER_TURN: u8 = 3;
+
+/// The complete state of one CHUNO game, including deck order and the generator. It never leaves
+/// the server; clients see [`super::Observation`]s.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The effective options.
+    pub(crate) config: Config,
+    /// The generator every shuffle draws from.
+    pub(crate) rng: GameRng,
+    /// The chess board, castling rights and en passant square.
+    pub(crate) position: Position,
+    /// The draw deck; the last card is the top. Its order is hidden from everyone (§8).
+    pub(crate) deck: Vec<Card>,
+    /// The discard pile, oldest first; the last card is the top card (public, §8).
+    pub(crate) discard: Vec<Card>,
+    /// Each seat's hand, sorted (owner-only, §8).
+    pub(crate) hands: [Vec<Card>; SEATS],
+    /// §1: the colour to match: the top card's, or the one the last wild card chose.
+    pub(crate) active_colour: Colour,
+    /// Whose turn it is.
+    pub(crate) current: Seat,
+    /// Where the current turn stands.
+    pub(crate) stage: Stage,
+    /// §4.1, §4.2: chess moves still allowed this turn.
+    pub(crate) moves_left: u8,
+    /// §4.3: cards played so far this turn (at most [`MAX_CARDS_PER_TURN`]).
+    pub(crate) cards_this_turn: u8,
+    /// §4 skips: each seat's "turns to skip" counter.
+    pub(crate) skips: [u32; SEATS],
+    /// §6: the seat whose CHUNO obligation is pending (not yet called, window still open).
+    pub(crate) chuno: Option<Seat>,
+    /// §7: the seat whose draw offer stands, mirrored from the table's meta actions so that the
+    /// observation can show it.
+    pub(crate) draw_offer: Option<Seat>,
+    /// Turns completed so far; skipped turns are not turns (§10).
+    pub(crate) turns_taken: u32,
+    /// §10: consecutive chess moves without a capture or a pawn move.
+    pub(crate) quiet_moves: u32,
+    /// The result, once over.
+    pub(crate) outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The chess rules of §5: castling, en passant, double steps and promotion to Q, R, B or N;
+    /// check not enforced; castling limited by attacks only with [`Config::strict_castling`]
+    /// (§9.4).
+    pub(crate) fn rules(&self) -> Rules {
+        chess_rules(&self.config)
+    }
+
+    /// The seats that may act now: the current player, and a seat with a pending CHUNO
+    /// obligation (§6: the call is accepted out of turn).
+    pub(crate) fn to_act(&self) -> SeatSet {
+        if self.outcome.is_some() {
+            return SeatSet::EMPTY;
+        }
+        let mut seats = SeatSet::only(self.current);
+        if let Some(seat) = self.chuno {
+            seats.insert(seat);
+        }
+        seats
+    }
+
+    /// The top card of the discard pile.
+    pub(crate) fn top(&self) -> Card {
+        *self
+            .discard
+            .last()
+            .expect("the discard pile always holds its top card")
+    }
+
+    /// §4.4, §7: whether a card can be drawn: the deck holds one, or the discard pile holds more
+    /// than its top card and can be reshuffled into a new deck.
+    pub(crate) fn can_draw(&self) -> bool {
+        !self.deck.is_empty() || self.discard.len() > 1
+    }
+}
+
+/// §5, §9.4: the chess rules a config asks for.
+pub(crate) fn chess_rules(config: &Config) -> Rules {
+    Rules {
+        castling: true,
+        en_passant: true,
+        double_step: true,
+        promotion: RoleSet::STANDARD_PROMOTIONS,
+        check: CheckRule::Ignored,
+        castle_through_check: config.strict_castling,
+    }
+}
+
+/// §2, §9.12: seat 0 plays White, seat 1 Black.
+pub(crate) fn colour_of(seat: Seat) -> Color {
+    if seat.0 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// Both seats, in order.
+pub(crate) fn seats() -> impl Iterator<Item = Seat> {
+    (0..SEATS as u8).map(Seat)
+}
+
+/// Puts `card` into the sorted `hand`.
+pub(crate) fn add_to_hand(hand: &mut Vec<Card>, card: Card) {
+    let at = hand.partition_point(|held| *held <= card);
+    hand.insert(at, card);
+}
+
+/// Takes one `card` out of `hand`; false when the hand holds none.
+pub(crate) fn take_from_hand(hand: &mut Vec<Card>, card: Card) -> bool {
+    match hand.iter().position(|held| *held == card) {
+        Some(at) => {
+            hand.remove(at);
+            true
+        }
+        None => false,
+    }
+}

@@ -1,0 +1,288 @@
+//! Players leaving the game: the King-loss rule (§3 step 3, §4, §5), the leaving teammate's gift
+//! (§5) and resignation with more than two seats (§4, engine addition).
+//!
+//! A player whose King lands in an opponent's captured pile is out. With two players that ends
+//! the game; with more, the others play on until one side is left. In a team game the leaving
+//! player first gives up to two of their remaining cards to a teammate still in the game (an
+//! action of the leaving seat; everyone else waits), and a team loses when all its players are
+//! out. A leaving player's remaining cards (deck, hand, reuse pile) go to the removed zone; in
+//! free for all their captured pile goes with them unless
+//! [`super::Config::eliminated_captures_count`] keeps it.
+
+use super::action::Action;
+use super::event::{Event, OutReason, PublicEvent};
+use super::observation::{Pending, Step};
+use super::piece::{Card, Piece};
+use super::play;
+use super::round;
+use super::scoring;
+use super::state::{Hand, State, distinct_pieces, hand_cards};
+use crate::game::{EndReason, PlayError};
+use crate::seat::Seat;
+
+/// §5: the most cards a leaving teammate gives.
+pub(crate) const GIFT_SIZE: usize = 2;
+
+/// The King-loss rule, after every pile is resolved. Returns whether the game ended.
+pub(crate) fn apply_king_loss(state: &mut State, events: &mut Vec<Event>) -> bool {
+    let losers: Vec<Seat> = state
+        .seats()
+        .filter(|seat| state.is_in(*seat) && king_captured(state, *seat))
+        .collect();
+    if losers.is_empty() {
+        return false;
+    }
+    for seat in &losers {
+        state.player_mut(*seat).out = true;
+        events.push(Event::Public(PublicEvent::SeatOut {
+            seat: *seat,
+            reason: OutReason::KingCaptured,
+        }));
+    }
+    // §4, §7.10: a King loss decides whatever was captured; if every side still in lost its
+    // King at once, the captured piles decide.
+    if end_if_decided(state, &losers, EndReason::KingCaptured) {
+        return true;
+    }
+    for seat in losers {
+        if state.config.is_team_game() {
+            state.pending.push(Pending::Gift { seat });
+        } else {
+            leave(state, seat, Vec::new(), events);
+        }
+    }
+    false
+}
+
+/// Whether `seat`'s King lies in the captured pile of another side.
+fn king_captured(state: &State, seat: Seat) -> bool {
+    let king = Card::new(seat, Piece::King);
+    state
+        .captured
+        .iter()
+        .enumerate()
+        .any(|(side, cards)| side as u8 != state.side(seat) && cards.contains(&king))
+}
+
+/// Ends the game once at most one side has a player in it: that side wins; if none is left,
+/// the sides of the players who just left are compared by captured value. Returns whether the
+/// game ended.
+fn end_if_decided(state: &mut State, just_out: &[Seat], reason: EndReason) -> bool {
+    let mut sides_in: Vec<u8> = state
+        .seats()
+        .filter(|seat| state.is_in(*seat))
+        .map(|seat| state.side(seat))
+        .collect();
+    sides_in.sort_unstable();
+    sides_in.dedup();
+    let outcome = match sides_in.as_slice() {
+        [] => {
+            let mut sides: Vec<u8> = just_out.iter().map(|seat| state.side(*seat)).collect();
+            sides.sort_unstable();
+            sides.dedup();
+            scoring::decide_by_captures(state, &sides, reason)
+        }
+        [side] => scoring::side_wins(state, *side, reason),
+        _ => return false,
+    };
+    scoring::finish(state, outcome);
+    true
+}
+
+/// The leaving player's remaining cards (and `extra`, their cards taken off this round's piles)
+/// go to the removed zone; in free for all their captured pile goes too unless configured.
+pub(crate) fn leave(state: &mut State, seat: Seat, extra: Vec<Card>, events: &mut Vec<Event>) {
+    let side = usize::from(state.side(seat));
+    let keep_captures = state.config.is_team_game() || state.config.eliminated_captures_count;
+    let player = state.player_mut(seat);
+    let mut own: Vec<Piece> = std::mem::take(&mut player.deck);
+    own.extend(hand_cards(&player.hand));
+    own.append(&mut player.reuse);
+    player.hand = [0; 6];
+    let mut cards = extra;
+    cards.extend(own.into_iter().map(|piece| Card::new(seat, piece)));
+    if !keep_captures {
+        cards.append(&mut state.captured[side]);
+    }
+    cards.sort_unstable_by(|a, b| a.owner.cmp(&b.owner).then(b.piece.cmp(&a.piece)));
+    state.removed.extend(cards.iter().copied());
+    events.push(Event::Public(PublicEvent::CardsLeftGame { seat, cards }));
+}
+
+/// Teammates of `seat` still in the game.
+fn teammates_in(state: &State, seat: Seat) -> Vec<Seat> {
+    state
+        .side_seats(state.side(seat))
+        .iter()
+        .filter(|mate| *mate != seat && state.is_in(*mate))
+        .collect()
+}
+
+/// Whether the leaving `seat` has a teammate to give cards to.
+pub(crate) fn gift_possible(state: &State, seat: Seat) -> bool {
+    state.config.is_team_game() && !teammates_in(state, seat).is_empty()
+}
+
+/// Every card the leaving `seat` still has, wherever it lies (deck, hand, reuse pile).
+fn remaining(state: &State, seat: Seat) -> Hand {
+    let player = state.player(seat);
+    let mut pool = player.hand;
+    for piece in player.deck.iter().chain(&player.reuse) {
+        pool[piece.index()] += 1;
+    }
+    pool
+}
+
+/// §5: every gift of up to two remaining cards to every teammate still in: for each teammate,
+/// the empty gift, then single cards, then pairs, King side first.
+pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+    if state.pending.first() != Some(&Pending::Gift { seat }) {
+        return Vec::new();
+    }
+    let pool = remaining(state, seat);
+    let mut gifts: Vec<Vec<Piece>> = vec![Vec::new()];
+    gifts.extend(distinct_pieces(&pool).map(|piece| vec![piece]));
+    for first in distinct_pieces(&pool) {
+        for second in distinct_pieces(&pool).filter(|second| *second <= first) {
+            if second != first || pool[first.index()] >= 2 {
+                gifts.push(vec![first, second]);
+            }
+        }
+    }
+    teammates_in(state, seat)
+        .into_iter()
+        .flat_map(|to| {
+            gifts
+                .iter()
+                .map(move |pieces| Action::Gift {
+                    to,
+                    pieces: pieces.clone(),
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// §5: the leaving `seat` gives `pieces` to teammate `to`, whose own cards they become; then its
+/// other cards leave the game and the round goes on.
+pub(crate) fn gift(
+    state: &mut State,
+    seat: Seat,
+    to: Seat,
+    pieces: &[Piece],
+) -> Result<Vec<Event>, PlayError> {
+    if state.pending.first() != Some(&Pending::Gift { seat }) {
+        return Err(PlayError::Illegal(
+            "only a player whose King was just captured gives cards, before leaving".into(),
+        ));
+    }
+    if !teammates_in(state, seat).contains(&to) {
+        return Err(PlayError::Illegal(format!(
+            "seat {} is not a teammate still in the game",
+            to.0
+        )));
+    }
+    if pieces.len() > GIFT_SIZE {
+        return Err(PlayError::Illegal(format!(
+            "a gift holds at most {GIFT_SIZE} cards"
+        )));
+    }
+    if pieces.windows(2).any(|pair| pair[0] < pair[1]) {
+        return Err(PlayError::Illegal(
+            "list the gift's cards King side first".into(),
+        ));
+    }
+    let mut pool = remaining(state, seat);
+    for piece in pieces {
+        let count = &mut pool[piece.index()];
+        if *count == 0 {
+            return Err(PlayError::Illegal(format!(
+                "you have no {piece} left to give"
+            )));
+        }
+        *count -= 1;
+    }
+    for piece in pieces {
+        take_remaining(state, seat, *piece);
+        state.player_mut(to).hand[piece.index()] += 1;
+    }
+    let mut events = vec![Event::Public(PublicEvent::Gifted {
+        seat,
+        to,
+        pieces: pieces.to_vec(),
+    })];
+    state.pending.remove(0);
+    leave(state, seat, Vec::new(), &mut events);
+    round::continue_round(state, &mut events);
+    Ok(events)
+}
+
+/// Removes one `piece` from the leaving seat's cards: reuse pile, then hand, then deck. Which
+/// zone gives it makes no difference, since the rest leaves the game at once.
+fn take_remaining(state: &mut State, seat: Seat, piece: Piece) {
+    let player = state.player_mut(seat);
+    if let Some(index) = player.reuse.iter().position(|card| *card == piece) {
+        player.reuse.remove(index);
+    } else if player.hand[piece.index()] > 0 {
+        player.hand[piece.index()] -= 1;
+    } else if let Some(index) = player.deck.iter().position(|card| *card == piece) {
+        player.deck.remove(index);
+    }
+}
+
+/// §4 resignation with more than two seats: the player is out, their cards on this round's
+/// piles and their remaining cards leave the game (a resigning teammate gives no gift), and the
+/// others play on; the game ends when one side is left. A player who resigned never wins, not
+/// even when their team does. With two seats it returns `None`, and
+/// the table gives the other seat the win.
+pub(crate) fn resign(state: &mut State, seat: Seat) -> Option<Vec<Event>> {
+    if state.seat_count() == 2 {
+        return None;
+    }
+    let mut events = Vec::new();
+    let gift_waiting = state.pending.contains(&Pending::Gift { seat });
+    if state.outcome.is_some()
+        || seat.index() >= state.seat_count()
+        || (!state.is_in(seat) && !gift_waiting)
+    {
+        return Some(events);
+    }
+    let step = state.step();
+    let mut on_piles = Vec::new();
+    // A leaving teammate who resigns instead of choosing a gift gives nothing.
+    state.player_mut(seat).resigned = true;
+    if state.is_in(seat) {
+        state.player_mut(seat).out = true;
+        events.push(Event::Public(PublicEvent::SeatOut {
+            seat,
+            reason: OutReason::Resigned,
+        }));
+        for pile in state.piles.iter_mut().flatten() {
+            pile.cards.retain(|card| {
+                let own = card.owner == seat;
+                if own {
+                    on_piles.push(*card);
+                }
+                !own
+            });
+        }
+    }
+    state.pending.retain(|pending| pending.seat() != seat);
+    leave(state, seat, on_piles, &mut events);
+    if end_if_decided(state, &[seat], EndReason::Resignation) {
+        return Some(events);
+    }
+    match step {
+        Step::Play => {
+            if state.current == Some(seat) {
+                state.current = state.next_active_after(seat);
+            }
+            if play::round_over(state) {
+                round::end_play_step(state, &mut events);
+            }
+        }
+        Step::Gift | Step::Promotion => round::continue_round(state, &mut events),
+        Step::Finished => {}
+    }
+    Some(events)
+}

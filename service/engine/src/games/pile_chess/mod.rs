@@ -1,0 +1,204 @@
+//! Pile Chess (`pile_chess`), as specified by rules/pile_chess.md.
+//!
+//! Every player owns a 16-card deck of chess pieces (8 P, 2 N, 2 B, 2 R, 1 Q, 1 K). Each round
+//! every player opens a pile with the top card of their deck; then players take turns putting
+//! hand cards on any pile. When the round's play step ends, each pile goes to the side with the
+//! highest total value, which captures the other sides' cards in it. Losing the King loses the
+//! game; a third deck shortfall ends it as a stalemate, decided by captured value. Two, three
+//! or four players play free for all, or four play two against two.
+//!
+//! The cards carry no special abilities: the source text says they have some but gives none, so
+//! this is the "vanilla" game until their texts are known (§1, §7.3). Pile resolution lives in
+//! one place (`resolve.rs`) so that abilities can be added there.
+//!
+//! # Decisions
+//!
+//! Where the rule file leaves something open, this module decides as follows.
+//!
+//! * **Seats and sides (§5).** 2 to 4 seats; seat 0 is White and the first player of round 1.
+//!   Free for all is the default: every player is a side of one. [`Config::teams`] turns on
+//!   the team game, valid only with 4 seats as two teams of two that together hold every seat
+//!   (such as `[[0, 2], [1, 3]]`, see [`Config::two_vs_two`]); anything else is
+//!   [`crate::SetupError::InvalidConfig`]. A side's captured pile is shared by its players and
+//!   is indexed by side (the seat in free for all, the team's position in `teams` otherwise).
+//!   In a team game an "opponent" (en passant) is a player of the other team.
+//! * **Steps (§3).** Step 1 (opening piles), step 3 (resolution) and step 4 (draws) need no
+//!   decision and happen inside the action that ends the play step. The random hand card of a
+//!   player with an empty deck comes from the game's generator and is announced in
+//!   [`PublicEvent::PileOpened`]. Passing is always legal, also for a player with nothing to
+//!   play; a player who is out is skipped.
+//! * **Round end (§3, §5, §7.4).** After a pass, the play step ends once every player still in,
+//!   except the last one to play (castling and en passant are plays), has passed since that
+//!   play, or, if nobody played, once everyone has passed. The last player to play opens the
+//!   next round; if nobody played, the first player stays (§7.5); if that player is out, the
+//!   next player still in, in seat order.
+//! * **Piles.** A pile is known by its owner's seat. It stays a pile for the whole round even if
+//!   en passant empties it, and cards may be played on it. En passant moves the most recently
+//!   arrived Pawns first.
+//! * **Ties (§7.2).** A shared highest total captures every card of the pile. They are dealt out
+//!   highest value first (then King before Pawn, then pile order), round-robin over the involved
+//!   sides in seat order from the pile owner's side, and never to their own side: a card whose
+//!   turn would go to its own side goes to the next side instead. With two sides this is exactly
+//!   "each side captures the other's cards", and a tied King is always captured. Every involved
+//!   side takes part, also one whose total was lower than the tied best (the seed shares "among
+//!   all players involved in that pile").
+//! * **Promotion (§3 step 3, §7.7)** is a decision of the winning player, asked after the
+//!   King-loss rule, pile by pile in seat order of their owners; a chance with no card to take
+//!   back is skipped without asking. In a team game the pile must have been won with Pawns only
+//!   by the team, and the chance goes to the first team player, in seat order from the pile's
+//!   owner, who is still in and had a Pawn in it. The taken-back card cannot be a King.
+//! * **King loss (§4, §5, §7.10).** A player whose King is in an opponent's captured pile is
+//!   out. The game ends when at most one side has a player left: that side wins (reason
+//!   [`crate::EndReason::KingCaptured`], without scores); if the last players of every side lose
+//!   their Kings at once, their sides' captured values decide (same reason, with scores), equal
+//!   values draw. In free for all the
+//!   leaving player's deck, hand and reuse pile go to the removed zone, and so does their
+//!   captured pile unless [`Config::eliminated_captures_count`] keeps it, in which case it
+//!   still competes at a stalemate.
+//! * **Teams (§5).** A leaving teammate gives up to two cards (possibly none) from deck, hand or
+//!   reuse pile to the hand of a teammate still in; the gift is public, the gifted cards become
+//!   the receiver's own (their owner changes), and the rest goes to the removed zone. The gift is
+//!   asked before any promotion of the same resolution. A team loses when all its players are
+//!   out.
+//! * **Stalemate (§3 step 4, §4, §8).** The shortfall after [`Config::max_reshuffles`]
+//!   reshuffles ends the game at once (reason [`crate::EndReason::OutOfCards`]); so does the end
+//!   of round [`Config::max_rounds`] (reason [`crate::EndReason::TurnCap`]). Each side still in
+//!   scores its captured pile's value; the single best side wins (all its seats), a shared best
+//!   draws. Outcome scores list every seat's side value.
+//! * **Resignation (§4).** With two seats the other seat wins. With more, the player is out as
+//!   if their King had been captured, but gives no gift; their cards on this round's piles leave
+//!   the game too, and the others play on until one side is left (reason
+//!   [`crate::EndReason::Resignation`]). A player who resigned is never among the winners, not
+//!   even when their team goes on to win.
+//! * **Hidden information (§6).** See `view.rs` and `resample.rs`: hands are owner-only, deck
+//!   order is hidden from everyone, every other zone and event is public except the drawn cards.
+//!   Error messages never name another player's hand or any deck's contents.
+
+mod action;
+mod config;
+mod draw;
+mod elimination;
+mod event;
+mod observation;
+mod piece;
+mod play;
+mod promotion;
+mod resample;
+mod resolve;
+mod round;
+mod scoring;
+mod setup;
+mod state;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+pub use action::Action;
+pub use config::{Config, MAX_EN_PASSANT, MAX_RESHUFFLES, MAX_ROUNDS, MAX_VALUE, TEAM_SEATS};
+pub use event::{CapturedCard, Event, EventView, OutReason, PileSource, PublicEvent, SideTotal};
+pub use observation::{CapturedPileView, Observation, Pending, PileView, PlayerView, Step};
+pub use piece::{Card, DECK, DECK_SIZE, Piece};
+pub use state::State;
+
+use std::ops::RangeInclusive;
+
+use crate::game::{Game, Outcome, PlayError, SetupError};
+use crate::rng::{GameRng, Seed};
+use crate::seat::{Seat, SeatSet, Viewer};
+
+/// Pile Chess: chess-piece decks fight over piles (rules/pile_chess.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PileChess;
+
+impl Game for PileChess {
+    const ID: &'static str = "pile_chess";
+    const NAME: &'static str = "Pile Chess";
+    const SUMMARY: &'static str = "Each round every player opens a pile from their 16-card chess \
+        deck and plays hand cards onto any pile; the highest total takes each pile and captures \
+        the rest. Lose your King and you lose; after a third reshuffle the captured values \
+        decide. 2 to 4 players, free for all or 2 against 2.";
+    const SEATS: RangeInclusive<usize> = setup::MIN_SEATS..=setup::MAX_SEATS;
+
+    type Config = Config;
+    type State = State;
+    type Action = Action;
+    type Observation = Observation;
+    type Event = Event;
+    type EventView = EventView;
+
+    fn new_game(
+        config: &Config,
+        seats: usize,
+        seed: Seed,
+    ) -> Result<(State, Vec<Event>), SetupError> {
+        setup::new_game(config, seats, seed)
+    }
+
+    fn seat_count(state: &State) -> usize {
+        state.seat_count()
+    }
+
+    fn to_act(state: &State) -> SeatSet {
+        state.to_act()
+    }
+
+    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
+        if !state.to_act().contains(seat) {
+            return Vec::new();
+        }
+        match state.step() {
+            Step::Play => play::legal_actions(state, seat),
+            Step::Gift => elimination::legal_actions(state, seat),
+            Step::Promotion => promotion::legal_actions(state, seat),
+            Step::Finished => Vec::new(),
+        }
+    }
+
+    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, PlayError> {
+        if state.outcome.is_some() {
+            return Err(PlayError::GameOver);
+        }
+        if !state.to_act().contains(seat) {
+            return Err(PlayError::NotYourTurn);
+        }
+        match action {
+            Action::Play { piece, pile } => play::play(state, seat, *piece, *pile),
+            Action::Pass => play::pass(state, seat),
+            Action::Castle => play::castle(state, seat),
+            Action::EnPassant { from, to, pawns } => {
+                play::en_passant(state, seat, *from, *to, *pawns)
+            }
+            Action::Gift { to, pieces } => elimination::gift(state, seat, *to, pieces),
+            Action::Promote {
+                captured_pile,
+                piece,
+            } => promotion::promote(state, seat, *captured_pile, *piece),
+            Action::DeclinePromotion => promotion::decline(state, seat),
+        }
+    }
+
+    fn observe(state: &State, viewer: Viewer) -> Observation {
+        view::observe(state, viewer)
+    }
+
+    fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {
+        Some(view::view_event(event, viewer))
+    }
+
+    fn reveal_event(event: &Event) -> EventView {
+        view::reveal_event(event)
+    }
+
+    fn outcome(state: &State) -> Option<Outcome> {
+        state.outcome.clone()
+    }
+
+    fn resign(state: &mut State, seat: Seat) -> Option<Vec<Event>> {
+        elimination::resign(state, seat)
+    }
+
+    fn resample(state: &State, viewer: Viewer, rng: &mut GameRng) -> State {
+        resample::resample(state, viewer, rng)
+    }
+}

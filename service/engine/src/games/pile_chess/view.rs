@@ -1,0 +1,100 @@
+//! §6 hidden information: observations and per-viewer event views.
+//!
+//! A seat sees its own hand; of everyone else it sees counts and everything public (piles,
+//! reuse piles, captured piles, the removed zone, reshuffle counters). Nobody sees a deck's
+//! order. A spectator sees only the public part. The only secret in events is which cards a
+//! player drew.
+
+use super::event::{Event, EventView};
+use super::observation::{CapturedPileView, Observation, PileView, PlayerView};
+use super::state::{State, hand_cards};
+use crate::seat::Viewer;
+
+/// The game as `viewer` may see it.
+pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
+    let piles = state
+        .seats()
+        .filter_map(|owner| {
+            state.pile(owner).map(|pile| PileView {
+                owner,
+                cards: pile.cards.clone(),
+                source: pile.source,
+            })
+        })
+        .collect();
+    let players = state
+        .seats()
+        .map(|seat| {
+            let player = state.player(seat);
+            PlayerView {
+                captured_pile: state.side(seat),
+                out: player.out,
+                resigned: player.resigned,
+                deck_count: player.deck.len() as u32,
+                hand_count: player.hand_count() as u32,
+                reuse_pile: player.reuse.clone(),
+                reshuffles: player.reshuffles,
+                castled: player.castled,
+                acted: state.acted.contains(seat),
+                passed: state.passed.contains(seat),
+                plays: player.plays,
+                pawns_only: player.pawns_only,
+                en_passant_used: player.en_passant_used,
+            }
+        })
+        .collect();
+    let captured_piles = state
+        .captured
+        .iter()
+        .enumerate()
+        .map(|(side, cards)| CapturedPileView {
+            seats: state.side_seats(side as u8).iter().collect(),
+            cards: cards.clone(),
+            value: state.captured_value(side as u8),
+        })
+        .collect();
+    let hand = viewer
+        .seat()
+        .and_then(|seat| state.players.get(seat.index()))
+        .map(|player| hand_cards(&player.hand))
+        .unwrap_or_default();
+    Observation {
+        step: state.step(),
+        round: state.round,
+        first_player: state.first_player,
+        current_player: state.current,
+        to_act: state.to_act().iter().collect(),
+        last_player: state.last_player,
+        piles,
+        players,
+        captured_piles,
+        removed: state.removed.clone(),
+        hand,
+        pending: state.pending.clone(),
+        config: state.config.clone(),
+    }
+}
+
+/// `event` as `viewer` may know it: drawn cards only for the player who drew them.
+pub(crate) fn view_event(event: &Event, viewer: Viewer) -> EventView {
+    match event {
+        Event::CardsDrawn { seat, pieces } => EventView::CardsDrawn {
+            seat: *seat,
+            count: pieces.len() as u32,
+            pieces: viewer.is(*seat).then(|| pieces.clone()),
+        },
+        Event::Public(public) => EventView::Public(public.clone()),
+    }
+}
+
+/// `event` with every detail.
+pub(crate) fn reveal_event(event: &Event) -> EventView {
+    match event {
+        Event::CardsDrawn { seat, pieces } => EventView::CardsDrawn {
+            seat: *seat,
+            count: pieces.len() as u32,
+            pieces: Some(pieces.clone()),
+        },
+        Event::Public(public) => EventView::Public(public.clone()),
+    }
+}

@@ -1,0 +1,735 @@
+//! Card Chess on the wire (proto/deckmate/v1/games/card_chess.proto).
+//!
+//! Spots travel as their names ("red castle 3"), cards as a `CardChessCard` (rank and suit),
+//! and the board as the 25 spots rank by rank from "red castle 1" to "black castle 5". A base
+//! card is encoded only when the engine's observation holds it, that is once it has been face up.
+
+use deckmate_engine::GameKind;
+use deckmate_engine::cards::{Card, Colour, Rank, Suit};
+use deckmate_engine::games::card_chess::{
+    AceCapture, Action, CardChess, Config, EventView, Observation, Phase, PlayerView, Spot,
+    SpotView,
+};
+use deckmate_proto::v1 as pb;
+use pb::card_chess_action::Kind as ActionKind;
+use pb::card_chess_event::Kind as EventKind;
+
+use super::GameCodec;
+use super::common::seat_to_u32;
+use crate::error::ApiError;
+
+impl GameCodec for CardChess {
+    const KIND: GameKind = GameKind::CardChess;
+
+    fn decode_config(config: &pb::GameConfig) -> Result<Config, ApiError> {
+        match &config.game {
+            Some(pb::game_config::Game::CardChess(message)) => decode_config_message(message),
+            None => Err(ApiError::InvalidRequest("config: no game is set".into())),
+            Some(_) => Err(ApiError::InvalidRequest(
+                "config: not a card_chess config".into(),
+            )),
+        }
+    }
+
+    fn encode_config(config: &Config) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::CardChess(config_message(config))),
+        }
+    }
+
+    fn decode_action(kind: &pb::action::Kind) -> Result<Action, ApiError> {
+        match kind {
+            pb::action::Kind::CardChess(message) => decode_action_message(message),
+            pb::action::Kind::Meta(_) => Err(ApiError::InvalidRequest(
+                "action: a meta action is not a card_chess action".into(),
+            )),
+            _ => Err(ApiError::InvalidRequest(
+                "action: not a card_chess action".into(),
+            )),
+        }
+    }
+
+    fn encode_action(action: &Action) -> pb::Action {
+        let kind = match *action {
+            Action::PlayIn { card, spot } => ActionKind::PlayIn(pb::CardChessPlayIn {
+                card: Some(encode_card(card)),
+                spot: spot.to_string(),
+            }),
+            Action::Exchange => ActionKind::Exchange(pb::CardChessExchange {}),
+            Action::Move { from, to } => ActionKind::Move(pb::CardChessMove {
+                from: from.to_string(),
+                to: to.to_string(),
+            }),
+            Action::Replace { card } => ActionKind::Replace(pb::CardChessReplace {
+                card: Some(encode_card(card)),
+            }),
+            Action::KeepRevealed => ActionKind::KeepRevealed(pb::CardChessKeepRevealed {}),
+        };
+        pb::Action {
+            kind: Some(pb::action::Kind::CardChess(pb::CardChessAction {
+                kind: Some(kind),
+            })),
+        }
+    }
+
+    fn encode_observation(observation: &Observation) -> pb::Observation {
+        let board = Spot::all()
+            .zip(observation.board.iter())
+            .map(|(spot, view)| spot_message(spot, view))
+            .collect();
+        let players = observation
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, player)| player_message(seat, player))
+            .collect();
+        pb::Observation {
+            game: Some(pb::observation::Game::CardChess(pb::CardChessObservation {
+                phase: encode_phase(observation.phase).into(),
+                board,
+                players,
+                hand: encode_cards(&observation.hand),
+                draw_count: observation.draw_count,
+                discard: encode_cards(&observation.discard),
+                current_player: observation.current_player.map(seat_to_u32),
+                replacement_spot: observation.replacement_spot.map(|spot| spot.to_string()),
+                turn: observation.turn,
+                turns_without_progress: observation.turns_without_progress,
+                config: Some(config_message(&observation.config)),
+            })),
+        }
+    }
+
+    fn encode_event(event: &EventView) -> pb::event::Kind {
+        pb::event::Kind::CardChess(pb::CardChessEvent {
+            kind: Some(event_kind(event)),
+        })
+    }
+}
+
+/// The `CardChessEvent` kind of one event view.
+fn event_kind(event: &EventView) -> EventKind {
+    match event {
+        EventView::DeckShuffled { cards } => {
+            EventKind::DeckShuffled(pb::CardChessDeckShuffled { cards: *cards })
+        }
+        EventView::BoardDealt { spots } => {
+            EventKind::BoardDealt(pb::CardChessBoardDealt { spots: *spots })
+        }
+        EventView::CardsDrawn { seat, count, cards } => {
+            EventKind::CardsDrawn(pb::CardChessCardsDrawn {
+                seat: seat_to_u32(*seat),
+                count: *count,
+                cards: cards.as_deref().map(encode_cards).unwrap_or_default(),
+            })
+        }
+        EventView::DiscardReshuffled { cards } => {
+            EventKind::DiscardReshuffled(pb::CardChessDiscardReshuffled { cards: *cards })
+        }
+        EventView::PlayedIn { seat, card, spot } => EventKind::PlayedIn(pb::CardChessPlayedIn {
+            seat: seat_to_u32(*seat),
+            card: Some(encode_card(*card)),
+            spot: spot.to_string(),
+        }),
+        EventView::Exchanged { seat, cards } => EventKind::Exchanged(pb::CardChessExchanged {
+            seat: seat_to_u32(*seat),
+            cards: encode_cards(cards),
+        }),
+        EventView::Moved {
+            seat,
+            from,
+            to,
+            piece,
+            jump,
+        } => EventKind::Moved(pb::CardChessMoved {
+            seat: seat_to_u32(*seat),
+            from: from.to_string(),
+            to: to.to_string(),
+            piece: Some(encode_card(*piece)),
+            jump: *jump,
+        }),
+        EventView::Captured {
+            seat,
+            from,
+            to,
+            piece,
+            captured,
+            revealed,
+        } => EventKind::Captured(pb::CardChessCaptured {
+            seat: seat_to_u32(*seat),
+            from: from.to_string(),
+            to: to.to_string(),
+            piece: Some(encode_card(*piece)),
+            captured: Some(encode_card(*captured)),
+            revealed: Some(encode_card(*revealed)),
+        }),
+        EventView::Replaced {
+            seat,
+            spot,
+            card,
+            discarded,
+        } => EventKind::Replaced(pb::CardChessReplaced {
+            seat: seat_to_u32(*seat),
+            spot: spot.to_string(),
+            card: Some(encode_card(*card)),
+            discarded: Some(encode_card(*discarded)),
+        }),
+        EventView::RevealedKept { seat, spot } => {
+            EventKind::RevealedKept(pb::CardChessRevealedKept {
+                seat: seat_to_u32(*seat),
+                spot: spot.to_string(),
+            })
+        }
+        EventView::Checked { seat, spot, piece } => EventKind::Checked(pb::CardChessChecked {
+            seat: seat_to_u32(*seat),
+            spot: spot.to_string(),
+            piece: Some(encode_card(*piece)),
+        }),
+        EventView::NoLegalAction {
+            seat,
+            hands,
+            opponent_could_act,
+        } => EventKind::NoLegalAction(pb::CardChessNoLegalAction {
+            seat: seat_to_u32(*seat),
+            hands: hands
+                .iter()
+                .enumerate()
+                .map(|(seat, cards)| pb::CardChessSeatHand {
+                    seat: seat as u32,
+                    cards: encode_cards(cards),
+                })
+                .collect(),
+            opponent_could_act: *opponent_could_act,
+        }),
+    }
+}
+
+/// Reads the options; unset fields keep the rule file's defaults (§8.2, §9).
+fn decode_config_message(message: &pb::CardChessConfig) -> Result<Config, ApiError> {
+    let mut config = Config::default();
+    if let Some(value) = message.ace_capture {
+        config.ace_capture = match pb::CardChessAceCapture::try_from(value) {
+            Ok(pb::CardChessAceCapture::OnlyAces) => AceCapture::OnlyAces,
+            Ok(pb::CardChessAceCapture::AsFaceCard) => AceCapture::AsFaceCard,
+            Ok(pb::CardChessAceCapture::Unspecified) => {
+                return Err(ApiError::InvalidRequest(
+                    "config.card_chess.ace_capture: UNSPECIFIED is not a rule; leave the field \
+                     unset for the default"
+                        .into(),
+                ));
+            }
+            Err(_) => {
+                return Err(ApiError::InvalidRequest(format!(
+                    "config.card_chess.ace_capture: unknown value {value}"
+                )));
+            }
+        };
+    }
+    if let Some(turns) = message.no_progress_turns {
+        config.no_progress_turns = turns;
+    }
+    if let Some(turns) = message.max_turns {
+        if turns == 0 {
+            return Err(ApiError::InvalidRequest(
+                "config.card_chess.max_turns: must be at least 1".into(),
+            ));
+        }
+        config.max_turns = turns;
+    }
+    // The engine's own check stays authoritative should it ever grow stricter.
+    config
+        .validate()
+        .map_err(|error| ApiError::InvalidRequest(format!("config.card_chess: {error}")))?;
+    Ok(config)
+}
+
+/// The options with every field set.
+fn config_message(config: &Config) -> pb::CardChessConfig {
+    let ace_capture = match config.ace_capture {
+        AceCapture::OnlyAces => pb::CardChessAceCapture::OnlyAces,
+        AceCapture::AsFaceCard => pb::CardChessAceCapture::AsFaceCard,
+    };
+    pb::CardChessConfig {
+        ace_capture: Some(ace_capture.into()),
+        no_progress_turns: Some(config.no_progress_turns),
+        max_turns: Some(config.max_turns),
+    }
+}
+
+/// Reads one Card Chess action; field paths in messages start at `action.card_chess`.
+fn decode_action_message(message: &pb::CardChessAction) -> Result<Action, ApiError> {
+    let Some(kind) = &message.kind else {
+        return Err(ApiError::InvalidRequest(
+            "action.card_chess: no action is set".into(),
+        ));
+    };
+    Ok(match kind {
+        ActionKind::PlayIn(play_in) => Action::PlayIn {
+            card: decode_card(play_in.card.as_ref(), "action.card_chess.play_in.card")?,
+            spot: decode_spot(&play_in.spot, "action.card_chess.play_in.spot")?,
+        },
+        ActionKind::Exchange(_) => Action::Exchange,
+        ActionKind::Move(step) => Action::Move {
+            from: decode_spot(&step.from, "action.card_chess.move.from")?,
+            to: decode_spot(&step.to, "action.card_chess.move.to")?,
+        },
+        ActionKind::Replace(replace) => Action::Replace {
+            card: decode_card(replace.card.as_ref(), "action.card_chess.replace.card")?,
+        },
+        ActionKind::KeepRevealed(_) => Action::KeepRevealed,
+    })
+}
+
+/// Reads a spot name such as "red castle 3".
+fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
+    name.parse()
+        .map_err(|error| ApiError::InvalidRequest(format!("{field}: {name:?} is {error}")))
+}
+
+/// Reads a card; a missing card, rank or suit and unknown numbers are invalid.
+fn decode_card(card: Option<&pb::CardChessCard>, field: &str) -> Result<Card, ApiError> {
+    let Some(card) = card else {
+        return Err(ApiError::InvalidRequest(format!("{field}: must be set")));
+    };
+    let rank = pb::CardChessRank::try_from(card.rank)
+        .ok()
+        .filter(|rank| *rank != pb::CardChessRank::Unspecified)
+        .and_then(|rank| Rank::from_value(rank as i32 as u8))
+        .ok_or_else(|| {
+            ApiError::InvalidRequest(format!("{field}.rank: not a rank ({})", card.rank))
+        })?;
+    let suit = match pb::CardChessSuit::try_from(card.suit) {
+        Ok(pb::CardChessSuit::Clubs) => Suit::Clubs,
+        Ok(pb::CardChessSuit::Diamonds) => Suit::Diamonds,
+        Ok(pb::CardChessSuit::Hearts) => Suit::Hearts,
+        Ok(pb::CardChessSuit::Spades) => Suit::Spades,
+        Ok(pb::CardChessSuit::Unspecified) | Err(_) => {
+            return Err(ApiError::InvalidRequest(format!(
+                "{field}.suit: not a suit ({})",
+                card.suit
+            )));
+        }
+    };
+    Ok(Card::new(rank, suit))
+}
+
+/// A card on the wire; the rank's number is its usual value (Ace 1, King 13).
+fn encode_card(card: Card) -> pb::CardChessCard {
+    let suit = match card.suit {
+        Suit::Clubs => pb::CardChessSuit::Clubs,
+        Suit::Diamonds => pb::CardChessSuit::Diamonds,
+        Suit::Hearts => pb::CardChessSuit::Hearts,
+        Suit::Spades => pb::CardChessSuit::Spades,
+    };
+    pb::CardChessCard {
+        rank: i32::from(card.rank.value()),
+        suit: suit.into(),
+    }
+}
+
+fn encode_cards(cards: &[Card]) -> Vec<pb::CardChessCard> {
+    cards.iter().copied().map(encode_card).collect()
+}
+
+fn encode_phase(phase: Phase) -> pb::CardChessPhase {
+    match phase {
+        Phase::Play => pb::CardChessPhase::Play,
+        Phase::Replacement => pb::CardChessPhase::Replacement,
+        Phase::Finished => pb::CardChessPhase::Finished,
+    }
+}
+
+fn encode_colour(colour: Colour) -> pb::CardChessColour {
+    match colour {
+        Colour::Red => pb::CardChessColour::Red,
+        Colour::Black => pb::CardChessColour::Black,
+    }
+}
+
+fn spot_message(spot: Spot, view: &SpotView) -> pb::CardChessSpot {
+    pb::CardChessSpot {
+        name: spot.to_string(),
+        piece: view.piece.map(encode_card),
+        owner: view.owner.map(seat_to_u32),
+        in_check: view.in_check,
+        base: view.base.map(encode_card),
+    }
+}
+
+fn player_message(seat: usize, player: &PlayerView) -> pb::CardChessPlayer {
+    pb::CardChessPlayer {
+        seat: seat as u32,
+        colour: encode_colour(player.colour).into(),
+        hand_count: player.hand_count,
+        pieces_in_play: player.pieces_in_play,
+        checks: player.checks,
+        exchanged_last_turn: player.exchanged_last_turn,
+        hand_shown: player.shown_hand.is_some(),
+        shown_hand: player
+            .shown_hand
+            .as_deref()
+            .map(encode_cards)
+            .unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::common::{decode_table_action, encode_table_action};
+    use crate::codec::test_support::Picker;
+    use deckmate_engine::{Game, Seat, Seed, Table, TableAction, TableEvent, Viewer};
+
+    fn invalid(result: Result<impl std::fmt::Debug, ApiError>, needle: &str) {
+        match result {
+            Err(ApiError::InvalidRequest(message)) => {
+                assert!(
+                    message.contains(needle),
+                    "{message:?} should name {needle:?}"
+                )
+            }
+            other => panic!("expected InvalidRequest naming {needle:?}, got {other:?}"),
+        }
+    }
+
+    fn config_of(message: pb::CardChessConfig) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::CardChess(message)),
+        }
+    }
+
+    fn action_of(kind: ActionKind) -> pb::action::Kind {
+        pb::action::Kind::CardChess(pb::CardChessAction { kind: Some(kind) })
+    }
+
+    fn card(rank: pb::CardChessRank, suit: pb::CardChessSuit) -> pb::CardChessCard {
+        pb::CardChessCard {
+            rank: rank.into(),
+            suit: suit.into(),
+        }
+    }
+
+    #[test]
+    fn every_legal_action_of_random_playouts_round_trips() {
+        let mut checked = 0usize;
+        let mut kinds = std::collections::HashSet::new();
+        for seed in 0..40u64 {
+            let (mut table, _) =
+                Table::<CardChess>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
+            let mut picker = Picker::new(seed);
+            while !table.is_over() {
+                let seat = table.to_act().iter().next().expect("a seat to act");
+                let legal = table.legal_actions(seat);
+                for action in &legal {
+                    let wire = CardChess::encode_action(action);
+                    let kind = wire.kind.as_ref().expect("kind set");
+                    assert_eq!(&CardChess::decode_action(kind).unwrap(), action);
+                    let table_action = TableAction::Game(*action);
+                    let round = decode_table_action::<CardChess>(
+                        &encode_table_action::<CardChess>(&table_action),
+                    );
+                    assert_eq!(round, Ok(table_action));
+                    kinds.insert(std::mem::discriminant(action));
+                    checked += 1;
+                }
+                let action = legal[picker.below(legal.len())];
+                table.apply(seat, &TableAction::Game(action)).unwrap();
+            }
+        }
+        assert!(checked > 10_000, "only {checked} actions checked");
+        // Play-in, exchange, move, replace and keep all occur in random play.
+        assert_eq!(kinds.len(), 5, "only {} action kinds seen", kinds.len());
+    }
+
+    #[test]
+    fn every_card_round_trips() {
+        for card in deckmate_engine::cards::standard_decks(1) {
+            assert_eq!(decode_card(Some(&encode_card(card)), "card"), Ok(card));
+        }
+        let ace = encode_card(Card::new(Rank::Ace, Suit::Spades));
+        assert_eq!(ace.rank, pb::CardChessRank::Ace as i32);
+        let king = encode_card(Card::new(Rank::King, Suit::Hearts));
+        assert_eq!(
+            (king.rank, king.suit),
+            (
+                pb::CardChessRank::King as i32,
+                pb::CardChessSuit::Hearts as i32
+            )
+        );
+    }
+
+    #[test]
+    fn malformed_actions_are_invalid_requests_naming_the_field() {
+        use pb::{CardChessRank as R, CardChessSuit as S};
+        let decode = |kind: ActionKind| CardChess::decode_action(&action_of(kind));
+        invalid(
+            decode(ActionKind::PlayIn(pb::CardChessPlayIn {
+                card: None,
+                spot: "red castle 1".into(),
+            })),
+            "action.card_chess.play_in.card",
+        );
+        invalid(
+            decode(ActionKind::PlayIn(pb::CardChessPlayIn {
+                card: Some(card(R::Unspecified, S::Hearts)),
+                spot: "red castle 1".into(),
+            })),
+            "play_in.card.rank",
+        );
+        invalid(
+            decode(ActionKind::PlayIn(pb::CardChessPlayIn {
+                card: Some(pb::CardChessCard { rank: 14, suit: 3 }),
+                spot: "red castle 1".into(),
+            })),
+            "play_in.card.rank",
+        );
+        invalid(
+            decode(ActionKind::PlayIn(pb::CardChessPlayIn {
+                card: Some(card(R::Two, S::Unspecified)),
+                spot: "red castle 1".into(),
+            })),
+            "play_in.card.suit",
+        );
+        invalid(
+            decode(ActionKind::PlayIn(pb::CardChessPlayIn {
+                card: Some(card(R::Two, S::Hearts)),
+                spot: "red castle 6".into(),
+            })),
+            "action.card_chess.play_in.spot",
+        );
+        invalid(
+            decode(ActionKind::Move(pb::CardChessMove {
+                from: String::new(),
+                to: "middle 1".into(),
+            })),
+            "action.card_chess.move.from",
+        );
+        invalid(
+            decode(ActionKind::Move(pb::CardChessMove {
+                from: "middle 1".into(),
+                to: "a1".into(),
+            })),
+            "action.card_chess.move.to",
+        );
+        invalid(
+            decode(ActionKind::Replace(pb::CardChessReplace {
+                card: Some(pb::CardChessCard { rank: 5, suit: 9 }),
+            })),
+            "action.card_chess.replace.card.suit",
+        );
+        invalid(
+            CardChess::decode_action(&pb::action::Kind::CardChess(pb::CardChessAction {
+                kind: None,
+            })),
+            "action.card_chess",
+        );
+        invalid(
+            CardChess::decode_action(&pb::action::Kind::Meta(pb::MetaAction {
+                kind: pb::MetaActionKind::Resign.into(),
+            })),
+            "meta",
+        );
+        invalid(
+            CardChess::decode_action(&pb::action::Kind::PigeonChess(
+                pb::PigeonChessAction::default(),
+            )),
+            "not a card_chess action",
+        );
+        // Spot names are read in either spelling of the rule file.
+        assert_eq!(
+            decode(ActionKind::Move(pb::CardChessMove {
+                from: "BLACK_CASTLE 1".into(),
+                to: "black kingdom 1".into(),
+            })),
+            Ok(Action::Move {
+                from: "black castle 1".parse().unwrap(),
+                to: "black kingdom 1".parse().unwrap(),
+            })
+        );
+    }
+
+    #[test]
+    fn config_defaults_fill_unset_fields_and_encode_sets_every_field() {
+        let empty = config_of(pb::CardChessConfig::default());
+        assert_eq!(CardChess::decode_config(&empty), Ok(Config::default()));
+        let Some(pb::game_config::Game::CardChess(message)) =
+            CardChess::encode_config(&Config::default()).game
+        else {
+            panic!("not a card chess config");
+        };
+        assert_eq!(
+            message,
+            pb::CardChessConfig {
+                ace_capture: Some(pb::CardChessAceCapture::OnlyAces.into()),
+                no_progress_turns: Some(100),
+                max_turns: Some(1000),
+            }
+        );
+        let custom = Config {
+            ace_capture: AceCapture::AsFaceCard,
+            no_progress_turns: 0,
+            max_turns: 7,
+        };
+        assert_eq!(
+            CardChess::decode_config(&CardChess::encode_config(&custom)),
+            Ok(custom)
+        );
+        let partial = config_of(pb::CardChessConfig {
+            max_turns: Some(50),
+            ..Default::default()
+        });
+        let decoded = CardChess::decode_config(&partial).unwrap();
+        assert_eq!(
+            (
+                decoded.ace_capture,
+                decoded.no_progress_turns,
+                decoded.max_turns
+            ),
+            (AceCapture::OnlyAces, 100, 50)
+        );
+    }
+
+    #[test]
+    fn out_of_range_configs_name_the_field() {
+        let decode = |message| CardChess::decode_config(&config_of(message));
+        invalid(
+            decode(pb::CardChessConfig {
+                max_turns: Some(0),
+                ..Default::default()
+            }),
+            "config.card_chess.max_turns",
+        );
+        invalid(
+            decode(pb::CardChessConfig {
+                ace_capture: Some(0),
+                ..Default::default()
+            }),
+            "config.card_chess.ace_capture",
+        );
+        invalid(
+            decode(pb::CardChessConfig {
+                ace_capture: Some(7),
+                ..Default::default()
+            }),
+            "config.card_chess.ace_capture",
+        );
+        invalid(
+            CardChess::decode_config(&pb::GameConfig { game: None }),
+            "config",
+        );
+        invalid(
+            CardChess::decode_config(&pb::GameConfig {
+                game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+            }),
+            "not a card_chess config",
+        );
+    }
+
+    fn observe(table: &Table<CardChess>, viewer: Viewer) -> pb::CardChessObservation {
+        match CardChess::encode_observation(&table.observe(viewer)).game {
+            Some(pb::observation::Game::CardChess(observation)) => observation,
+            other => panic!("not a card chess observation: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn observation_lists_every_spot_by_name_and_shows_only_the_viewers_hand() {
+        let (table, _) = Table::<CardChess>::new(&Config::default(), 2, Seed::from_u64(5)).unwrap();
+        let own = observe(&table, Viewer::Seat(Seat(0)));
+        let names: Vec<&str> = own.board.iter().map(|spot| spot.name.as_str()).collect();
+        assert_eq!(names.len(), 25);
+        assert_eq!(names[0], "red castle 1");
+        assert_eq!(names[7], "red kingdom 3");
+        assert_eq!(names[12], "middle 3");
+        assert_eq!(names[24], "black castle 5");
+        assert!(own.board.iter().all(|spot| spot.piece.is_none()
+            && spot.owner.is_none()
+            && spot.base.is_none()
+            && !spot.in_check));
+        assert_eq!(own.phase, pb::CardChessPhase::Play as i32);
+        assert_eq!(own.hand.len(), 5);
+        assert_eq!(own.draw_count, 69);
+        assert_eq!(own.current_player, Some(0));
+        assert_eq!(own.players.len(), 2);
+        assert_eq!(own.players[1].colour, pb::CardChessColour::Black as i32);
+        assert_eq!(own.players[1].hand_count, 5);
+        assert!(!own.players[1].hand_shown && own.players[1].shown_hand.is_empty());
+        assert_eq!(own.config, Some(config_message(&Config::default())));
+        assert!(observe(&table, Viewer::Spectator).hand.is_empty());
+        assert_ne!(observe(&table, Viewer::Seat(Seat(1))).hand, own.hand);
+    }
+
+    #[test]
+    fn known_base_cards_and_pieces_are_encoded_after_a_capture() {
+        // Play random games until a capture has flipped a card, then compare the wire view with
+        // the engine view.
+        for seed in 0..20u64 {
+            let (mut table, _) =
+                Table::<CardChess>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
+            let mut picker = Picker::new(seed);
+            while !table.is_over() {
+                let seat = table.to_act().iter().next().unwrap();
+                let legal = table.legal_actions(seat);
+                let action = legal[picker.below(legal.len())];
+                table.apply(seat, &TableAction::Game(action)).unwrap();
+                let engine = table.observe(Viewer::Spectator);
+                if engine.board.iter().all(|spot| spot.base.is_none()) {
+                    continue;
+                }
+                let wire = observe(&table, Viewer::Spectator);
+                for (view, spot) in engine.board.iter().zip(&wire.board) {
+                    assert_eq!(spot.base, view.base.map(encode_card));
+                    assert_eq!(spot.piece, view.piece.map(encode_card));
+                    assert_eq!(spot.owner, view.owner.map(seat_to_u32));
+                    assert_eq!(spot.in_check, view.in_check);
+                }
+                return;
+            }
+        }
+        panic!("no capture in 20 random games");
+    }
+
+    #[test]
+    fn event_views_leave_hidden_cards_unset_and_every_event_has_a_kind() {
+        let drawn = EventView::CardsDrawn {
+            seat: Seat(1),
+            count: 5,
+            cards: None,
+        };
+        match CardChess::encode_event(&drawn) {
+            pb::event::Kind::CardChess(pb::CardChessEvent {
+                kind: Some(EventKind::CardsDrawn(message)),
+            }) => {
+                assert_eq!((message.seat, message.count), (1, 5));
+                assert!(message.cards.is_empty());
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..30u64 {
+            let (mut table, setup) =
+                Table::<CardChess>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
+            let mut events = setup;
+            let mut picker = Picker::new(seed ^ 0xABCD);
+            while !table.is_over() {
+                let seat = table.to_act().iter().next().unwrap();
+                let legal = table.legal_actions(seat);
+                let action = legal[picker.below(legal.len())];
+                events.extend(table.apply(seat, &TableAction::Game(action)).unwrap());
+            }
+            for event in &events {
+                if let TableEvent::Game(event) = event {
+                    let pb::event::Kind::CardChess(message) =
+                        CardChess::encode_event(&CardChess::reveal_event(event))
+                    else {
+                        panic!("not a card chess event");
+                    };
+                    let kind = message.kind.expect("a kind");
+                    seen.insert(std::mem::discriminant(&kind));
+                }
+            }
+        }
+        // Everything but the rare reshuffle shows up in thirty random games.
+        assert!(seen.len() >= 11, "only {} event kinds seen", seen.len());
+    }
+}

@@ -1,0 +1,801 @@
+//! CHUNO on the wire (proto/deckmate/v1/games/chuno.proto).
+//!
+//! Cards travel as a kind and an optional colour (unset for the wild kinds) with their notation
+//! ("R2", "W+4") filled in for people; chess moves and squares as UCI strings ("e7e8q", "e4").
+//! Every encoded action also carries its notation ("play W G", "e2e4", "chuno"), and an action
+//! whose `kind` is unset is read from that notation.
+
+use deckmate_engine::GameKind;
+use deckmate_engine::chess::{Color, Piece, Role, Square};
+use deckmate_engine::games::chuno::{
+    Action, Card, ChessMove, Chuno, Colour, Config, DrawReason, EventView, Kind, MAX_PER_KIND,
+    MoveRecord, Observation, Stage,
+};
+use deckmate_proto::v1 as pb;
+use pb::chuno_action::Kind as ActionKind;
+use pb::chuno_event::Kind as EventKind;
+
+use super::GameCodec;
+use super::common::seat_to_u32;
+use crate::error::ApiError;
+
+impl GameCodec for Chuno {
+    const KIND: GameKind = GameKind::Chuno;
+
+    fn decode_config(config: &pb::GameConfig) -> Result<Config, ApiError> {
+        match &config.game {
+            Some(pb::game_config::Game::Chuno(message)) => decode_config_message(message),
+            None => Err(ApiError::InvalidRequest("config: no game is set".into())),
+            Some(_) => Err(ApiError::InvalidRequest(
+                "config: not a chuno config".into(),
+            )),
+        }
+    }
+
+    fn encode_config(config: &Config) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::Chuno(config_message(config))),
+        }
+    }
+
+    fn decode_action(kind: &pb::action::Kind) -> Result<Action, ApiError> {
+        match kind {
+            pb::action::Kind::Chuno(message) => decode_action_message(message),
+            pb::action::Kind::Meta(_) => Err(ApiError::InvalidRequest(
+                "action: a meta action is not a chuno action".into(),
+            )),
+            _ => Err(ApiError::InvalidRequest(
+                "action: not a chuno action".into(),
+            )),
+        }
+    }
+
+    fn encode_action(action: &Action) -> pb::Action {
+        let kind = match *action {
+            Action::Play { card, colour } => ActionKind::Play(pb::ChunoPlay {
+                card: Some(encode_card(card)),
+                colour: colour.map(encode_colour),
+            }),
+            Action::Move(chess_move) => ActionKind::Move(pb::ChunoMove {
+                uci: chess_move.to_string(),
+            }),
+            Action::EndTurn => ActionKind::EndTurn(pb::ChunoEndTurn {}),
+            Action::Draw => ActionKind::Draw(pb::ChunoDraw {}),
+            Action::CallChuno => ActionKind::CallChuno(pb::ChunoCallChuno {}),
+        };
+        pb::Action {
+            kind: Some(pb::action::Kind::Chuno(pb::ChunoAction {
+                kind: Some(kind),
+                notation: action.to_string(),
+            })),
+        }
+    }
+
+    fn encode_observation(observation: &Observation) -> pb::Observation {
+        let board = Square::all()
+            .filter_map(|square| {
+                observation.board[usize::from(square.index())]
+                    .map(|piece| piece_message(square, piece))
+            })
+            .collect();
+        pb::Observation {
+            game: Some(pb::observation::Game::Chuno(pb::ChunoObservation {
+                board,
+                fen: observation.fen.clone(),
+                hand: encode_cards(&observation.hand),
+                hand_counts: observation.hand_counts.clone(),
+                deck_count: observation.deck_count,
+                discard: encode_cards(&observation.discard),
+                top_card: Some(encode_card(observation.top_card)),
+                active_colour: encode_colour(observation.active_colour),
+                current_player: seat_to_u32(observation.current_player),
+                stage: encode_stage(observation.stage).into(),
+                moves_left: observation.moves_left,
+                cards_played_this_turn: observation.cards_played_this_turn,
+                skips: observation.skips.clone(),
+                chuno_pending: observation.chuno_pending.map(seat_to_u32),
+                draw_offered_by: observation.draw_offered_by.map(seat_to_u32),
+                en_passant: observation.en_passant.map(|square| square.to_string()),
+                turn: observation.turn,
+                quiet_moves: observation.quiet_moves,
+                config: Some(config_message(&observation.config)),
+            })),
+        }
+    }
+
+    fn encode_event(event: &EventView) -> pb::event::Kind {
+        let seat = |seat: &deckmate_engine::Seat| seat_to_u32(*seat);
+        let kind = match event {
+            EventView::DeckShuffled { cards } => {
+                EventKind::DeckShuffled(pb::ChunoDeckShuffled { cards: *cards })
+            }
+            EventView::CardsDrawn {
+                seat: drawer,
+                count,
+                cards,
+                reason,
+            } => EventKind::CardsDrawn(pb::ChunoCardsDrawn {
+                seat: seat(drawer),
+                count: *count,
+                cards: cards.as_deref().map(encode_cards).unwrap_or_default(),
+                reason: encode_reason(*reason).into(),
+            }),
+            EventView::StarterReburied { card } => {
+                EventKind::StarterReburied(pb::ChunoStarterReburied {
+                    card: Some(encode_card(*card)),
+                })
+            }
+            EventView::StarterTurned { card } => EventKind::StarterTurned(pb::ChunoStarterTurned {
+                card: Some(encode_card(*card)),
+            }),
+            EventView::TurnStarted { seat: player, turn } => {
+                EventKind::TurnStarted(pb::ChunoTurnStarted {
+                    seat: seat(player),
+                    turn: *turn,
+                })
+            }
+            EventView::TurnSkipped {
+                seat: skipped,
+                remaining,
+            } => EventKind::TurnSkipped(pb::ChunoTurnSkipped {
+                seat: seat(skipped),
+                remaining: *remaining,
+            }),
+            EventView::CardPlayed {
+                seat: player,
+                card,
+                active_colour,
+            } => EventKind::CardPlayed(pb::ChunoCardPlayed {
+                seat: seat(player),
+                card: Some(encode_card(*card)),
+                active_colour: encode_colour(*active_colour),
+            }),
+            EventView::SkipAdded {
+                seat: skipped,
+                counter,
+            } => EventKind::SkipAdded(pb::ChunoSkipAdded {
+                seat: seat(skipped),
+                counter: *counter,
+            }),
+            EventView::Moved(record) => EventKind::Moved(moved_message(record)),
+            EventView::NoMovePossible { seat: player } => {
+                EventKind::NoMovePossible(pb::ChunoNoMovePossible { seat: seat(player) })
+            }
+            EventView::Reshuffled { cards } => {
+                EventKind::Reshuffled(pb::ChunoReshuffled { cards: *cards })
+            }
+            EventView::ChunoObliged { seat: player } => {
+                EventKind::ChunoObliged(pb::ChunoObliged { seat: seat(player) })
+            }
+            EventView::ChunoCalled { seat: player } => {
+                EventKind::ChunoCalled(pb::ChunoCalled { seat: seat(player) })
+            }
+            EventView::ChunoMissed { seat: player } => {
+                EventKind::ChunoMissed(pb::ChunoMissed { seat: seat(player) })
+            }
+        };
+        pb::event::Kind::Chuno(pb::ChunoEvent { kind: Some(kind) })
+    }
+}
+
+/// The config fields holding the card counts, in the order of [`Kind::ALL`].
+const COUNT_FIELDS: [&str; 8] = [
+    "zeros",
+    "ones",
+    "twos",
+    "skips",
+    "reverses",
+    "draw_twos",
+    "wilds",
+    "wild_draw_fours",
+];
+
+/// Reads the options; unset fields keep the rule file's defaults (§1, §9.1, §9.2, §9.4, §10).
+fn decode_config_message(message: &pb::ChunoConfig) -> Result<Config, ApiError> {
+    let mut config = Config::default();
+    let counts = [
+        message.zeros,
+        message.ones,
+        message.twos,
+        message.skips,
+        message.reverses,
+        message.draw_twos,
+        message.wilds,
+        message.wild_draw_fours,
+    ];
+    for ((slot, field), value) in config.deck.iter_mut().zip(COUNT_FIELDS).zip(counts) {
+        let Some(value) = value else { continue };
+        *slot = u16::try_from(value)
+            .ok()
+            .filter(|count| *count <= MAX_PER_KIND)
+            .ok_or_else(|| {
+                ApiError::InvalidRequest(format!(
+                    "config.chuno.{field}: at most {MAX_PER_KIND} cards, not {value}"
+                ))
+            })?;
+    }
+    if let Some(colours) = message.colours {
+        config.colours = u8::try_from(colours)
+            .ok()
+            .filter(|count| (1..=4).contains(count))
+            .ok_or_else(|| {
+                ApiError::InvalidRequest(format!(
+                    "config.chuno.colours: 1 to 4 colours, not {colours}"
+                ))
+            })?;
+    }
+    if let Some(strict) = message.strict_castling {
+        config.strict_castling = strict;
+    }
+    if let Some(moves) = message.no_progress_moves {
+        config.no_progress_moves = moves;
+    }
+    if let Some(turns) = message.max_turns {
+        if turns == 0 {
+            return Err(ApiError::InvalidRequest(
+                "config.chuno.max_turns: must be at least 1".into(),
+            ));
+        }
+        config.max_turns = turns;
+    }
+    // The engine's checks (enough coloured cards for the deal and the starter) decide the rest.
+    config
+        .validate()
+        .map_err(|error| ApiError::InvalidRequest(format!("config.chuno: {error}")))?;
+    Ok(config)
+}
+
+/// The options with every field set.
+fn config_message(config: &Config) -> pb::ChunoConfig {
+    let count = |kind: Kind| Some(u32::from(config.count(kind)));
+    pb::ChunoConfig {
+        zeros: count(Kind::Zero),
+        ones: count(Kind::One),
+        twos: count(Kind::Two),
+        skips: count(Kind::Skip),
+        reverses: count(Kind::Reverse),
+        draw_twos: count(Kind::DrawTwo),
+        wilds: count(Kind::Wild),
+        wild_draw_fours: count(Kind::WildDrawFour),
+        colours: Some(u32::from(config.colours)),
+        strict_castling: Some(config.strict_castling),
+        no_progress_moves: Some(config.no_progress_moves),
+        max_turns: Some(config.max_turns),
+    }
+}
+
+/// Reads one CHUNO action: its `kind`, or when that is unset its `notation`.
+fn decode_action_message(message: &pb::ChunoAction) -> Result<Action, ApiError> {
+    const FIELD: &str = "action.chuno";
+    let Some(kind) = &message.kind else {
+        if message.notation.trim().is_empty() {
+            return Err(ApiError::InvalidRequest(format!(
+                "{FIELD}: no action is set (neither kind nor notation)"
+            )));
+        }
+        return message
+            .notation
+            .parse()
+            .map_err(|error| ApiError::InvalidRequest(format!("{FIELD}.notation: {error}")));
+    };
+    Ok(match kind {
+        ActionKind::Play(play) => {
+            let card = play.card.as_ref().ok_or_else(|| {
+                ApiError::InvalidRequest(format!("{FIELD}.play.card: must be set"))
+            })?;
+            let colour = play
+                .colour
+                .map(|value| decode_colour(value, "action.chuno.play.colour"))
+                .transpose()?;
+            Action::Play {
+                card: decode_card(card, "action.chuno.play.card")?,
+                colour,
+            }
+        }
+        ActionKind::Move(step) => Action::Move(decode_move(&step.uci, "action.chuno.move.uci")?),
+        ActionKind::EndTurn(_) => Action::EndTurn,
+        ActionKind::Draw(_) => Action::Draw,
+        ActionKind::CallChuno(_) => Action::CallChuno,
+    })
+}
+
+/// Reads a chess move in UCI.
+fn decode_move(text: &str, field: &str) -> Result<ChessMove, ApiError> {
+    if text.is_empty() {
+        return Err(ApiError::InvalidRequest(format!("{field}: must be set")));
+    }
+    text.parse().map_err(|_| {
+        ApiError::InvalidRequest(format!("{field}: not a move in UCI such as e2e4 or e7e8q"))
+    })
+}
+
+/// Reads a card: a kind, and a colour exactly when the kind is not wild. The notation is
+/// ignored.
+fn decode_card(card: &pb::ChunoCard, field: &str) -> Result<Card, ApiError> {
+    let kind = decode_kind(card.kind, &format!("{field}.kind"))?;
+    let colour = card
+        .colour
+        .map(|value| decode_colour(value, &format!("{field}.colour")))
+        .transpose()?;
+    match (kind.is_wild(), colour) {
+        (true, None) => Ok(Card { kind, colour: None }),
+        (false, Some(colour)) => Ok(Card::coloured(colour, kind)),
+        (true, Some(_)) => Err(ApiError::InvalidRequest(format!(
+            "{field}.colour: a {} has no colour",
+            kind.name()
+        ))),
+        (false, None) => Err(ApiError::InvalidRequest(format!(
+            "{field}.colour: must be set for a {} card",
+            kind.name()
+        ))),
+    }
+}
+
+fn decode_kind(value: i32, field: &str) -> Result<Kind, ApiError> {
+    match pb::ChunoCardKind::try_from(value) {
+        Ok(pb::ChunoCardKind::Zero) => Ok(Kind::Zero),
+        Ok(pb::ChunoCardKind::One) => Ok(Kind::One),
+        Ok(pb::ChunoCardKind::Two) => Ok(Kind::Two),
+        Ok(pb::ChunoCardKind::Skip) => Ok(Kind::Skip),
+        Ok(pb::ChunoCardKind::Reverse) => Ok(Kind::Reverse),
+        Ok(pb::ChunoCardKind::DrawTwo) => Ok(Kind::DrawTwo),
+        Ok(pb::ChunoCardKind::Wild) => Ok(Kind::Wild),
+        Ok(pb::ChunoCardKind::WildDrawFour) => Ok(Kind::WildDrawFour),
+        Ok(pb::ChunoCardKind::Unspecified) => {
+            Err(ApiError::InvalidRequest(format!("{field}: must be set")))
+        }
+        Err(_) => Err(ApiError::InvalidRequest(format!(
+            "{field}: unknown card kind {value}"
+        ))),
+    }
+}
+
+fn decode_colour(value: i32, field: &str) -> Result<Colour, ApiError> {
+    match pb::ChunoColour::try_from(value) {
+        Ok(pb::ChunoColour::Red) => Ok(Colour::Red),
+        Ok(pb::ChunoColour::Yellow) => Ok(Colour::Yellow),
+        Ok(pb::ChunoColour::Green) => Ok(Colour::Green),
+        Ok(pb::ChunoColour::Blue) => Ok(Colour::Blue),
+        Ok(pb::ChunoColour::Unspecified) => {
+            Err(ApiError::InvalidRequest(format!("{field}: must be set")))
+        }
+        Err(_) => Err(ApiError::InvalidRequest(format!(
+            "{field}: unknown colour {value}"
+        ))),
+    }
+}
+
+fn encode_colour(colour: Colour) -> i32 {
+    let wire = match colour {
+        Colour::Red => pb::ChunoColour::Red,
+        Colour::Yellow => pb::ChunoColour::Yellow,
+        Colour::Green => pb::ChunoColour::Green,
+        Colour::Blue => pb::ChunoColour::Blue,
+    };
+    wire.into()
+}
+
+fn encode_kind(kind: Kind) -> pb::ChunoCardKind {
+    match kind {
+        Kind::Zero => pb::ChunoCardKind::Zero,
+        Kind::One => pb::ChunoCardKind::One,
+        Kind::Two => pb::ChunoCardKind::Two,
+        Kind::Skip => pb::ChunoCardKind::Skip,
+        Kind::Reverse => pb::ChunoCardKind::Reverse,
+        Kind::DrawTwo => pb::ChunoCardKind::DrawTwo,
+        Kind::Wild => pb::ChunoCardKind::Wild,
+        Kind::WildDrawFour => pb::ChunoCardKind::WildDrawFour,
+    }
+}
+
+/// A card on the wire, with its notation.
+fn encode_card(card: Card) -> pb::ChunoCard {
+    pb::ChunoCard {
+        kind: encode_kind(card.kind).into(),
+        colour: card.colour.map(encode_colour),
+        notation: card.to_string(),
+    }
+}
+
+fn encode_cards(cards: &[Card]) -> Vec<pb::ChunoCard> {
+    cards.iter().copied().map(encode_card).collect()
+}
+
+fn encode_role(role: Role) -> i32 {
+    let wire = match role {
+        Role::Pawn => pb::ChunoRole::Pawn,
+        Role::Knight => pb::ChunoRole::Knight,
+        Role::Bishop => pb::ChunoRole::Bishop,
+        Role::Rook => pb::ChunoRole::Rook,
+        Role::Queen => pb::ChunoRole::Queen,
+        Role::King => pb::ChunoRole::King,
+    };
+    wire.into()
+}
+
+fn piece_message(square: Square, piece: Piece) -> pb::ChunoPiece {
+    let side = match piece.color {
+        Color::White => pb::ChunoSide::White,
+        Color::Black => pb::ChunoSide::Black,
+    };
+    pb::ChunoPiece {
+        square: square.to_string(),
+        side: side.into(),
+        role: encode_role(piece.role),
+    }
+}
+
+fn encode_stage(stage: Stage) -> pb::ChunoStage {
+    match stage {
+        Stage::Start => pb::ChunoStage::Start,
+        Stage::Moves => pb::ChunoStage::Moves,
+        Stage::WildMove => pb::ChunoStage::WildMove,
+        Stage::AfterReverse => pb::ChunoStage::AfterReverse,
+        Stage::Finished => pb::ChunoStage::Finished,
+    }
+}
+
+fn encode_reason(reason: DrawReason) -> pb::ChunoDrawReason {
+    match reason {
+        DrawReason::Deal => pb::ChunoDrawReason::Deal,
+        DrawReason::Draw => pb::ChunoDrawReason::Draw,
+        DrawReason::DrawTwo => pb::ChunoDrawReason::DrawTwo,
+        DrawReason::WildDrawFour => pb::ChunoDrawReason::WildDrawFour,
+        DrawReason::Penalty => pb::ChunoDrawReason::Penalty,
+    }
+}
+
+fn moved_message(record: &MoveRecord) -> pb::ChunoMoved {
+    pb::ChunoMoved {
+        seat: seat_to_u32(record.seat),
+        uci: record.chess_move.to_string(),
+        role: encode_role(record.role),
+        captured: record.captured.map(encode_role),
+        promotion: record.chess_move.promotion.map(encode_role),
+        castle: record.castle,
+        en_passant: record.en_passant,
+        king_captured: record.king_captured,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::common::{decode_table_action, encode_table_action};
+    use crate::codec::test_support::Picker;
+    use deckmate_engine::{Game, Seat, Seed, Table, TableAction, TableEvent, Viewer};
+
+    fn invalid(result: Result<impl std::fmt::Debug, ApiError>, needle: &str) {
+        match result {
+            Err(ApiError::InvalidRequest(message)) => assert!(
+                message.contains(needle),
+                "{message:?} should name {needle:?}"
+            ),
+            other => panic!("expected InvalidRequest naming {needle:?}, got {other:?}"),
+        }
+    }
+
+    fn config_of(message: pb::ChunoConfig) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::Chuno(message)),
+        }
+    }
+
+    fn action_of(kind: ActionKind) -> pb::action::Kind {
+        pb::action::Kind::Chuno(pb::ChunoAction {
+            kind: Some(kind),
+            notation: String::new(),
+        })
+    }
+
+    fn notation_only(text: &str) -> pb::action::Kind {
+        pb::action::Kind::Chuno(pb::ChunoAction {
+            kind: None,
+            notation: text.to_string(),
+        })
+    }
+
+    fn card_message(kind: pb::ChunoCardKind, colour: Option<pb::ChunoColour>) -> pb::ChunoCard {
+        pb::ChunoCard {
+            kind: kind.into(),
+            colour: colour.map(i32::from),
+            notation: String::new(),
+        }
+    }
+
+    #[test]
+    fn every_legal_action_of_random_playouts_round_trips_by_kind_and_by_notation() {
+        let mut checked = 0usize;
+        let mut kinds = std::collections::HashSet::new();
+        for seed in 0..30u64 {
+            let (mut table, _) =
+                Table::<Chuno>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
+            let mut picker = Picker::new(seed);
+            while !table.is_over() {
+                let seats: Vec<Seat> = table.to_act().iter().collect();
+                let seat = seats[picker.below(seats.len())];
+                let legal = table.legal_actions(seat);
+                for action in &legal {
+                    let wire = Chuno::encode_action(action);
+                    let kind = wire.kind.as_ref().expect("kind set");
+                    assert_eq!(&Chuno::decode_action(kind).unwrap(), action);
+                    let pb::action::Kind::Chuno(message) = kind else {
+                        panic!("not a chuno action");
+                    };
+                    assert_eq!(message.notation, action.to_string());
+                    assert_eq!(
+                        &Chuno::decode_action(&notation_only(&message.notation)).unwrap(),
+                        action
+                    );
+                    let table_action = TableAction::Game(*action);
+                    let round =
+                        decode_table_action::<Chuno>(&encode_table_action::<Chuno>(&table_action));
+                    assert_eq!(round, Ok(table_action));
+                    kinds.insert(std::mem::discriminant(action));
+                    checked += 1;
+                }
+                let action = legal[picker.below(legal.len())];
+                table.apply(seat, &TableAction::Game(action)).unwrap();
+            }
+        }
+        assert!(checked > 10_000, "only {checked} actions checked");
+        // Play, move, end, draw and the CHUNO call all occur in random play.
+        assert_eq!(kinds.len(), 5, "only {} action kinds seen", kinds.len());
+    }
+
+    #[test]
+    fn malformed_actions_are_invalid_requests_naming_the_field() {
+        use pb::ChunoCardKind as K;
+        use pb::ChunoColour as C;
+        let decode = |kind: ActionKind| Chuno::decode_action(&action_of(kind));
+        let play = |card: Option<pb::ChunoCard>, colour: Option<i32>| {
+            ActionKind::Play(pb::ChunoPlay { card, colour })
+        };
+        invalid(decode(play(None, None)), "action.chuno.play.card");
+        invalid(
+            decode(play(Some(card_message(K::Unspecified, Some(C::Red))), None)),
+            "action.chuno.play.card.kind",
+        );
+        invalid(
+            decode(play(Some(card_message(K::Two, None)), None)),
+            "action.chuno.play.card.colour",
+        );
+        invalid(
+            decode(play(Some(card_message(K::Wild, Some(C::Red))), None)),
+            "action.chuno.play.card.colour",
+        );
+        invalid(
+            decode(play(
+                Some(pb::ChunoCard {
+                    kind: 42,
+                    colour: None,
+                    notation: String::new(),
+                }),
+                None,
+            )),
+            "action.chuno.play.card.kind",
+        );
+        invalid(
+            decode(play(Some(card_message(K::Wild, None)), Some(0))),
+            "action.chuno.play.colour",
+        );
+        invalid(
+            decode(play(Some(card_message(K::Wild, None)), Some(9))),
+            "action.chuno.play.colour",
+        );
+        invalid(
+            decode(ActionKind::Move(pb::ChunoMove { uci: "e2e9".into() })),
+            "action.chuno.move.uci",
+        );
+        invalid(
+            decode(ActionKind::Move(pb::ChunoMove { uci: String::new() })),
+            "action.chuno.move.uci",
+        );
+        invalid(Chuno::decode_action(&notation_only("")), "action.chuno");
+        invalid(
+            Chuno::decode_action(&notation_only("play X7")),
+            "action.chuno.notation",
+        );
+        invalid(
+            Chuno::decode_action(&pb::action::Kind::Meta(pb::MetaAction {
+                kind: pb::MetaActionKind::Resign.into(),
+            })),
+            "meta",
+        );
+        invalid(
+            Chuno::decode_action(&pb::action::Kind::PigeonChess(pb::PigeonChessAction {
+                kind: None,
+            })),
+            "not a chuno action",
+        );
+        // A well-formed card and colour decode; legality is the engine's business.
+        assert_eq!(
+            decode(play(
+                Some(card_message(K::WildDrawFour, None)),
+                Some(C::Blue.into())
+            )),
+            Ok(Action::Play {
+                card: Card::WILD_DRAW_FOUR,
+                colour: Some(Colour::Blue),
+            })
+        );
+    }
+
+    #[test]
+    fn config_defaults_fill_unset_fields_and_encode_sets_every_field() {
+        let empty = config_of(pb::ChunoConfig::default());
+        assert_eq!(Chuno::decode_config(&empty), Ok(Config::default()));
+        let Some(pb::game_config::Game::Chuno(message)) =
+            Chuno::encode_config(&Config::default()).game
+        else {
+            panic!("not a chuno config");
+        };
+        assert_eq!(
+            message,
+            pb::ChunoConfig {
+                zeros: Some(6),
+                ones: Some(30),
+                twos: Some(20),
+                skips: Some(8),
+                reverses: Some(8),
+                draw_twos: Some(8),
+                wilds: Some(10),
+                wild_draw_fours: Some(6),
+                colours: Some(4),
+                strict_castling: Some(false),
+                no_progress_moves: Some(150),
+                max_turns: Some(500),
+            }
+        );
+        let custom = Config {
+            deck: [1, 20, 0, 2, 2, 2, 0, 1],
+            colours: 2,
+            strict_castling: true,
+            no_progress_moves: 0,
+            max_turns: 7,
+        };
+        assert_eq!(
+            Chuno::decode_config(&Chuno::encode_config(&custom)),
+            Ok(custom)
+        );
+        let partial = config_of(pb::ChunoConfig {
+            wilds: Some(4),
+            strict_castling: Some(true),
+            ..Default::default()
+        });
+        let decoded = Chuno::decode_config(&partial).unwrap();
+        assert_eq!(decoded.count(Kind::Wild), 4);
+        assert!(decoded.strict_castling);
+        assert_eq!(decoded.max_turns, 500);
+    }
+
+    #[test]
+    fn out_of_range_configs_name_the_field() {
+        let decode = |message| Chuno::decode_config(&config_of(message));
+        invalid(
+            decode(pb::ChunoConfig {
+                ones: Some(201),
+                ..Default::default()
+            }),
+            "config.chuno.ones",
+        );
+        invalid(
+            decode(pb::ChunoConfig {
+                colours: Some(5),
+                ..Default::default()
+            }),
+            "config.chuno.colours",
+        );
+        invalid(
+            decode(pb::ChunoConfig {
+                colours: Some(0),
+                ..Default::default()
+            }),
+            "config.chuno.colours",
+        );
+        invalid(
+            decode(pb::ChunoConfig {
+                max_turns: Some(0),
+                ..Default::default()
+            }),
+            "config.chuno.max_turns",
+        );
+        invalid(
+            decode(pb::ChunoConfig {
+                zeros: Some(0),
+                ones: Some(5),
+                twos: Some(0),
+                skips: Some(0),
+                reverses: Some(0),
+                draw_twos: Some(0),
+                ..Default::default()
+            }),
+            "coloured cards",
+        );
+        invalid(
+            Chuno::decode_config(&pb::GameConfig { game: None }),
+            "config",
+        );
+        invalid(
+            Chuno::decode_config(&pb::GameConfig {
+                game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+            }),
+            "not a chuno config",
+        );
+    }
+
+    fn chuno_view(observation: &Observation) -> pb::ChunoObservation {
+        match Chuno::encode_observation(observation).game {
+            Some(pb::observation::Game::Chuno(message)) => message,
+            other => panic!("not a chuno observation: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn observations_show_the_board_and_only_the_viewers_hand() {
+        let (table, _) = Table::<Chuno>::new(&Config::default(), 2, Seed::from_u64(5)).unwrap();
+        let own = chuno_view(&table.observe(Viewer::Seat(Seat(0))));
+        assert_eq!(own.board.len(), 32);
+        assert_eq!(own.board[0].square, "a1");
+        assert_eq!(own.board[0].role, pb::ChunoRole::Rook as i32);
+        assert_eq!(own.board[0].side, pb::ChunoSide::White as i32);
+        assert_eq!(own.board[31].square, "h8");
+        assert_eq!(own.board[31].side, pb::ChunoSide::Black as i32);
+        assert_eq!(
+            own.fen,
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+        );
+        assert_eq!(own.hand.len(), 7);
+        assert!(own.hand.iter().all(|card| !card.notation.is_empty()));
+        assert_eq!(own.hand_counts, vec![7, 7]);
+        assert_eq!(own.deck_count, 81);
+        assert_eq!(own.discard.len(), 1);
+        assert_eq!(own.top_card.as_ref(), own.discard.last());
+        assert_eq!(own.stage, pb::ChunoStage::Start as i32);
+        assert_eq!((own.current_player, own.turn), (0, 1));
+        assert_eq!(own.skips, vec![0, 0]);
+        assert_eq!(own.chuno_pending, None);
+        assert_eq!(own.en_passant, None);
+        assert_eq!(own.config, Some(config_message(&Config::default())));
+
+        let other = chuno_view(&table.observe(Viewer::Seat(Seat(1))));
+        assert_ne!(other.hand, own.hand);
+        let spectator = chuno_view(&table.observe(Viewer::Spectator));
+        assert!(spectator.hand.is_empty());
+        assert_eq!(spectator.board, own.board);
+    }
+
+    #[test]
+    fn events_encode_with_a_kind_and_hide_drawn_cards_from_others() {
+        for seed in 0..6u64 {
+            let (mut table, setup) =
+                Table::<Chuno>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
+            let mut events = setup;
+            let mut picker = Picker::new(seed ^ 0xC4);
+            while !table.is_over() {
+                let seats: Vec<Seat> = table.to_act().iter().collect();
+                let seat = seats[picker.below(seats.len())];
+                let legal = table.legal_actions(seat);
+                let action = legal[picker.below(legal.len())];
+                events.extend(table.apply(seat, &TableAction::Game(action)).unwrap());
+            }
+            for event in &events {
+                let TableEvent::Game(event) = event else {
+                    continue;
+                };
+                let pb::event::Kind::Chuno(full) = Chuno::encode_event(&Chuno::reveal_event(event))
+                else {
+                    panic!("not a chuno event");
+                };
+                assert!(full.kind.is_some());
+                let view = Chuno::view_event(event, Viewer::Spectator).expect("public");
+                if let pb::event::Kind::Chuno(pb::ChunoEvent {
+                    kind: Some(EventKind::CardsDrawn(drawn)),
+                }) = Chuno::encode_event(&view)
+                {
+                    assert!(drawn.cards.is_empty() && drawn.count > 0);
+                }
+            }
+        }
+    }
+}

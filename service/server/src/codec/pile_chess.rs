@@ -1,0 +1,966 @@
+//! Pile Chess on the wire (proto/deckmate/v1/games/pile_chess.proto).
+//!
+//! Piles are named by their owner's seat, captured piles by their side index, pieces travel as
+//! `PileChessPiece` and cards as `PileChessCard` (owner and piece). Seat numbers in actions are
+//! checked for form only (a seat a game could have); whether that seat has a pile now is the
+//! engine's decision.
+
+use deckmate_engine::games::pile_chess::{
+    Action, CapturedCard, CapturedPileView, Card, Config, EventView, MAX_EN_PASSANT,
+    MAX_RESHUFFLES, MAX_ROUNDS, MAX_VALUE, Observation, OutReason, Pending, Piece, PileChess,
+    PileSource, PileView, PlayerView, PublicEvent, SideTotal, Step, TEAM_SEATS,
+};
+use deckmate_engine::{GameKind, Seat, SeatSet};
+use deckmate_proto::v1 as pb;
+use pb::pile_chess_action::Kind as ActionKind;
+use pb::pile_chess_event::Kind as EventKind;
+
+use super::GameCodec;
+use super::common::seat_to_u32;
+use crate::error::ApiError;
+
+impl GameCodec for PileChess {
+    const KIND: GameKind = GameKind::PileChess;
+
+    fn decode_config(config: &pb::GameConfig) -> Result<Config, ApiError> {
+        match &config.game {
+            Some(pb::game_config::Game::PileChess(message)) => decode_config_message(message),
+            None => Err(ApiError::InvalidRequest("config: no game is set".into())),
+            Some(_) => Err(ApiError::InvalidRequest(
+                "config: not a pile_chess config".into(),
+            )),
+        }
+    }
+
+    fn encode_config(config: &Config) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::PileChess(config_message(config))),
+        }
+    }
+
+    fn decode_action(kind: &pb::action::Kind) -> Result<Action, ApiError> {
+        match kind {
+            pb::action::Kind::PileChess(message) => decode_action_message(message),
+            pb::action::Kind::Meta(_) => Err(ApiError::InvalidRequest(
+                "action: a meta action is not a pile_chess action".into(),
+            )),
+            _ => Err(ApiError::InvalidRequest(
+                "action: not a pile_chess action".into(),
+            )),
+        }
+    }
+
+    fn encode_action(action: &Action) -> pb::Action {
+        let kind = match action {
+            Action::Play { piece, pile } => ActionKind::Play(pb::PileChessPlay {
+                piece: encode_piece(*piece),
+                pile: seat_to_u32(*pile),
+            }),
+            Action::Pass => ActionKind::Pass(pb::PileChessPass {}),
+            Action::Castle => ActionKind::Castle(pb::PileChessCastle {}),
+            Action::EnPassant { from, to, pawns } => {
+                ActionKind::EnPassant(pb::PileChessEnPassant {
+                    from_pile: seat_to_u32(*from),
+                    to_pile: seat_to_u32(*to),
+                    pawns: u32::from(*pawns),
+                })
+            }
+            Action::Gift { to, pieces } => ActionKind::Gift(pb::PileChessGift {
+                to: seat_to_u32(*to),
+                pieces: encode_pieces(pieces),
+            }),
+            Action::Promote {
+                captured_pile,
+                piece,
+            } => ActionKind::Promote(pb::PileChessPromote {
+                captured_pile: u32::from(*captured_pile),
+                piece: encode_piece(*piece),
+            }),
+            Action::DeclinePromotion => {
+                ActionKind::DeclinePromotion(pb::PileChessDeclinePromotion {})
+            }
+        };
+        pb::Action {
+            kind: Some(pb::action::Kind::PileChess(pb::PileChessAction {
+                kind: Some(kind),
+            })),
+        }
+    }
+
+    fn encode_observation(observation: &Observation) -> pb::Observation {
+        pb::Observation {
+            game: Some(pb::observation::Game::PileChess(pb::PileChessObservation {
+                step: encode_step(observation.step).into(),
+                round: observation.round,
+                first_player: seat_to_u32(observation.first_player),
+                current_player: observation.current_player.map(seat_to_u32),
+                to_act: observation
+                    .to_act
+                    .iter()
+                    .copied()
+                    .map(seat_to_u32)
+                    .collect(),
+                last_player: observation.last_player.map(seat_to_u32),
+                piles: observation.piles.iter().map(pile_message).collect(),
+                players: observation
+                    .players
+                    .iter()
+                    .enumerate()
+                    .map(|(seat, player)| player_message(seat, player))
+                    .collect(),
+                captured_piles: observation
+                    .captured_piles
+                    .iter()
+                    .enumerate()
+                    .map(|(index, pile)| captured_pile_message(index, pile))
+                    .collect(),
+                removed: encode_cards(&observation.removed),
+                hand: encode_pieces(&observation.hand),
+                pending: observation.pending.iter().map(pending_message).collect(),
+                config: Some(config_message(&observation.config)),
+            })),
+        }
+    }
+
+    fn encode_event(event: &EventView) -> pb::event::Kind {
+        let kind = match event {
+            EventView::CardsDrawn {
+                seat,
+                count,
+                pieces,
+            } => EventKind::CardsDrawn(pb::PileChessCardsDrawn {
+                seat: seat_to_u32(*seat),
+                count: *count,
+                pieces: pieces.as_deref().map(encode_pieces).unwrap_or_default(),
+            }),
+            EventView::Public(public) => public_event(public),
+        };
+        pb::event::Kind::PileChess(pb::PileChessEvent { kind: Some(kind) })
+    }
+}
+
+/// A public event on the wire.
+fn public_event(event: &PublicEvent) -> EventKind {
+    match event {
+        PublicEvent::DeckShuffled { seat } => EventKind::DeckShuffled(pb::PileChessDeckShuffled {
+            seat: seat_to_u32(*seat),
+        }),
+        PublicEvent::RoundStarted {
+            round,
+            first_player,
+        } => EventKind::RoundStarted(pb::PileChessRoundStarted {
+            round: *round,
+            first_player: seat_to_u32(*first_player),
+        }),
+        PublicEvent::PileOpened {
+            seat,
+            piece,
+            source,
+        } => EventKind::PileOpened(pb::PileChessPileOpened {
+            seat: seat_to_u32(*seat),
+            piece: encode_piece(*piece),
+            source: encode_source(*source).into(),
+        }),
+        PublicEvent::NoPile { seat } => EventKind::NoPile(pb::PileChessNoPile {
+            seat: seat_to_u32(*seat),
+        }),
+        PublicEvent::Played { seat, piece, pile } => EventKind::Played(pb::PileChessPlayed {
+            seat: seat_to_u32(*seat),
+            piece: encode_piece(*piece),
+            pile: seat_to_u32(*pile),
+        }),
+        PublicEvent::Passed { seat } => EventKind::Passed(pb::PileChessPassed {
+            seat: seat_to_u32(*seat),
+        }),
+        PublicEvent::Castled { seat } => EventKind::Castled(pb::PileChessCastled {
+            seat: seat_to_u32(*seat),
+        }),
+        PublicEvent::EnPassant {
+            seat,
+            from,
+            to,
+            pawns,
+        } => EventKind::EnPassant(pb::PileChessMovedEnPassant {
+            seat: seat_to_u32(*seat),
+            from_pile: seat_to_u32(*from),
+            to_pile: seat_to_u32(*to),
+            pawns: u32::from(*pawns),
+        }),
+        PublicEvent::RoundEnded { round } => {
+            EventKind::RoundEnded(pb::PileChessRoundEnded { round: *round })
+        }
+        PublicEvent::PileResolved {
+            pile,
+            totals,
+            winner,
+            returned,
+            captured,
+        } => EventKind::PileResolved(pb::PileChessPileResolved {
+            pile: seat_to_u32(*pile),
+            totals: totals.iter().map(side_total_message).collect(),
+            winner: winner.map(u32::from),
+            returned: encode_cards(returned),
+            captured: captured.iter().map(captured_card_message).collect(),
+        }),
+        PublicEvent::SeatOut { seat, reason } => EventKind::SeatOut(pb::PileChessSeatOut {
+            seat: seat_to_u32(*seat),
+            reason: encode_out_reason(*reason).into(),
+        }),
+        PublicEvent::Gifted { seat, to, pieces } => EventKind::Gifted(pb::PileChessGifted {
+            seat: seat_to_u32(*seat),
+            to: seat_to_u32(*to),
+            pieces: encode_pieces(pieces),
+        }),
+        PublicEvent::CardsLeftGame { seat, cards } => {
+            EventKind::CardsLeftGame(pb::PileChessCardsLeftGame {
+                seat: seat_to_u32(*seat),
+                cards: encode_cards(cards),
+            })
+        }
+        PublicEvent::Promoted {
+            seat,
+            pile,
+            captured_pile,
+            piece,
+        } => EventKind::Promoted(pb::PileChessPromoted {
+            seat: seat_to_u32(*seat),
+            pile: seat_to_u32(*pile),
+            captured_pile: u32::from(*captured_pile),
+            piece: encode_piece(*piece),
+        }),
+        PublicEvent::PromotionDeclined { seat, pile } => {
+            EventKind::PromotionDeclined(pb::PileChessPromotionDeclined {
+                seat: seat_to_u32(*seat),
+                pile: seat_to_u32(*pile),
+            })
+        }
+        PublicEvent::Shortfall {
+            seat,
+            drawn,
+            hand_size,
+            reshuffles,
+            ends_game,
+        } => EventKind::Shortfall(pb::PileChessShortfall {
+            seat: seat_to_u32(*seat),
+            drawn: *drawn,
+            hand_size: *hand_size,
+            reshuffles: *reshuffles,
+            ends_game: *ends_game,
+        }),
+    }
+}
+
+/// The config message's name in field paths.
+const CONFIG: &str = "config.pile_chess";
+
+/// Reads the options; unset fields keep the rule file's defaults (§1, §5, §7.6, §8).
+fn decode_config_message(message: &pb::PileChessConfig) -> Result<Config, ApiError> {
+    let mut config = Config::default();
+    let values = [
+        ("pawn_value", message.pawn_value),
+        ("knight_value", message.knight_value),
+        ("bishop_value", message.bishop_value),
+        ("rook_value", message.rook_value),
+        ("queen_value", message.queen_value),
+        ("king_value", message.king_value),
+    ];
+    for (slot, (field, value)) in config.values.iter_mut().zip(values) {
+        let Some(value) = value else { continue };
+        if value > MAX_VALUE {
+            return Err(ApiError::InvalidRequest(format!(
+                "{CONFIG}.{field}: at most {MAX_VALUE}, not {value}"
+            )));
+        }
+        *slot = value;
+    }
+    for (index, team) in message.teams.iter().enumerate() {
+        let mut seats = Vec::with_capacity(team.seats.len());
+        for (position, seat) in team.seats.iter().enumerate() {
+            match u8::try_from(*seat) {
+                Ok(seat) if usize::from(seat) < TEAM_SEATS => seats.push(seat),
+                _ => {
+                    return Err(ApiError::InvalidRequest(format!(
+                        "{CONFIG}.teams[{index}].seats[{position}]: seat {seat} is not one of \
+                         the {TEAM_SEATS} seats of a team game"
+                    )));
+                }
+            }
+        }
+        config.teams.push(seats);
+    }
+    if let Some(rounds) = message.max_rounds {
+        if !(1..=MAX_ROUNDS).contains(&rounds) {
+            return Err(ApiError::InvalidRequest(format!(
+                "{CONFIG}.max_rounds: must be 1 to {MAX_ROUNDS}, not {rounds}"
+            )));
+        }
+        config.max_rounds = rounds;
+    }
+    if let Some(reshuffles) = message.max_reshuffles {
+        if reshuffles > MAX_RESHUFFLES {
+            return Err(ApiError::InvalidRequest(format!(
+                "{CONFIG}.max_reshuffles: at most {MAX_RESHUFFLES}, not {reshuffles}"
+            )));
+        }
+        config.max_reshuffles = reshuffles;
+    }
+    if let Some(moves) = message.en_passant_per_round {
+        if moves > MAX_EN_PASSANT {
+            return Err(ApiError::InvalidRequest(format!(
+                "{CONFIG}.en_passant_per_round: at most {MAX_EN_PASSANT}, not {moves}"
+            )));
+        }
+        config.en_passant_per_round = moves;
+    }
+    if let Some(keep) = message.eliminated_captures_count {
+        config.eliminated_captures_count = keep;
+    }
+    // The team layout is checked here as far as it can be without the seat count (which
+    // CreateGame checks against it): two teams of two holding each of the four seats once.
+    let shape_seats = if config.teams.is_empty() {
+        2
+    } else {
+        TEAM_SEATS
+    };
+    config
+        .validate(shape_seats)
+        .map_err(|error| ApiError::InvalidRequest(format!("{CONFIG}: {error}")))?;
+    Ok(config)
+}
+
+/// The options with every field set.
+fn config_message(config: &Config) -> pb::PileChessConfig {
+    let value = |piece: Piece| Some(config.value(piece));
+    pb::PileChessConfig {
+        pawn_value: value(Piece::Pawn),
+        knight_value: value(Piece::Knight),
+        bishop_value: value(Piece::Bishop),
+        rook_value: value(Piece::Rook),
+        queen_value: value(Piece::Queen),
+        king_value: value(Piece::King),
+        teams: config
+            .teams
+            .iter()
+            .map(|team| pb::PileChessTeam {
+                seats: team.iter().map(|seat| u32::from(*seat)).collect(),
+            })
+            .collect(),
+        max_rounds: Some(config.max_rounds),
+        max_reshuffles: Some(config.max_reshuffles),
+        en_passant_per_round: Some(config.en_passant_per_round),
+        eliminated_captures_count: Some(config.eliminated_captures_count),
+    }
+}
+
+/// Reads one Pile Chess action; field paths in messages start at `action.pile_chess`.
+fn decode_action_message(message: &pb::PileChessAction) -> Result<Action, ApiError> {
+    let Some(kind) = &message.kind else {
+        return Err(ApiError::InvalidRequest(
+            "action.pile_chess: no action is set".into(),
+        ));
+    };
+    Ok(match kind {
+        ActionKind::Play(play) => Action::Play {
+            piece: decode_piece(play.piece, "action.pile_chess.play.piece")?,
+            pile: decode_seat(play.pile, "action.pile_chess.play.pile")?,
+        },
+        ActionKind::Pass(_) => Action::Pass,
+        ActionKind::Castle(_) => Action::Castle,
+        ActionKind::EnPassant(step) => Action::EnPassant {
+            from: decode_seat(step.from_pile, "action.pile_chess.en_passant.from_pile")?,
+            to: decode_seat(step.to_pile, "action.pile_chess.en_passant.to_pile")?,
+            pawns: match u8::try_from(step.pawns) {
+                Ok(pawns) if pawns > 0 => pawns,
+                _ => {
+                    return Err(ApiError::InvalidRequest(format!(
+                        "action.pile_chess.en_passant.pawns: move 1 to 255 Pawns, not {}",
+                        step.pawns
+                    )));
+                }
+            },
+        },
+        ActionKind::Gift(gift) => {
+            if gift.pieces.len() > 2 {
+                return Err(ApiError::InvalidRequest(format!(
+                    "action.pile_chess.gift.pieces: a gift holds at most 2 cards, not {}",
+                    gift.pieces.len()
+                )));
+            }
+            let pieces = gift
+                .pieces
+                .iter()
+                .enumerate()
+                .map(|(index, piece)| {
+                    decode_piece(*piece, &format!("action.pile_chess.gift.pieces[{index}]"))
+                })
+                .collect::<Result<Vec<Piece>, ApiError>>()?;
+            Action::Gift {
+                to: decode_seat(gift.to, "action.pile_chess.gift.to")?,
+                pieces,
+            }
+        }
+        ActionKind::Promote(promote) => Action::Promote {
+            captured_pile: decode_seat(
+                promote.captured_pile,
+                "action.pile_chess.promote.captured_pile",
+            )?
+            .0,
+            piece: decode_piece(promote.piece, "action.pile_chess.promote.piece")?,
+        },
+        ActionKind::DeclinePromotion(_) => Action::DeclinePromotion,
+    })
+}
+
+/// Reads a seat (or side) number any game could have.
+fn decode_seat(value: u32, field: &str) -> Result<Seat, ApiError> {
+    match u8::try_from(value) {
+        Ok(seat) if usize::from(seat) < SeatSet::CAPACITY => Ok(Seat(seat)),
+        _ => Err(ApiError::InvalidRequest(format!(
+            "{field}: {value} is not a seat number"
+        ))),
+    }
+}
+
+/// Reads a piece; `UNSPECIFIED` and unknown numbers are invalid.
+fn decode_piece(value: i32, field: &str) -> Result<Piece, ApiError> {
+    match pb::PileChessPiece::try_from(value) {
+        Ok(pb::PileChessPiece::Pawn) => Ok(Piece::Pawn),
+        Ok(pb::PileChessPiece::Knight) => Ok(Piece::Knight),
+        Ok(pb::PileChessPiece::Bishop) => Ok(Piece::Bishop),
+        Ok(pb::PileChessPiece::Rook) => Ok(Piece::Rook),
+        Ok(pb::PileChessPiece::Queen) => Ok(Piece::Queen),
+        Ok(pb::PileChessPiece::King) => Ok(Piece::King),
+        Ok(pb::PileChessPiece::Unspecified) => {
+            Err(ApiError::InvalidRequest(format!("{field}: must be set")))
+        }
+        Err(_) => Err(ApiError::InvalidRequest(format!(
+            "{field}: unknown piece {value}"
+        ))),
+    }
+}
+
+/// A piece on the wire.
+fn encode_piece(piece: Piece) -> i32 {
+    let wire = match piece {
+        Piece::Pawn => pb::PileChessPiece::Pawn,
+        Piece::Knight => pb::PileChessPiece::Knight,
+        Piece::Bishop => pb::PileChessPiece::Bishop,
+        Piece::Rook => pb::PileChessPiece::Rook,
+        Piece::Queen => pb::PileChessPiece::Queen,
+        Piece::King => pb::PileChessPiece::King,
+    };
+    wire.into()
+}
+
+/// Pieces on the wire, in the same order.
+fn encode_pieces(pieces: &[Piece]) -> Vec<i32> {
+    pieces.iter().copied().map(encode_piece).collect()
+}
+
+fn card_message(card: &Card) -> pb::PileChessCard {
+    pb::PileChessCard {
+        owner: seat_to_u32(card.owner),
+        piece: encode_piece(card.piece),
+    }
+}
+
+/// Cards on the wire, in the same order.
+fn encode_cards(cards: &[Card]) -> Vec<pb::PileChessCard> {
+    cards.iter().map(card_message).collect()
+}
+
+fn encode_step(step: Step) -> pb::PileChessStep {
+    match step {
+        Step::Play => pb::PileChessStep::Play,
+        Step::Gift => pb::PileChessStep::Gift,
+        Step::Promotion => pb::PileChessStep::Promotion,
+        Step::Finished => pb::PileChessStep::Finished,
+    }
+}
+
+fn encode_source(source: PileSource) -> pb::PileChessPileSource {
+    match source {
+        PileSource::DeckTop => pb::PileChessPileSource::DeckTop,
+        PileSource::RandomFromHand => pb::PileChessPileSource::RandomFromHand,
+    }
+}
+
+fn encode_out_reason(reason: OutReason) -> pb::PileChessOutReason {
+    match reason {
+        OutReason::KingCaptured => pb::PileChessOutReason::KingCaptured,
+        OutReason::Resigned => pb::PileChessOutReason::Resigned,
+    }
+}
+
+fn pile_message(pile: &PileView) -> pb::PileChessPile {
+    pb::PileChessPile {
+        owner: seat_to_u32(pile.owner),
+        cards: encode_cards(&pile.cards),
+        source: encode_source(pile.source).into(),
+    }
+}
+
+fn player_message(seat: usize, player: &PlayerView) -> pb::PileChessPlayer {
+    pb::PileChessPlayer {
+        seat: seat as u32,
+        captured_pile: u32::from(player.captured_pile),
+        out: player.out,
+        resigned: player.resigned,
+        deck_count: player.deck_count,
+        hand_count: player.hand_count,
+        reuse_pile: encode_pieces(&player.reuse_pile),
+        reshuffles: player.reshuffles,
+        castled: player.castled,
+        acted: player.acted,
+        passed: player.passed,
+        plays: player.plays,
+        pawns_only: player.pawns_only,
+        en_passant_used: player.en_passant_used,
+    }
+}
+
+fn captured_pile_message(index: usize, pile: &CapturedPileView) -> pb::PileChessCapturedPile {
+    pb::PileChessCapturedPile {
+        index: index as u32,
+        seats: pile.seats.iter().copied().map(seat_to_u32).collect(),
+        cards: encode_cards(&pile.cards),
+        value: pile.value,
+    }
+}
+
+fn pending_message(pending: &Pending) -> pb::PileChessPending {
+    match *pending {
+        Pending::Gift { seat } => pb::PileChessPending {
+            kind: pb::PileChessPendingKind::Gift.into(),
+            seat: seat_to_u32(seat),
+            pile: None,
+        },
+        Pending::Promotion { seat, pile } => pb::PileChessPending {
+            kind: pb::PileChessPendingKind::Promotion.into(),
+            seat: seat_to_u32(seat),
+            pile: Some(seat_to_u32(pile)),
+        },
+    }
+}
+
+fn side_total_message(total: &SideTotal) -> pb::PileChessSideTotal {
+    pb::PileChessSideTotal {
+        side: u32::from(total.side),
+        total: total.total,
+    }
+}
+
+fn captured_card_message(captured: &CapturedCard) -> pb::PileChessCapturedCard {
+    pb::PileChessCapturedCard {
+        captured_pile: u32::from(captured.side),
+        card: Some(card_message(&captured.card)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::common::{decode_table_action, encode_table_action};
+    use crate::codec::test_support::Picker;
+    use deckmate_engine::{Game, Seed, Table, TableAction, TableEvent, Viewer};
+
+    fn invalid(result: Result<impl std::fmt::Debug, ApiError>, needle: &str) {
+        match result {
+            Err(ApiError::InvalidRequest(message)) => {
+                assert!(
+                    message.contains(needle),
+                    "{message:?} should name {needle:?}"
+                )
+            }
+            other => panic!("expected InvalidRequest naming {needle:?}, got {other:?}"),
+        }
+    }
+
+    fn config_of(message: pb::PileChessConfig) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::PileChess(message)),
+        }
+    }
+
+    fn action_of(kind: ActionKind) -> pb::action::Kind {
+        pb::action::Kind::PileChess(pb::PileChessAction { kind: Some(kind) })
+    }
+
+    /// Every setup this game supports: 2, 3 and 4 seats free for all, and 2 against 2.
+    fn setups() -> [(Config, usize); 4] {
+        [
+            (Config::default(), 2),
+            (Config::default(), 3),
+            (Config::default(), 4),
+            (Config::two_vs_two(), 4),
+        ]
+    }
+
+    /// Random playouts of every setup; calls `visit` with every table and the seat to act.
+    fn playouts(
+        games: u64,
+        mut visit: impl FnMut(&Table<PileChess>, Seat, &[Action]),
+    ) -> Vec<TableEvent<deckmate_engine::games::pile_chess::Event>> {
+        let mut events = Vec::new();
+        for (config, seats) in setups() {
+            for seed in 0..games {
+                let (mut table, setup) =
+                    Table::<PileChess>::new(&config, seats, Seed::from_u64(seed)).unwrap();
+                events.extend(setup);
+                let mut picker = Picker::new(seed ^ seats as u64);
+                while !table.is_over() {
+                    let to_act: Vec<Seat> = table.to_act().iter().collect();
+                    let seat = to_act[picker.below(to_act.len())];
+                    let legal = table.legal_actions(seat);
+                    visit(&table, seat, &legal);
+                    let action = legal[picker.below(legal.len())].clone();
+                    events.extend(table.apply(seat, &TableAction::Game(action)).unwrap());
+                }
+            }
+        }
+        events
+    }
+
+    #[test]
+    fn every_legal_action_of_random_playouts_round_trips() {
+        let mut checked = 0usize;
+        let mut kinds = std::collections::HashSet::new();
+        playouts(40, |_, _, legal| {
+            for action in legal {
+                let wire = PileChess::encode_action(action);
+                let kind = wire.kind.as_ref().expect("kind set");
+                assert_eq!(&PileChess::decode_action(kind).unwrap(), action);
+                let table_action = TableAction::Game(action.clone());
+                let round = decode_table_action::<PileChess>(&encode_table_action::<PileChess>(
+                    &table_action,
+                ));
+                assert_eq!(round, Ok(table_action));
+                kinds.insert(std::mem::discriminant(action));
+                checked += 1;
+            }
+        });
+        assert!(checked > 10_000, "only {checked} actions checked");
+        // Play, pass, en passant, gift, promote and decline all occur in random play.
+        assert!(kinds.len() >= 6, "only {} action kinds seen", kinds.len());
+    }
+
+    #[test]
+    fn castling_round_trips() {
+        let wire = PileChess::encode_action(&Action::Castle);
+        assert_eq!(
+            PileChess::decode_action(wire.kind.as_ref().unwrap()),
+            Ok(Action::Castle)
+        );
+    }
+
+    #[test]
+    fn malformed_actions_are_invalid_requests() {
+        use pb::PileChessPiece as P;
+        let decode = |kind: ActionKind| PileChess::decode_action(&action_of(kind));
+        invalid(
+            decode(ActionKind::Play(pb::PileChessPlay {
+                piece: P::Unspecified.into(),
+                pile: 0,
+            })),
+            "action.pile_chess.play.piece",
+        );
+        invalid(
+            decode(ActionKind::Play(pb::PileChessPlay { piece: 42, pile: 0 })),
+            "play.piece",
+        );
+        invalid(
+            decode(ActionKind::Play(pb::PileChessPlay {
+                piece: P::Rook.into(),
+                pile: 300,
+            })),
+            "action.pile_chess.play.pile",
+        );
+        invalid(
+            decode(ActionKind::EnPassant(pb::PileChessEnPassant {
+                from_pile: 0,
+                to_pile: 1,
+                pawns: 0,
+            })),
+            "en_passant.pawns",
+        );
+        invalid(
+            decode(ActionKind::EnPassant(pb::PileChessEnPassant {
+                from_pile: 9,
+                to_pile: 1,
+                pawns: 1,
+            })),
+            "en_passant.from_pile",
+        );
+        invalid(
+            decode(ActionKind::Gift(pb::PileChessGift {
+                to: 2,
+                pieces: vec![P::Pawn.into(); 3],
+            })),
+            "gift.pieces",
+        );
+        invalid(
+            decode(ActionKind::Gift(pb::PileChessGift {
+                to: 2,
+                pieces: vec![P::Queen.into(), 0],
+            })),
+            "gift.pieces[1]",
+        );
+        invalid(
+            decode(ActionKind::Promote(pb::PileChessPromote {
+                captured_pile: 1,
+                piece: -1,
+            })),
+            "promote.piece",
+        );
+        invalid(
+            decode(ActionKind::Promote(pb::PileChessPromote {
+                captured_pile: 1 << 20,
+                piece: P::Queen.into(),
+            })),
+            "promote.captured_pile",
+        );
+        invalid(
+            PileChess::decode_action(&pb::action::Kind::PileChess(pb::PileChessAction {
+                kind: None,
+            })),
+            "action.pile_chess",
+        );
+        invalid(
+            PileChess::decode_action(&pb::action::Kind::Meta(pb::MetaAction {
+                kind: pb::MetaActionKind::Resign.into(),
+            })),
+            "meta",
+        );
+        invalid(
+            PileChess::decode_action(&pb::action::Kind::PigeonChess(
+                pb::PigeonChessAction::default(),
+            )),
+            "not a pile_chess action",
+        );
+    }
+
+    #[test]
+    fn config_defaults_fill_unset_fields_and_encode_sets_every_field() {
+        let empty = config_of(pb::PileChessConfig::default());
+        assert_eq!(PileChess::decode_config(&empty), Ok(Config::default()));
+
+        let Some(pb::game_config::Game::PileChess(message)) =
+            PileChess::encode_config(&Config::default()).game
+        else {
+            panic!("not a pile chess config");
+        };
+        assert_eq!(
+            message,
+            pb::PileChessConfig {
+                pawn_value: Some(1),
+                knight_value: Some(3),
+                bishop_value: Some(3),
+                rook_value: Some(5),
+                queen_value: Some(9),
+                king_value: Some(4),
+                teams: Vec::new(),
+                max_rounds: Some(100),
+                max_reshuffles: Some(2),
+                en_passant_per_round: Some(1),
+                eliminated_captures_count: Some(false),
+            }
+        );
+
+        let custom = Config {
+            values: [2, 0, 4, 6, 10, 1],
+            max_rounds: 7,
+            max_reshuffles: 0,
+            en_passant_per_round: 0,
+            eliminated_captures_count: true,
+            ..Config::two_vs_two()
+        };
+        assert_eq!(
+            PileChess::decode_config(&PileChess::encode_config(&custom)),
+            Ok(custom)
+        );
+
+        let partial = config_of(pb::PileChessConfig {
+            king_value: Some(12),
+            max_rounds: Some(50),
+            ..Default::default()
+        });
+        let decoded = PileChess::decode_config(&partial).unwrap();
+        assert_eq!(decoded.values, [1, 3, 3, 5, 9, 12]);
+        assert_eq!(decoded.max_rounds, 50);
+        assert!(decoded.teams.is_empty());
+    }
+
+    #[test]
+    fn out_of_range_configs_name_the_field() {
+        let decode = |message| PileChess::decode_config(&config_of(message));
+        let team = |seats: Vec<u32>| pb::PileChessTeam { seats };
+        invalid(
+            decode(pb::PileChessConfig {
+                queen_value: Some(MAX_VALUE + 1),
+                ..Default::default()
+            }),
+            "queen_value",
+        );
+        invalid(
+            decode(pb::PileChessConfig {
+                max_rounds: Some(0),
+                ..Default::default()
+            }),
+            "max_rounds",
+        );
+        invalid(
+            decode(pb::PileChessConfig {
+                max_reshuffles: Some(MAX_RESHUFFLES + 1),
+                ..Default::default()
+            }),
+            "max_reshuffles",
+        );
+        invalid(
+            decode(pb::PileChessConfig {
+                en_passant_per_round: Some(MAX_EN_PASSANT + 1),
+                ..Default::default()
+            }),
+            "en_passant_per_round",
+        );
+        invalid(
+            decode(pb::PileChessConfig {
+                teams: vec![team(vec![0, 2]), team(vec![1, 7])],
+                ..Default::default()
+            }),
+            "teams[1].seats[1]",
+        );
+        invalid(
+            decode(pb::PileChessConfig {
+                teams: vec![team(vec![0, 1, 2]), team(vec![3])],
+                ..Default::default()
+            }),
+            "teams",
+        );
+        invalid(
+            decode(pb::PileChessConfig {
+                teams: vec![team(vec![0, 1]), team(vec![1, 2])],
+                ..Default::default()
+            }),
+            "teams",
+        );
+        invalid(
+            PileChess::decode_config(&pb::GameConfig { game: None }),
+            "config",
+        );
+        invalid(
+            PileChess::decode_config(&pb::GameConfig {
+                game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+            }),
+            "not a pile_chess config",
+        );
+    }
+
+    #[test]
+    fn observation_shows_piles_and_counts_but_only_the_own_hand() {
+        let (table, _) = Table::<PileChess>::new(&Config::default(), 3, Seed::from_u64(5)).unwrap();
+        let observe = |viewer| match PileChess::encode_observation(&table.observe(viewer)).game {
+            Some(pb::observation::Game::PileChess(observation)) => observation,
+            other => panic!("not a pile chess observation: {other:?}"),
+        };
+        let own = observe(Viewer::Seat(Seat(1)));
+        assert_eq!(own.step, pb::PileChessStep::Play as i32);
+        assert_eq!(own.round, 1);
+        assert_eq!(own.to_act, vec![0]);
+        assert_eq!(own.current_player, Some(0));
+        assert_eq!(own.piles.len(), 3);
+        for (seat, pile) in own.piles.iter().enumerate() {
+            assert_eq!(pile.owner, seat as u32);
+            assert_eq!(pile.cards.len(), 1);
+            assert_eq!(pile.cards[0].owner, seat as u32);
+            assert_eq!(pile.source, pb::PileChessPileSource::DeckTop as i32);
+        }
+        assert_eq!(own.players.len(), 3);
+        assert!(own.players.iter().all(|player| {
+            player.hand_count == 4 && player.deck_count == 11 && player.reshuffles == 0
+        }));
+        assert_eq!(own.captured_piles.len(), 3);
+        assert_eq!(own.captured_piles[2].seats, vec![2]);
+        assert_eq!(own.hand.len(), 4);
+        assert_eq!(own.config, Some(config_message(&Config::default())));
+
+        let other = observe(Viewer::Seat(Seat(2)));
+        assert_eq!(other.hand.len(), 4);
+        assert_eq!(other.piles, own.piles);
+        let spectator = observe(Viewer::Spectator);
+        assert!(spectator.hand.is_empty());
+        assert_eq!(spectator.players, own.players);
+    }
+
+    #[test]
+    fn team_observations_show_shared_captured_piles() {
+        let (table, _) =
+            Table::<PileChess>::new(&Config::two_vs_two(), 4, Seed::from_u64(8)).unwrap();
+        let Some(pb::observation::Game::PileChess(view)) =
+            PileChess::encode_observation(&table.observe(Viewer::Spectator)).game
+        else {
+            panic!("not a pile chess observation");
+        };
+        assert_eq!(view.captured_piles.len(), 2);
+        assert_eq!(view.captured_piles[0].seats, vec![0, 2]);
+        assert_eq!(view.captured_piles[1].seats, vec![1, 3]);
+        let piles: Vec<u32> = view.players.iter().map(|p| p.captured_pile).collect();
+        assert_eq!(piles, vec![0, 1, 0, 1]);
+        let config = view.config.expect("config");
+        assert_eq!(config.teams.len(), 2);
+    }
+
+    #[test]
+    fn drawn_cards_reach_only_their_owner() {
+        let drawn = EventView::CardsDrawn {
+            seat: Seat(1),
+            count: 3,
+            pieces: None,
+        };
+        match PileChess::encode_event(&drawn) {
+            pb::event::Kind::PileChess(pb::PileChessEvent {
+                kind: Some(EventKind::CardsDrawn(message)),
+            }) => {
+                assert_eq!((message.seat, message.count), (1, 3));
+                assert!(message.pieces.is_empty());
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+        let full = EventView::CardsDrawn {
+            seat: Seat(1),
+            count: 2,
+            pieces: Some(vec![Piece::King, Piece::Pawn]),
+        };
+        match PileChess::encode_event(&full) {
+            pb::event::Kind::PileChess(pb::PileChessEvent {
+                kind: Some(EventKind::CardsDrawn(message)),
+            }) => assert_eq!(
+                message.pieces,
+                vec![
+                    pb::PileChessPiece::King as i32,
+                    pb::PileChessPiece::Pawn as i32
+                ]
+            ),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_event_of_random_playouts_encodes_with_a_kind() {
+        let mut kinds = std::collections::HashSet::new();
+        for event in playouts(10, |_, _, _| {}) {
+            if let TableEvent::Game(event) = event {
+                let pb::event::Kind::PileChess(message) =
+                    PileChess::encode_event(&PileChess::reveal_event(&event))
+                else {
+                    panic!("not a pile chess event");
+                };
+                let kind = message.kind.expect("a kind");
+                kinds.insert(std::mem::discriminant(&kind));
+                if let EventKind::PileResolved(resolved) = &kind {
+                    assert!(resolved.captured.iter().all(|card| card.card.is_some()));
+                }
+            }
+        }
+        assert!(kinds.len() >= 12, "only {} event kinds seen", kinds.len());
+    }
+}

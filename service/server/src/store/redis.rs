@@ -1,0 +1,481 @@
+//! The Redis [`SessionStore`] (DESIGN §4): games live in Redis, so the server process keeps no
+//! state and any replica serves any game.
+//!
+//! * **Layout.** Each game is a hash (format, version, record bytes), a stream of its committed
+//!   versions and a list of its recent request keys, all under the hash tag `{<game id>}`
+//!   (`redis/keys.rs`). Records carry a format version (`redis/record.rs`).
+//! * **Atomic commits.** One Lua script per commit checks the request window and the expected
+//!   version, appends the version to the game's stream, writes the record, remembers the request
+//!   key and refreshes the TTL of every key of the game (`redis/scripts.rs`). Creation, the game
+//!   limit and CreateGame answers are scripts too.
+//! * **Watching across replicas.** A reader task per store follows the streams of the games
+//!   watched in this process, on a connection of its own (`redis/hub.rs`).
+//! * **Faults.** Every call has a deadline ([`RedisSettings::timeout`]); an unreachable or
+//!   silent Redis is [`StoreError::Unavailable`], and nothing is half-applied because every
+//!   change is one script. The multiplexed connection manager reconnects by itself, so the
+//!   server serves again as soon as Redis answers.
+//!
+//! Requires Redis 7.0 or later (scripts with a `#!lua` shebang), run with `noeviction`.
+
+mod failure;
+mod hub;
+mod keys;
+mod record;
+mod scripts;
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use ::redis::{AsyncCommands, Client};
+use async_trait::async_trait;
+use deckmate_engine::Seat;
+use futures::StreamExt;
+
+use self::failure::bounded;
+use self::hub::Hub;
+use self::keys::{KeySpace, request_entry};
+use self::record::{RECORD_FORMAT, decode_create, decode_record, encode_create, encode_record};
+use self::scripts::{Scripts, commit_outcome};
+use super::{
+    Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
+    REQUEST_WINDOW, RequestKey, SealedCreate, SessionStore, StoreError, VersionStream,
+};
+use crate::config::StoreUrl;
+
+/// The key namespace a server uses unless told otherwise.
+pub const DEFAULT_NAMESPACE: &str = "deckmate";
+
+/// The default deadline of one Redis call.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The longest lifetime the store gives anything (about 100 years), so that expiry times stay
+/// exact in Lua numbers and within what Redis accepts.
+const MAX_LIFETIME: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
+
+/// About how many entries a game's event stream keeps. Watchers only need the entries after
+/// their reader's cursor; one further behind sees a coalesced jump, which watchers allow.
+const STREAM_CAP: usize = 256;
+
+/// How to reach and use a Redis server.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RedisSettings {
+    /// The server, as a `redis://` URL (credentials and database number included).
+    pub url: String,
+    /// How long a game may go without a create or commit before it expires.
+    pub ttl: Duration,
+    /// The most games the store holds at once (across every replica using it).
+    pub max_games: usize,
+    /// The deadline of every Redis call; slower answers count as Redis being unavailable.
+    pub timeout: Duration,
+    /// The prefix of every key, so that several deployments (or test runs) can share a server.
+    pub namespace: String,
+}
+
+impl RedisSettings {
+    /// Settings for the server at `url`, with the server's default TTL, game limit, timeout and
+    /// namespace.
+    pub fn new(url: impl Into<String>) -> RedisSettings {
+        RedisSettings {
+            url: url.into(),
+            ttl: crate::config::DEFAULT_GAME_TTL,
+            max_games: crate::config::DEFAULT_MAX_GAMES,
+            timeout: DEFAULT_TIMEOUT,
+            namespace: DEFAULT_NAMESPACE.to_string(),
+        }
+    }
+}
+
+// The URL may carry a password: show it masked.
+impl fmt::Debug for RedisSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RedisSettings")
+            .field("url", &StoreUrl::Redis(self.url.clone()).to_string())
+            .field("ttl", &self.ttl)
+            .field("max_games", &self.max_games)
+            .field("timeout", &self.timeout)
+            .field("namespace", &self.namespace)
+            .finish()
+    }
+}
+
+/// Why a Redis store could not be set up (connecting happens later, on first use).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpenError {
+    /// The URL is not one the Redis client accepts.
+    #[error("the store URL is not a usable Redis URL: {0}")]
+    InvalidUrl(String),
+    /// The store was opened outside a Tokio runtime.
+    #[error("the Redis store must be opened inside a Tokio runtime")]
+    NoRuntime,
+}
+
+/// Games kept in Redis. Cheap to clone; clones share connections.
+#[derive(Clone, Debug)]
+pub struct RedisStore {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    connection: ConnectionManager,
+    keys: KeySpace,
+    scripts: Scripts,
+    ttl_ms: u64,
+    max_games: usize,
+    timeout: Duration,
+    hub: Hub,
+}
+
+impl RedisStore {
+    /// A store on the server `settings` names. Nothing is connected yet: the first call
+    /// connects, and while Redis does not answer calls fail with [`StoreError::Unavailable`].
+    /// Must be called inside a Tokio runtime.
+    pub fn open(settings: RedisSettings) -> Result<RedisStore, OpenError> {
+        if tokio::runtime::Handle::try_current().is_err() {
+            return Err(OpenError::NoRuntime);
+        }
+        let client = Client::open(settings.url.as_str())
+            .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(settings.timeout))
+            .set_response_timeout(Some(settings.timeout))
+            // Reconnection is retried on every call anyway; one quick retry keeps a call from
+            // waiting out a long backoff while Redis is down.
+            .set_number_of_retries(1)
+            .set_min_delay(Duration::from_millis(50))
+            .set_max_delay(Duration::from_millis(500));
+        let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
+            .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
+        let hub = Hub::new(client, connection.clone(), settings.timeout);
+        Ok(RedisStore {
+            inner: Arc::new(Inner {
+                connection,
+                keys: KeySpace::new(&settings.namespace),
+                scripts: Scripts::new(),
+                ttl_ms: millis(settings.ttl),
+                max_games: settings.max_games,
+                timeout: settings.timeout,
+                hub,
+            }),
+        })
+    }
+
+    fn connection(&self) -> ConnectionManager {
+        self.inner.connection.clone()
+    }
+
+    async fn call<T>(
+        &self,
+        what: &str,
+        call: impl Future<Output = ::redis::RedisResult<T>>,
+    ) -> Result<T, StoreError> {
+        bounded(self.inner.timeout, what, call).await
+    }
+}
+
+/// A lifetime in whole milliseconds, at least 1 and at most [`MAX_LIFETIME`].
+fn millis(duration: Duration) -> u64 {
+    duration.min(MAX_LIFETIME).as_millis().max(1) as u64
+}
+
+#[async_trait]
+impl SessionStore for RedisStore {
+    async fn create(&self, record: GameRecord) -> Result<CreateOutcome, CreateError> {
+        let inner = &self.inner;
+        let keys = inner.keys.game(&record.id);
+        let bytes = encode_record(&record)?;
+        let mut connection = self.connection();
+        let admitted: i64 = self
+            .call(
+                "reserving a game slot",
+                inner
+                    .scripts
+                    .reserve
+                    .key(inner.keys.index())
+                    .arg(&record.id)
+                    .arg(inner.ttl_ms)
+                    .arg(inner.max_games)
+                    .invoke_async(&mut connection),
+            )
+            .await?;
+        if admitted == 0 {
+            return Err(CreateError::GameLimit(inner.max_games));
+        }
+        let created: i64 = self
+            .call(
+                "creating a game",
+                inner
+                    .scripts
+                    .create
+                    .key(&keys.game)
+                    .key(&keys.events)
+                    .key(&keys.requests)
+                    .arg(RECORD_FORMAT)
+                    .arg(record.version())
+                    .arg(bytes)
+                    .arg(inner.ttl_ms)
+                    .invoke_async(&mut connection),
+            )
+            .await?;
+        Ok(if created == 1 {
+            CreateOutcome::Created
+        } else {
+            CreateOutcome::AlreadyExists
+        })
+    }
+
+    async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        let keys = self.inner.keys.game(id);
+        let mut connection = self.connection();
+        let (format, version, bytes): (Option<u32>, Option<u64>, Option<Vec<u8>>) = self
+            .call(
+                "loading a game",
+                ::redis::cmd("HMGET")
+                    .arg(&keys.game)
+                    .arg("format")
+                    .arg("version")
+                    .arg("record")
+                    .query_async(&mut connection),
+            )
+            .await?;
+        match (format, version, bytes) {
+            (Some(format), Some(version), Some(bytes)) => {
+                Ok(Some(Arc::new(decode_record(id, format, version, &bytes)?)))
+            }
+            (None, None, None) => Ok(None),
+            partial => Err(StoreError::Corrupt(format!(
+                "game {id} has an incomplete hash (format, version, record present: {:?})",
+                (
+                    partial.0.is_some(),
+                    partial.1.is_some(),
+                    partial.2.is_some()
+                )
+            ))),
+        }
+    }
+
+    async fn commit(&self, commit: Commit) -> Result<CommitOutcome, StoreError> {
+        let inner = &self.inner;
+        let version = commit.record.version();
+        let keys = inner.keys.game(&commit.id);
+        let bytes = encode_record(&commit.record)?;
+        let request = commit
+            .request
+            .map(|(seat, key)| request_entry(seat, key))
+            .unwrap_or_default();
+        let mut connection = self.connection();
+        let mut write = inner.scripts.commit.prepare_invoke();
+        write
+            .key(&keys.game)
+            .key(&keys.events)
+            .key(&keys.requests)
+            .arg(commit.expected_version)
+            .arg(version)
+            .arg(RECORD_FORMAT)
+            .arg(bytes)
+            .arg(inner.ttl_ms)
+            .arg(request)
+            .arg(REQUEST_WINDOW)
+            .arg(STREAM_CAP);
+        let reply: Vec<String> = self
+            .call("committing", write.invoke_async(&mut connection))
+            .await?;
+        let (outcome, refresh_index) = commit_outcome(&reply)?;
+        if refresh_index {
+            // The game limit's count of this game; failing here only lets the index forget the
+            // game early, so the commit stands.
+            let touched: Result<i64, StoreError> = self
+                .call(
+                    "refreshing the game index",
+                    inner
+                        .scripts
+                        .touch
+                        .key(inner.keys.index())
+                        .arg(&commit.id)
+                        .arg(inner.ttl_ms)
+                        .invoke_async(&mut connection),
+                )
+                .await;
+            if let Err(error) = touched {
+                tracing::warn!(%error, "the game index was not refreshed");
+            }
+        }
+        Ok(outcome)
+    }
+
+    async fn find_request(
+        &self,
+        id: &str,
+        seat: Seat,
+        key: RequestKey,
+    ) -> Result<Option<u64>, StoreError> {
+        let keys = self.inner.keys.game(id);
+        let entry = request_entry(seat, key);
+        let mut connection = self.connection();
+        let version: Option<f64> = self
+            .call(
+                "reading request ids",
+                connection.zscore(&keys.requests, entry),
+            )
+            .await?;
+        // Versions are scores, exact as doubles far beyond any game's length.
+        Ok(version
+            .filter(|version| version.is_finite() && *version >= 0.0)
+            .map(|version| version as u64))
+    }
+
+    async fn remove(&self, id: &str) -> Result<(), StoreError> {
+        let inner = &self.inner;
+        let keys = inner.keys.game(id);
+        let mut connection = self.connection();
+        let () = self
+            .call(
+                "removing a game",
+                connection.del(&[&keys.game, &keys.events, &keys.requests]),
+            )
+            .await?;
+        let () = self
+            .call(
+                "removing a game from the index",
+                connection.zrem(inner.keys.index(), id),
+            )
+            .await?;
+        inner.hub.forget(id);
+        Ok(())
+    }
+
+    async fn find_create(&self, key: &str) -> Result<Option<SealedCreate>, StoreError> {
+        let mut connection = self.connection();
+        let bytes: Option<Vec<u8>> = self
+            .call(
+                "reading a create request",
+                connection.get(self.inner.keys.create(key)),
+            )
+            .await?;
+        bytes.map(|bytes| decode_create(&bytes)).transpose()
+    }
+
+    async fn put_create(
+        &self,
+        key: &str,
+        sealed: SealedCreate,
+        window: Duration,
+    ) -> Result<PutCreateOutcome, StoreError> {
+        let bytes = encode_create(&sealed)?;
+        let mut connection = self.connection();
+        let existing: Option<Vec<u8>> = self
+            .call(
+                "remembering a create request",
+                self.inner
+                    .scripts
+                    .put_create
+                    .key(self.inner.keys.create(key))
+                    .arg(bytes)
+                    .arg(millis(window))
+                    .invoke_async(&mut connection),
+            )
+            .await?;
+        match existing {
+            None => Ok(PutCreateOutcome::Stored),
+            Some(bytes) => Ok(PutCreateOutcome::Existing(decode_create(&bytes)?)),
+        }
+    }
+
+    async fn watch(&self, id: &str) -> Result<VersionStream, StoreError> {
+        let keys = self.inner.keys.game(id);
+        let mut connection = self.connection();
+        let version: Option<u64> = self
+            .call(
+                "reading a game's version",
+                connection.hget(&keys.game, "version"),
+            )
+            .await?;
+        Ok(match version {
+            Some(version) => {
+                self.inner
+                    .hub
+                    .subscribe(id, &keys.game, &keys.events, version)
+                    .await
+            }
+            None => futures::stream::empty().boxed(),
+        })
+    }
+
+    async fn health(&self) -> bool {
+        let mut connection = self.connection();
+        let pong = self
+            .call(
+                "health check",
+                ::redis::cmd("PING").query_async::<String>(&mut connection),
+            )
+            .await;
+        match pong {
+            Ok(_) => true,
+            Err(error) => {
+                tracing::debug!(%error, "Redis health check failed");
+                false
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_hide_the_password() {
+        let settings = RedisSettings::new("redis://user:hunter2@cache:6379/1");
+        let shown = format!("{settings:?}");
+        assert!(!shown.contains("hunter2"), "{shown}");
+        assert!(shown.contains("cache:6379"), "{shown}");
+        assert_eq!(settings.timeout, DEFAULT_TIMEOUT);
+        assert_eq!(settings.namespace, DEFAULT_NAMESPACE);
+    }
+
+    #[test]
+    fn lifetimes_are_whole_bounded_milliseconds() {
+        assert_eq!(millis(Duration::from_secs(2)), 2000);
+        assert_eq!(millis(Duration::from_micros(10)), 1);
+        assert_eq!(millis(Duration::MAX), MAX_LIFETIME.as_millis() as u64);
+        // Exact as a Lua number (a double).
+        assert!(millis(Duration::MAX) < 1 << 53);
+    }
+
+    #[test]
+    fn opening_needs_a_runtime_and_a_redis_url() {
+        assert_eq!(
+            RedisStore::open(RedisSettings::new("redis://127.0.0.1:6379")).err(),
+            Some(OpenError::NoRuntime)
+        );
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            assert!(RedisStore::open(RedisSettings::new("redis://127.0.0.1:6379")).is_ok());
+            let bad = RedisStore::open(RedisSettings::new("redis://127.0.0.1:notaport"));
+            assert!(matches!(bad, Err(OpenError::InvalidUrl(_))), "{bad:?}");
+        });
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_server_is_unavailable_within_the_timeout() {
+        // Nothing listens on port 1 of the loopback interface.
+        let settings = RedisSettings {
+            timeout: Duration::from_millis(500),
+            ..RedisSettings::new("redis://127.0.0.1:1")
+        };
+        let store = RedisStore::open(settings).unwrap();
+        assert!(!store.health().await);
+        let load = store.load("0123").await;
+        assert!(matches!(load, Err(StoreError::Unavailable(_))), "{load:?}");
+        let watch = store.watch("0123").await.err();
+        assert!(
+            matches!(watch, Some(StoreError::Unavailable(_))),
+            "{watch:?}"
+        );
+    }
+}

@@ -1,0 +1,275 @@
+//! The stored forms of a [`GameRecord`] and of a remembered CreateGame answer, each with a
+//! format version (DESIGN §4: a record written by an older release must still load).
+//!
+//! A game's hash holds `format` next to the `record` bytes; the bytes of format 1 are a postcard
+//! [`RecordV1`]: the game kind, the token hashes, the spectator policy, the seed commitment, the
+//! timestamps and the game's own [`LiveGame::encode`](crate::live::LiveGame::encode) bytes. A
+//! CreateGame answer is one byte of format followed by a postcard [`CreateEntryV1`].
+//!
+//! Decoding dispatches on the format: a later release that changes a layout adds a new format
+//! number and keeps the decoder of every older one.
+
+use deckmate_engine::GameKind;
+use serde::{Deserialize, Serialize};
+
+use crate::auth::TokenHash;
+use crate::catalog;
+use crate::store::{GameRecord, SealedCreate, StoreError};
+
+/// The game record format this release writes.
+pub(super) const RECORD_FORMAT: u32 = 1;
+
+/// The CreateGame answer format this release writes.
+pub(super) const CREATE_FORMAT: u8 = 1;
+
+/// Record format 1.
+#[derive(Debug, Serialize, Deserialize)]
+struct RecordV1 {
+    /// The game kind's stable id, such as `pigeon_chess`.
+    kind: String,
+    token_hashes: Vec<[u8; 32]>,
+    spectators_allowed: bool,
+    seed_commitment: [u8; 32],
+    created_at: u64,
+    updated_at: u64,
+    /// The game as [`LiveGame::encode`](crate::live::LiveGame::encode) wrote it.
+    game: Vec<u8>,
+}
+
+/// CreateGame answer format 1.
+#[derive(Debug, Serialize, Deserialize)]
+struct CreateEntryV1 {
+    game_id: String,
+    nonce: [u8; 12],
+    ciphertext: Vec<u8>,
+}
+
+/// The record bytes of `record` in [`RECORD_FORMAT`].
+pub(super) fn encode_record(record: &GameRecord) -> Result<Vec<u8>, StoreError> {
+    let game = record
+        .game
+        .encode()
+        .map_err(|error| StoreError::Corrupt(format!("encoding game {}: {error:?}", record.id)))?;
+    let stored = RecordV1 {
+        kind: record.game.kind().id().to_string(),
+        token_hashes: record.token_hashes.iter().map(|hash| hash.0).collect(),
+        spectators_allowed: record.spectators_allowed,
+        seed_commitment: record.seed_commitment,
+        created_at: record.created_at,
+        updated_at: record.updated_at,
+        game,
+    };
+    postcard::to_allocvec(&stored)
+        .map_err(|error| StoreError::Corrupt(format!("encoding game {}: {error}", record.id)))
+}
+
+/// Reads the record of game `id` stored in `format`; `version` is the hash's version field,
+/// which must agree with the game.
+pub(super) fn decode_record(
+    id: &str,
+    format: u32,
+    version: u64,
+    bytes: &[u8],
+) -> Result<GameRecord, StoreError> {
+    let record = match format {
+        1 => decode_v1(id, bytes)?,
+        other => {
+            return Err(StoreError::Corrupt(format!(
+                "game {id} is stored in record format {other}, which this release cannot read \
+                 (it reads formats 1 to {RECORD_FORMAT})"
+            )));
+        }
+    };
+    if record.version() != version {
+        return Err(StoreError::Corrupt(format!(
+            "game {id} is stored as version {version} but its game is at version {}",
+            record.version()
+        )));
+    }
+    Ok(record)
+}
+
+fn decode_v1(id: &str, bytes: &[u8]) -> Result<GameRecord, StoreError> {
+    let stored: RecordV1 = postcard::from_bytes(bytes)
+        .map_err(|error| StoreError::Corrupt(format!("game {id}: malformed record: {error}")))?;
+    let kind = GameKind::from_id(&stored.kind).ok_or_else(|| {
+        StoreError::Corrupt(format!("game {id}: unknown game kind {:?}", stored.kind))
+    })?;
+    let game = catalog::restore(kind, &stored.game)
+        .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?;
+    Ok(GameRecord {
+        id: id.to_string(),
+        game,
+        token_hashes: stored.token_hashes.into_iter().map(TokenHash).collect(),
+        spectators_allowed: stored.spectators_allowed,
+        seed_commitment: stored.seed_commitment,
+        created_at: stored.created_at,
+        updated_at: stored.updated_at,
+    })
+}
+
+/// The stored bytes of a CreateGame answer, in [`CREATE_FORMAT`].
+pub(super) fn encode_create(sealed: &SealedCreate) -> Result<Vec<u8>, StoreError> {
+    let stored = CreateEntryV1 {
+        game_id: sealed.game_id.clone(),
+        nonce: sealed.nonce,
+        ciphertext: sealed.ciphertext.clone(),
+    };
+    let mut bytes = vec![CREATE_FORMAT];
+    let body = postcard::to_allocvec(&stored)
+        .map_err(|error| StoreError::Corrupt(format!("encoding a create entry: {error}")))?;
+    bytes.extend_from_slice(&body);
+    Ok(bytes)
+}
+
+/// Reads a stored CreateGame answer.
+pub(super) fn decode_create(bytes: &[u8]) -> Result<SealedCreate, StoreError> {
+    match bytes.split_first() {
+        Some((1, body)) => {
+            let stored: CreateEntryV1 = postcard::from_bytes(body)
+                .map_err(|error| StoreError::Corrupt(format!("malformed create entry: {error}")))?;
+            Ok(SealedCreate {
+                game_id: stored.game_id,
+                nonce: stored.nonce,
+                ciphertext: stored.ciphertext,
+            })
+        }
+        Some((format, _)) => Err(StoreError::Corrupt(format!(
+            "create entry in format {format}, which this release cannot read"
+        ))),
+        None => Err(StoreError::Corrupt("empty create entry".to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::live::LiveGame;
+    use deckmate_engine::{Seat, Seed, Viewer};
+    use deckmate_proto::v1 as pb;
+
+    fn pigeon_chess(seed: u64) -> Box<dyn LiveGame> {
+        let config = pb::GameConfig {
+            game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+        };
+        catalog::new_game(&config, 2, Seed::from_u64(seed)).unwrap()
+    }
+
+    fn record(game: Box<dyn LiveGame>) -> GameRecord {
+        GameRecord {
+            id: "00112233445566778899aabbccddeeff".to_string(),
+            game,
+            token_hashes: vec![TokenHash([1; 32]), TokenHash([2; 32])],
+            spectators_allowed: false,
+            seed_commitment: [7; 32],
+            created_at: 1_700_000_000_000,
+            updated_at: 1_700_000_000_500,
+        }
+    }
+
+    #[test]
+    fn records_round_trip() {
+        let mut game = pigeon_chess(5);
+        let action = game.view(Viewer::Seat(Seat(0))).legal_actions[0].clone();
+        game.act(Seat(0), &action).unwrap();
+        let original = record(game);
+        let bytes = encode_record(&original).unwrap();
+        let loaded = decode_record(&original.id, RECORD_FORMAT, 1, &bytes).unwrap();
+        assert_eq!(loaded.id, original.id);
+        assert_eq!(loaded.version(), 1);
+        assert_eq!(loaded.token_hashes, original.token_hashes);
+        assert!(!loaded.spectators_allowed);
+        assert_eq!(loaded.seed_commitment, original.seed_commitment);
+        assert_eq!(
+            (loaded.created_at, loaded.updated_at),
+            (original.created_at, original.updated_at)
+        );
+        assert_eq!(loaded.game.encode(), original.game.encode());
+        assert_eq!(
+            loaded.game.view(Viewer::Spectator),
+            original.game.view(Viewer::Spectator)
+        );
+    }
+
+    /// A record in format 1, as the first release wrote it (Pigeon Chess, seed 11, after seat
+    /// 0 played its first listed action). Every later release must keep loading it.
+    const FORMAT_ONE_RECORD: &[&str] = &[
+        "0c706967656f6e5f636865737302010101010101010101010101010101010101010101010101010101010101",
+        "0101020202020202020202020202020202020202020202020202020202020202020200070707070707070707",
+        "070707070707070707070707070707070707070707070780d095ffbc31f4d395ffbc31bf01010c706967656f",
+        "6e5f636865737308020202010114ac02020b0000000000000000000000000000000000000000000000000000",
+        "00000000000100010004030308020202010114ac020b00000000000000000000000000000000000000000000",
+        "00000000000000000000040b00000102000501020000000b0003000102000500000001020000000000020001",
+        "0101000000000100040101000301010003010000000000000000000000000000000000000000000000000000",
+        "0100020000040303",
+    ];
+
+    #[test]
+    fn format_one_records_keep_loading() {
+        let bytes = hex::decode(FORMAT_ONE_RECORD.concat()).unwrap();
+        let loaded = decode_record("g", 1, 1, &bytes).unwrap();
+        assert_eq!(loaded.version(), 1);
+        assert_eq!(
+            loaded.token_hashes,
+            vec![TokenHash([1; 32]), TokenHash([2; 32])]
+        );
+        assert!(!loaded.spectators_allowed);
+        assert_eq!(loaded.seed_commitment, [7; 32]);
+        assert_eq!(
+            (loaded.created_at, loaded.updated_at),
+            (1_700_000_000_000, 1_700_000_000_500)
+        );
+        assert_eq!(loaded.game.seed(), Seed::from_u64(11));
+        // The same game rebuilt today is the one stored.
+        let mut game = pigeon_chess(11);
+        let action = game.view(Viewer::Seat(Seat(0))).legal_actions[0].clone();
+        game.act(Seat(0), &action).unwrap();
+        for viewer in [
+            Viewer::Seat(Seat(0)),
+            Viewer::Seat(Seat(1)),
+            Viewer::Spectator,
+        ] {
+            assert_eq!(loaded.game.view(viewer), game.view(viewer));
+        }
+    }
+
+    #[test]
+    fn unreadable_records_are_corrupt_not_panics() {
+        let bytes = encode_record(&record(pigeon_chess(1))).unwrap();
+        let future = decode_record("g", 99, 0, &bytes).unwrap_err();
+        assert!(matches!(&future, StoreError::Corrupt(m) if m.contains("format 99")));
+        let wrong_version = decode_record("g", 1, 4, &bytes).unwrap_err();
+        assert!(matches!(&wrong_version, StoreError::Corrupt(m) if m.contains("version 4")));
+        let truncated = decode_record("g", 1, 0, &bytes[..20]).unwrap_err();
+        assert!(matches!(truncated, StoreError::Corrupt(_)));
+        let mut unknown_kind = bytes.clone();
+        unknown_kind[1..13].copy_from_slice(b"queen_chess!");
+        assert!(matches!(
+            decode_record("g", 1, 0, &unknown_kind),
+            Err(StoreError::Corrupt(m)) if m.contains("unknown game kind")
+        ));
+    }
+
+    #[test]
+    fn create_entries_round_trip_with_their_format() {
+        let sealed = SealedCreate {
+            game_id: "abc".to_string(),
+            nonce: [3; 12],
+            ciphertext: vec![9; 50],
+        };
+        let bytes = encode_create(&sealed).unwrap();
+        assert_eq!(bytes[0], CREATE_FORMAT);
+        assert_eq!(decode_create(&bytes).unwrap(), sealed);
+        let mut future = bytes.clone();
+        future[0] = 2;
+        assert!(matches!(
+            decode_create(&future),
+            Err(StoreError::Corrupt(_))
+        ));
+        assert!(matches!(decode_create(&[]), Err(StoreError::Corrupt(_))));
+        assert!(matches!(
+            decode_create(&[1, 0xFF]),
+            Err(StoreError::Corrupt(_))
+        ));
+    }
+}

@@ -1,0 +1,680 @@
+//! Card Chess through the API (rules/card_chess.md): whole games played from the listed legal
+//! actions only, by the typed SDK and by a client that knows nothing but server reflection; and
+//! the §7 no-leak check: no observation, event or history sent to either seat or a spectator
+//! names a base card that has never been face up.
+//!
+//! The no-leak check needs the truth, which only the finished game gives away: GetHistory then
+//! returns the seed and every action, so the test rebuilds the game with the engine, version by
+//! version, and knows every base card and whether it had been face up at each version. Every
+//! message received while the game ran is then checked against it.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::str::FromStr;
+
+use common::{Picker, TestServer, play_random_step};
+use deckmate::{Client, CreateOptions, Error, Game, pb};
+use deckmate_engine::cards::{Card, Suit};
+use deckmate_engine::games::card_chess::{CardChess, SPOTS, Spot};
+use deckmate_engine::{Seat, Seed, Table, TableAction, Viewer};
+use deckmate_server::codec::GameCodec;
+use deckmate_server::codec::common::decode_table_action;
+use futures::{Stream, StreamExt};
+use pb::card_chess_event::Kind as CardEvent;
+use prost::Message;
+use prost_reflect::prost_types::FileDescriptorProto;
+use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMessage, Value};
+use tokio::task::JoinHandle;
+use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::codegen::http::uri::PathAndQuery;
+use tonic::metadata::AsciiMetadataValue;
+use tonic::transport::Channel;
+use tonic::{Request, Status};
+use tonic_reflection::pb::v1::ServerReflectionRequest;
+use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+
+/// Card Chess with every default.
+fn card_chess() -> pb::GameConfig {
+    card_chess_with(pb::CardChessConfig::default())
+}
+
+/// Card Chess with `config`.
+fn card_chess_with(config: pb::CardChessConfig) -> pb::GameConfig {
+    pb::GameConfig {
+        game: Some(pb::game_config::Game::CardChess(config)),
+    }
+}
+
+/// The Card Chess part of a view.
+fn card_view(view: &pb::ObserveResponse) -> &pb::CardChessObservation {
+    match view.observation.as_ref().and_then(|o| o.game.as_ref()) {
+        Some(pb::observation::Game::CardChess(observation)) => observation,
+        other => panic!("not a Card Chess observation: {other:?}"),
+    }
+}
+
+/// The Card Chess part of an event, if it is one.
+fn card_event(event: &pb::Event) -> Option<&CardEvent> {
+    match &event.kind {
+        Some(pb::event::Kind::CardChess(message)) => message.kind.as_ref(),
+        _ => None,
+    }
+}
+
+/// A card as the API writes it: the rank's usual number (Ace 1, King 13) and the suit.
+fn wire_card(card: Card) -> pb::CardChessCard {
+    let suit = match card.suit {
+        Suit::Clubs => pb::CardChessSuit::Clubs,
+        Suit::Diamonds => pb::CardChessSuit::Diamonds,
+        Suit::Hearts => pb::CardChessSuit::Hearts,
+        Suit::Spades => pb::CardChessSuit::Spades,
+    };
+    pb::CardChessCard {
+        rank: i32::from(card.rank.value()),
+        suit: suit.into(),
+    }
+}
+
+async fn create(client: &Client, config: pb::GameConfig, seed: u64) -> Game {
+    client
+        .create_game(config, 2, CreateOptions::default().with_seed(seed))
+        .await
+        .expect("create a card_chess game")
+}
+
+#[tokio::test]
+async fn whole_games_are_played_from_the_legal_actions_and_finish() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+
+    let variants = client.list_variants().await.expect("ListVariants");
+    let variant = variants
+        .iter()
+        .find(|variant| variant.id == "card_chess")
+        .expect("card_chess is hosted");
+    assert_eq!((variant.min_seats, variant.max_seats), (2, 2));
+    assert_eq!(variant.name, "Card Chess");
+    let Some(pb::game_config::Game::CardChess(defaults)) = variant
+        .default_config
+        .as_ref()
+        .and_then(|config| config.game.clone())
+    else {
+        panic!("no card_chess default config");
+    };
+    assert_eq!(defaults.max_turns, Some(1000));
+    assert_eq!(defaults.no_progress_turns, Some(100));
+
+    let short = pb::CardChessConfig {
+        ace_capture: Some(pb::CardChessAceCapture::AsFaceCard.into()),
+        max_turns: Some(25),
+        ..Default::default()
+    };
+    for (seed, config) in [
+        (1, card_chess()),
+        (2, card_chess()),
+        (3, card_chess()),
+        (4, card_chess_with(short)),
+    ] {
+        let game = create(&client, config, seed).await;
+        assert_eq!(game.variant, "card_chess");
+        let mut picker = Picker::new(seed);
+        let mut version = 0;
+        // play_random_step checks that every action adds exactly one version.
+        while let Some(step) = play_random_step(&game, &mut picker).await {
+            assert_eq!(step.response.version, version + 1);
+            version = step.response.version;
+            assert!(version < 3_000, "seed {seed}: the game does not end");
+        }
+        let view = game.seats[0].observe().await.expect("final view");
+        assert_eq!(view.status(), pb::GameStatus::Finished, "seed {seed}");
+        assert_eq!(view.version, version);
+        let outcome = view.outcome.as_ref().expect("an outcome");
+        assert_ne!(outcome.reason(), pb::EndReason::Unspecified);
+        assert!(view.legal_actions.is_empty() && view.to_act.is_empty());
+        let observation = card_view(&view);
+        assert_eq!(observation.phase(), pb::CardChessPhase::Finished);
+        assert_eq!(observation.current_player, None);
+        if seed == 4 {
+            assert!(observation.turn <= 25, "the configured cap holds");
+            assert_eq!(
+                observation.config.as_ref().and_then(|c| c.ace_capture),
+                Some(pb::CardChessAceCapture::AsFaceCard as i32)
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The no-leak check of §7.
+
+/// Who received a message: a seat, or a spectator (`None`).
+type Receiver = Option<u32>;
+
+/// Everything one viewer received while the game ran (and once it had finished).
+#[derive(Default)]
+struct Received {
+    /// Views from Observe and Watch, with where they came from.
+    views: Vec<(Receiver, String, pb::ObserveResponse)>,
+    /// Histories read while the game ran or after it finished.
+    histories: Vec<(Receiver, String, pb::GetHistoryResponse)>,
+}
+
+/// The truth of one version, from the rebuilt game.
+struct Truth {
+    /// Every spot's base card and whether it had been face up by then.
+    bases: [(Card, bool); SPOTS],
+    /// What each viewer may see (seat 0, seat 1, spectator), as the API encodes it.
+    observations: [pb::CardChessObservation; 3],
+}
+
+/// How much the checks met; a run that met nothing proved nothing.
+#[derive(Debug, Default)]
+struct Coverage {
+    hidden_bases_checked: usize,
+    known_bases_checked: usize,
+    flips_checked: usize,
+    hidden_draws_checked: usize,
+    never_seen_at_the_end: usize,
+    histories_checked: usize,
+}
+
+fn collect(
+    stream: impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static,
+) -> JoinHandle<Vec<pb::ObserveResponse>> {
+    tokio::spawn(async move {
+        stream
+            .map(|item| item.expect("a watch item"))
+            .collect()
+            .await
+    })
+}
+
+fn viewer_index(viewer: Receiver) -> usize {
+    viewer.map_or(2, |seat| seat as usize)
+}
+
+fn engine_viewer(index: usize) -> Viewer {
+    match index {
+        0 | 1 => Viewer::Seat(Seat(index as u8)),
+        _ => Viewer::Spectator,
+    }
+}
+
+/// Rebuilds the finished game from its revealed seed and actions: the truth of every version.
+fn rebuild(history: &pb::GetHistoryResponse) -> Vec<Truth> {
+    let config = CardChess::decode_config(history.config.as_ref().expect("a config"))
+        .expect("the history's config");
+    let seed: [u8; 32] = history.seed.as_slice().try_into().expect("a 32-byte seed");
+    let (mut table, _) = Table::<CardChess>::new(&config, 2, Seed(seed)).expect("the game");
+    let truth = |table: &Table<CardChess>| Truth {
+        bases: std::array::from_fn(|index| {
+            table
+                .state()
+                .base_card(Spot::from_index(index).expect("a spot"))
+        }),
+        observations: std::array::from_fn(|index| {
+            match CardChess::encode_observation(&table.observe(engine_viewer(index))).game {
+                Some(pb::observation::Game::CardChess(observation)) => observation,
+                other => panic!("not a card chess observation: {other:?}"),
+            }
+        }),
+    };
+    let mut out = vec![truth(&table)];
+    for (index, logged) in history.actions.iter().enumerate() {
+        assert_eq!(logged.version, index as u64 + 1);
+        let action: TableAction<_> =
+            decode_table_action::<CardChess>(logged.action.as_ref().expect("an action"))
+                .expect("a card chess action");
+        table
+            .apply(Seat(logged.seat as u8), &action)
+            .expect("the logged action replays");
+        out.push(truth(&table));
+    }
+    assert!(table.is_over(), "the rebuilt game is over too");
+    out
+}
+
+/// Checks one view against the truth of its version.
+fn check_view(
+    viewer: Receiver,
+    what: &str,
+    view: &pb::ObserveResponse,
+    truth: &[Truth],
+    coverage: &mut Coverage,
+) {
+    assert_eq!(view.seat, viewer, "{what}: the view is for its viewer");
+    let now = &truth[view.version as usize];
+    let observation = card_view(view);
+    for (index, spot) in observation.board.iter().enumerate() {
+        let (base, known) = now.bases[index];
+        if known {
+            coverage.known_bases_checked += 1;
+            assert_eq!(spot.base, Some(wire_card(base)), "{what}: {}", spot.name);
+        } else {
+            coverage.hidden_bases_checked += 1;
+            assert_eq!(
+                spot.base, None,
+                "{what}: {} shows a base card that was never face up",
+                spot.name
+            );
+        }
+    }
+    // Everything else equals what the engine lets this viewer see.
+    assert_eq!(
+        observation,
+        &now.observations[viewer_index(viewer)],
+        "{what}: the view is the engine's view for {viewer:?}"
+    );
+    // Once the game has finished, its events may show every draw (never a base card).
+    let finished = view.status() == pb::GameStatus::Finished;
+    check_events(viewer, what, &view.recent_events, truth, finished, coverage);
+}
+
+/// Checks events: a capture reveals exactly the base card that lay on the spot, and nobody but
+/// the drawer sees drawn cards while the game runs (`finished` is false).
+fn check_events(
+    viewer: Receiver,
+    what: &str,
+    events: &[pb::Event],
+    truth: &[Truth],
+    finished_history: bool,
+    coverage: &mut Coverage,
+) {
+    for event in events {
+        let Some(kind) = card_event(event) else {
+            continue;
+        };
+        match kind {
+            CardEvent::Captured(captured) => {
+                let spot = Spot::from_str(&captured.to).expect("a spot name");
+                let before = &truth[event.version as usize - 1];
+                let after = &truth[event.version as usize];
+                let (base, _) = before.bases[spot.index()];
+                assert_eq!(
+                    captured.revealed,
+                    Some(wire_card(base)),
+                    "{what}: a capture reveals the spot's base card"
+                );
+                assert!(after.bases[spot.index()].1, "{what}: now known");
+                coverage.flips_checked += 1;
+            }
+            CardEvent::CardsDrawn(drawn) if viewer != Some(drawn.seat) && !finished_history => {
+                coverage.hidden_draws_checked += 1;
+                assert!(
+                    drawn.cards.is_empty(),
+                    "{what}: {viewer:?} sees the cards seat {} drew",
+                    drawn.seat
+                );
+            }
+            CardEvent::BoardDealt(dealt) => assert_eq!(dealt.spots, 25, "{what}"),
+            _ => {}
+        }
+    }
+}
+
+/// Plays one random game, keeping everything both seats and a spectator receive, then checks it
+/// all against the rebuilt game.
+async fn play_and_check(client: &Client, seed: u64, coverage: &mut Coverage) {
+    let game = create(client, card_chess(), seed).await;
+    let spectator = client.spectate(&game.id);
+    let watches = [
+        (Some(0), collect(game.seats[0].watch(0))),
+        (Some(1), collect(game.seats[1].watch(0))),
+        (None, collect(spectator.watch(0))),
+    ];
+    let mut received = Received::default();
+    let mut picker = Picker::new(seed ^ 0xCA4D);
+    let mut version = 0;
+    loop {
+        for viewer in [Some(0u32), Some(1), None] {
+            let what = format!("seed {seed} v{version} {viewer:?}");
+            let (view, history) = match viewer {
+                Some(seat) => {
+                    let handle = &game.seats[seat as usize];
+                    (handle.observe().await, handle.history().await)
+                }
+                None => (spectator.observe().await, spectator.history().await),
+            };
+            received
+                .views
+                .push((viewer, format!("{what} Observe"), view.expect("a view")));
+            received.histories.push((
+                viewer,
+                format!("{what} GetHistory"),
+                history.expect("a history"),
+            ));
+        }
+        match play_random_step(&game, &mut picker).await {
+            Some(step) => version = step.response.version,
+            None => break,
+        }
+    }
+    for (viewer, watch) in watches {
+        let items = watch.await.expect("a watcher");
+        let versions: Vec<u64> = items.iter().map(|item| item.version).collect();
+        assert_eq!(
+            versions,
+            (1..=version).collect::<Vec<_>>(),
+            "seed {seed} Watch"
+        );
+        for item in items {
+            let what = format!("seed {seed} v{} {viewer:?} Watch", item.version);
+            received.views.push((viewer, what, item));
+        }
+    }
+    let finals = [
+        (Some(0), game.seats[0].history().await),
+        (Some(1), game.seats[1].history().await),
+        (None, spectator.history().await),
+    ];
+    for (viewer, history) in finals {
+        received.histories.push((
+            viewer,
+            format!("seed {seed} final {viewer:?} GetHistory"),
+            history.expect("the final history"),
+        ));
+    }
+
+    // The truth, from the finished game's seed and actions.
+    let finished = &received.histories.last().expect("a final history").2;
+    assert_eq!(finished.status(), pb::GameStatus::Finished);
+    assert_eq!(finished.actions.len() as u64, version);
+    let truth = rebuild(finished);
+
+    // The base cards ever face up, from the revealed history alone; every other base card of the
+    // deal must never have been named.
+    let mut flipped = BTreeSet::new();
+    for event in &finished.events {
+        if let Some(CardEvent::Captured(captured)) = card_event(event) {
+            flipped.insert(Spot::from_str(&captured.to).expect("a spot").index());
+        }
+    }
+    let end = truth.last().expect("a final version");
+    for spot in 0..SPOTS {
+        assert_eq!(end.bases[spot].1, flipped.contains(&spot), "spot {spot}");
+    }
+    coverage.never_seen_at_the_end += SPOTS - flipped.len();
+
+    for (viewer, what, view) in &received.views {
+        check_view(*viewer, what, view, &truth, coverage);
+    }
+    check_catches_a_leak(&received, &truth);
+    for (viewer, what, history) in &received.histories {
+        let finished = history.status() == pb::GameStatus::Finished;
+        if !finished {
+            coverage.histories_checked += 1;
+            assert!(history.seed.is_empty(), "{what}: the seed while running");
+            assert!(history.actions.is_empty(), "{what}: actions while running");
+        }
+        check_events(*viewer, what, &history.events, &truth, finished, coverage);
+    }
+}
+
+/// The check is not vacuous: a spectator view doctored to show a base card that was never face
+/// up (its true identity, taken from the rebuilt game) is caught.
+fn check_catches_a_leak(received: &Received, truth: &[Truth]) {
+    let (viewer, what, view) = received
+        .views
+        .iter()
+        .find(|(viewer, _, _)| viewer.is_none())
+        .expect("a spectator view");
+    let hidden = truth[view.version as usize]
+        .bases
+        .iter()
+        .position(|(_, known)| !known)
+        .expect("a base card not yet face up");
+    let mut doctored = view.clone();
+    if let Some(pb::observation::Game::CardChess(observation)) = doctored
+        .observation
+        .as_mut()
+        .and_then(|observation| observation.game.as_mut())
+    {
+        observation.board[hidden].base =
+            Some(wire_card(truth[view.version as usize].bases[hidden].0));
+    }
+    let caught = std::panic::catch_unwind(|| {
+        check_view(*viewer, what, &doctored, truth, &mut Coverage::default())
+    });
+    assert!(caught.is_err(), "a leaked base card went unnoticed");
+}
+
+#[tokio::test]
+async fn no_base_card_that_was_never_face_up_reaches_a_seat_or_a_spectator() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let mut coverage = Coverage::default();
+    for seed in [11, 12, 13] {
+        play_and_check(&client, seed, &mut coverage).await;
+    }
+    assert!(coverage.hidden_bases_checked > 0, "{coverage:?}");
+    assert!(coverage.known_bases_checked > 0, "{coverage:?}");
+    assert!(coverage.flips_checked > 0, "{coverage:?}");
+    assert!(coverage.hidden_draws_checked > 0, "{coverage:?}");
+    assert!(coverage.never_seen_at_the_end > 0, "{coverage:?}");
+    assert!(coverage.histories_checked > 0, "{coverage:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A client that knows only server reflection and the names of the envelope's fields.
+
+/// The one name the reflection client starts from.
+const SERVICE: &str = "deckmate.v1.GameService";
+
+/// A tonic codec that writes any dynamic message and reads one response type.
+#[derive(Clone)]
+struct ReflectedCodec(MessageDescriptor);
+
+/// Writes a dynamic message.
+struct ReflectedEncoder;
+
+/// Reads a dynamic message of the response type.
+struct ReflectedDecoder(MessageDescriptor);
+
+impl Codec for ReflectedCodec {
+    type Encode = DynamicMessage;
+    type Decode = DynamicMessage;
+    type Encoder = ReflectedEncoder;
+    type Decoder = ReflectedDecoder;
+
+    fn encoder(&mut self) -> ReflectedEncoder {
+        ReflectedEncoder
+    }
+
+    fn decoder(&mut self) -> ReflectedDecoder {
+        ReflectedDecoder(self.0.clone())
+    }
+}
+
+impl Encoder for ReflectedEncoder {
+    type Item = DynamicMessage;
+    type Error = Status;
+
+    fn encode(&mut self, item: DynamicMessage, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        item.encode(dst)
+            .map_err(|error| Status::internal(format!("encode: {error}")))
+    }
+}
+
+impl Decoder for ReflectedDecoder {
+    type Item = DynamicMessage;
+    type Error = Status;
+
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<DynamicMessage>, Status> {
+        DynamicMessage::decode(self.0.clone(), src)
+            .map(Some)
+            .map_err(|error| Status::internal(format!("decode: {error}")))
+    }
+}
+
+/// The service as the reflection client sees it.
+struct Reflected {
+    channel: Channel,
+    pool: DescriptorPool,
+}
+
+impl Reflected {
+    /// Asks the reflection service for the file defining the game service and, by name, for every
+    /// file it depends on.
+    async fn discover(channel: Channel) -> Reflected {
+        let mut client = ServerReflectionClient::new(channel.clone());
+        let mut files: Vec<FileDescriptorProto> = Vec::new();
+        let mut asks = vec![MessageRequest::FileContainingSymbol(SERVICE.to_string())];
+        let mut asked: BTreeSet<String> = BTreeSet::new();
+        while let Some(ask) = asks.pop() {
+            let request = ServerReflectionRequest {
+                host: String::new(),
+                message_request: Some(ask),
+            };
+            let answer = client
+                .server_reflection_info(futures::stream::iter([request]))
+                .await
+                .expect("reflection answers")
+                .into_inner()
+                .next()
+                .await
+                .expect("one answer")
+                .expect("a good answer");
+            let Some(MessageResponse::FileDescriptorResponse(found)) = answer.message_response
+            else {
+                panic!("reflection sent no file descriptors");
+            };
+            for bytes in &found.file_descriptor_proto {
+                let file = FileDescriptorProto::decode(bytes.as_slice()).expect("a descriptor");
+                if !files.iter().any(|known| known.name() == file.name()) {
+                    files.push(file);
+                }
+            }
+            let known: BTreeSet<String> = files.iter().map(|f| f.name().to_string()).collect();
+            for name in files.iter().flat_map(|file| file.dependency.iter()) {
+                if !known.contains(name) && asked.insert(name.clone()) {
+                    asks.push(MessageRequest::FileByFilename(name.clone()));
+                }
+            }
+        }
+        let mut pool = DescriptorPool::new();
+        pool.add_file_descriptor_protos(files)
+            .expect("the reflected files describe the service");
+        Reflected { channel, pool }
+    }
+
+    fn method(&self, name: &str) -> prost_reflect::MethodDescriptor {
+        self.pool
+            .get_service_by_name(SERVICE)
+            .expect("the service is described")
+            .methods()
+            .find(|method| method.name() == name)
+            .unwrap_or_else(|| panic!("no method {name}"))
+    }
+
+    /// An empty request of `method`.
+    fn request(&self, method: &str) -> DynamicMessage {
+        DynamicMessage::new(self.method(method).input())
+    }
+
+    /// Calls `method` as the holder of `token`, if any.
+    async fn call(
+        &self,
+        method: &str,
+        message: DynamicMessage,
+        token: Option<&str>,
+    ) -> DynamicMessage {
+        let mut request = Request::new(message);
+        if let Some(token) = token {
+            let bearer = AsciiMetadataValue::try_from(format!("Bearer {token}")).expect("ASCII");
+            request.metadata_mut().insert("authorization", bearer);
+        }
+        let path = PathAndQuery::from_str(&format!("/{SERVICE}/{method}")).expect("a path");
+        let mut grpc = tonic::client::Grpc::new(self.channel.clone());
+        grpc.ready().await.expect("the channel is ready");
+        grpc.unary(request, path, ReflectedCodec(self.method(method).output()))
+            .await
+            .unwrap_or_else(|status| panic!("{method}: {status:?}"))
+            .into_inner()
+    }
+}
+
+/// The value of field `name`.
+fn field(message: &DynamicMessage, name: &str) -> Value {
+    message
+        .get_field_by_name(name)
+        .unwrap_or_else(|| panic!("{} has no field {name}", message.descriptor().name()))
+        .into_owned()
+}
+
+/// The messages of repeated field `name`.
+fn list(message: &DynamicMessage, name: &str) -> Vec<DynamicMessage> {
+    field(message, name)
+        .as_list()
+        .expect("a repeated field")
+        .iter()
+        .map(|value| value.as_message().expect("a message").clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_reflection_only_client_plays_card_chess_to_the_end() {
+    let server = TestServer::start().await;
+    let service = Reflected::discover(server.channel().await).await;
+    let variants = service
+        .call("ListVariants", service.request("ListVariants"), None)
+        .await;
+    let variant = list(&variants, "variants")
+        .into_iter()
+        .find(|variant| field(variant, "id").as_str() == Some("card_chess"))
+        .expect("card_chess is listed");
+
+    for seed in [21u64, 22] {
+        let mut create = service.request("CreateGame");
+        create.set_field_by_name("config", field(&variant, "default_config"));
+        create.set_field_by_name("seats", Value::U32(2));
+        create.set_field_by_name("seed", Value::U64(seed));
+        let created = service.call("CreateGame", create, None).await;
+        let game_id = field(&created, "game_id");
+        let tokens: Vec<String> = list(&created, "seat_tokens")
+            .iter()
+            .map(|token| field(token, "token").as_str().expect("a token").to_string())
+            .collect();
+        let mut picker = Picker::new(seed);
+        let mut version = 0u64;
+        loop {
+            let mut views = Vec::new();
+            for token in &tokens {
+                let mut observe = service.request("Observe");
+                observe.set_field_by_name("game_id", game_id.clone());
+                views.push(service.call("Observe", observe, Some(token)).await);
+            }
+            assert_eq!(field(&views[0], "version").as_u64(), Some(version));
+            let finished = pb::GameStatus::Finished as i32;
+            if field(&views[0], "status").as_enum_number() == Some(finished) {
+                assert!(
+                    views
+                        .iter()
+                        .all(|view| list(view, "legal_actions").is_empty())
+                );
+                assert!(views[0].has_field_by_name("outcome"));
+                break;
+            }
+            let (seat, legal) = views
+                .iter()
+                .enumerate()
+                .map(|(seat, view)| (seat, list(view, "legal_actions")))
+                .find(|(_, legal)| !legal.is_empty())
+                .expect("a running game has a seat to act");
+            let mut act = service.request("Act");
+            act.set_field_by_name("game_id", game_id.clone());
+            act.set_field_by_name(
+                "action",
+                Value::Message(legal[picker.index(legal.len())].clone()),
+            );
+            act.set_field_by_name("expected_version", Value::U64(version));
+            let acted = service.call("Act", act, Some(&tokens[seat])).await;
+            assert_eq!(field(&acted, "version").as_u64(), Some(version + 1));
+            version += 1;
+            assert!(version < 3_000, "seed {seed}: the game does not end");
+        }
+        assert!(version > 0, "seed {seed}: actions were played");
+    }
+}

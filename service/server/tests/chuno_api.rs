@@ -1,0 +1,505 @@
+//! CHUNO through the API (rules/chuno.md): whole games played over gRPC from the listed legal
+//! actions only, by the typed SDK and by a client that knows nothing but server reflection; a
+//! CHUNO call sent out of turn is accepted (§6), and a missed one costs two cards; other seats
+//! and spectators never see a hand or the deck order (§8).
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::str::FromStr;
+
+use common::{Picker, TestServer, observe_all, play_random_step};
+use deckmate::{ActOptions, Client, CreateOptions, Game, pb};
+use futures::StreamExt;
+use pb::chuno_event::Kind as ChunoEvent;
+use prost::Message;
+use prost_reflect::prost_types::FileDescriptorProto;
+use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, Value};
+use sha2::{Digest, Sha256};
+use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+use tonic::codegen::http::uri::PathAndQuery;
+use tonic::metadata::AsciiMetadataValue;
+use tonic::transport::Channel;
+use tonic::{Request, Status};
+use tonic_reflection::pb::v1::ServerReflectionRequest;
+use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
+use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
+use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
+
+/// CHUNO with every default.
+fn chuno() -> pb::GameConfig {
+    pb::GameConfig {
+        game: Some(pb::game_config::Game::Chuno(pb::ChunoConfig::default())),
+    }
+}
+
+/// The CHUNO part of a view.
+fn chuno_view(view: &pb::ObserveResponse) -> &pb::ChunoObservation {
+    match view.observation.as_ref().and_then(|o| o.game.as_ref()) {
+        Some(pb::observation::Game::Chuno(observation)) => observation,
+        other => panic!("not a CHUNO observation: {other:?}"),
+    }
+}
+
+/// The CHUNO events of a list of events.
+fn chuno_events(events: &[pb::Event]) -> impl Iterator<Item = &ChunoEvent> {
+    events.iter().filter_map(|event| match &event.kind {
+        Some(pb::event::Kind::Chuno(pb::ChunoEvent { kind: Some(kind) })) => Some(kind),
+        _ => None,
+    })
+}
+
+/// A CHUNO game action.
+fn chuno_action(kind: pb::chuno_action::Kind) -> pb::Action {
+    pb::Action {
+        kind: Some(pb::action::Kind::Chuno(pb::ChunoAction {
+            kind: Some(kind),
+            notation: String::new(),
+        })),
+    }
+}
+
+/// The notation of a listed CHUNO action.
+fn notation(action: &pb::Action) -> &str {
+    match &action.kind {
+        Some(pb::action::Kind::Chuno(action)) => &action.notation,
+        other => panic!("not a CHUNO action: {other:?}"),
+    }
+}
+
+async fn create(client: &Client, seed: u64) -> Game {
+    let game = client
+        .create_game(chuno(), 2, CreateOptions::default().with_seed(seed))
+        .await
+        .expect("CreateGame");
+    assert_eq!(game.variant, "chuno");
+    game
+}
+
+/// How many secrets the no-leak checks met; a run that met none proved nothing.
+#[derive(Debug, Default)]
+struct Coverage {
+    hidden_hands: usize,
+    hidden_draws: usize,
+}
+
+/// §8: a running game's view for `viewer` (`None`: a spectator) shows no other hand and no
+/// cards drawn by others.
+fn check_view(view: &pb::ObserveResponse, viewer: Option<u32>, coverage: &mut Coverage) {
+    assert_eq!(view.seat, viewer);
+    if view.status() == pb::GameStatus::Finished {
+        return;
+    }
+    let observation = chuno_view(view);
+    match viewer {
+        None => {
+            assert!(observation.hand.is_empty(), "a spectator sees a hand");
+            assert!(view.legal_actions.is_empty(), "a spectator has actions");
+            coverage.hidden_hands += 2;
+        }
+        Some(seat) => {
+            assert_eq!(
+                observation.hand.len() as u32,
+                observation.hand_counts[seat as usize],
+                "the hand shown is the viewer's own"
+            );
+            coverage.hidden_hands += 1;
+        }
+    }
+    check_events(&view.recent_events, viewer, coverage);
+}
+
+/// Cards drawn by another seat are never shown while the game runs.
+fn check_events(events: &[pb::Event], viewer: Option<u32>, coverage: &mut Coverage) {
+    for event in chuno_events(events) {
+        if let ChunoEvent::CardsDrawn(drawn) = event {
+            if viewer != Some(drawn.seat) {
+                coverage.hidden_draws += 1;
+                assert!(
+                    drawn.cards.is_empty(),
+                    "{viewer:?} sees the cards seat {} drew",
+                    drawn.seat
+                );
+            } else {
+                assert_eq!(drawn.cards.len() as u32, drawn.count);
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn whole_games_are_played_from_the_legal_actions_and_nothing_leaks() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let mut coverage = Coverage::default();
+    let mut reasons = BTreeSet::new();
+    for seed in [1u64, 2, 3] {
+        let game = create(&client, seed).await;
+        let spectator = client.spectate(&game.id);
+        let mut picker = Picker::new(seed);
+        let mut version = 0;
+        loop {
+            for view in observe_all(&game).await {
+                let seat = view.seat;
+                check_view(&view, seat, &mut coverage);
+            }
+            check_view(&spectator.observe().await.unwrap(), None, &mut coverage);
+            if version % 25 == 0 {
+                let history = game.seats[1].history().await.unwrap();
+                if history.status() == pb::GameStatus::InProgress {
+                    check_events(&history.events, Some(1), &mut coverage);
+                    assert!(history.actions.is_empty() && history.seed.is_empty());
+                }
+            }
+            let Some(played) = play_random_step(&game, &mut picker).await else {
+                break;
+            };
+            assert_eq!(played.response.version, version + 1);
+            version += 1;
+            assert!(version < 5_000, "seed {seed}: the game does not end");
+        }
+        let final_view = game.seats[0].observe().await.unwrap();
+        assert_eq!(final_view.status(), pb::GameStatus::Finished);
+        assert_eq!(chuno_view(&final_view).stage(), pb::ChunoStage::Finished);
+        let outcome = final_view.outcome.expect("an outcome");
+        reasons.insert(outcome.reason().as_str_name().to_string());
+
+        // The finished history reveals every draw and the committed seed.
+        let history = spectator.history().await.unwrap();
+        assert_eq!(history.actions.len() as u64, version);
+        assert_eq!(
+            Sha256::digest(&history.seed).as_slice(),
+            game.seed_commitment.as_slice()
+        );
+        for event in chuno_events(&history.events) {
+            if let ChunoEvent::CardsDrawn(drawn) = event {
+                assert_eq!(drawn.cards.len() as u32, drawn.count);
+            }
+        }
+    }
+    assert!(
+        coverage.hidden_hands > 0 && coverage.hidden_draws > 0,
+        "{coverage:?}"
+    );
+    eprintln!("endings: {reasons:?}");
+}
+
+/// Plays random actions of the current player only (never the CHUNO call) until some seat's
+/// call is pending outside its turn; returns that seat.
+async fn play_until_a_call_is_pending_out_of_turn(game: &Game, picker: &mut Picker) -> usize {
+    for _ in 0..3_000 {
+        let views = observe_all(game).await;
+        assert_eq!(
+            views[0].status(),
+            pb::GameStatus::InProgress,
+            "the game ended before a call was due"
+        );
+        let observation = chuno_view(&views[0]);
+        let current = observation.current_player as usize;
+        if let Some(pending) = observation
+            .chuno_pending
+            .filter(|pending| *pending as usize != current)
+        {
+            return pending as usize;
+        }
+        let choices: Vec<&pb::Action> = views[current]
+            .legal_actions
+            .iter()
+            .filter(|action| notation(action) != "chuno")
+            .collect();
+        let action = choices[picker.index(choices.len())].clone();
+        game.seats[current]
+            .act_with(action, ActOptions::expecting(views[0].version))
+            .await
+            .expect("a listed action");
+    }
+    panic!("no CHUNO call became due out of turn");
+}
+
+#[tokio::test]
+async fn a_chuno_call_sent_out_of_turn_is_accepted_and_a_missed_one_costs_two_cards() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+
+    // The call, out of turn.
+    let game = create(&client, 11).await;
+    let mut picker = Picker::new(11);
+    let obliged = play_until_a_call_is_pending_out_of_turn(&game, &mut picker).await;
+    let before = game.seats[obliged].observe().await.unwrap();
+    let listed: Vec<&str> = before.legal_actions.iter().map(notation).collect();
+    assert_eq!(listed, ["chuno"], "outside its turn the seat may only call");
+    assert!(before.to_act.contains(&(obliged as u32)));
+    let call = chuno_action(pb::chuno_action::Kind::CallChuno(pb::ChunoCallChuno {}));
+    let response = game.seats[obliged]
+        .act_with(call, ActOptions::expecting(before.version))
+        .await
+        .expect("the out-of-turn call is accepted");
+    assert_eq!(response.version, before.version + 1);
+    let after = response.observation.expect("the caller's view");
+    assert_eq!(chuno_view(&after).chuno_pending, None);
+    assert!(chuno_events(&after.recent_events).any(|event| matches!(
+        event,
+        ChunoEvent::ChunoCalled(called) if called.seat == obliged as u32
+    )));
+    assert!(
+        after.legal_actions.is_empty(),
+        "nothing more to do out of turn"
+    );
+
+    // The same game state without the call: the opponent's action comes first.
+    let game = create(&client, 11).await;
+    let mut picker = Picker::new(11);
+    let obliged = play_until_a_call_is_pending_out_of_turn(&game, &mut picker).await;
+    let before = game.seats[obliged].observe().await.unwrap();
+    let cards_before = chuno_view(&before).hand_counts[obliged];
+    let current = chuno_view(&before).current_player as usize;
+    let opponent_view = game.seats[current].observe().await.unwrap();
+    let action = opponent_view.legal_actions[0].clone();
+    let response = game.seats[current]
+        .act_with(action, ActOptions::expecting(before.version))
+        .await
+        .expect("the opponent plays on");
+    let view = response.observation.unwrap();
+    assert!(chuno_events(&view.recent_events).any(|event| matches!(
+        event,
+        ChunoEvent::ChunoMissed(missed) if missed.seat == obliged as u32
+    )));
+    assert!(chuno_view(&view).hand_counts[obliged] >= cards_before + 2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A client that knows only server reflection and the envelope's field names.
+
+/// The service, by its full name: the only name the reflection client starts from.
+const GAME_SERVICE: &str = "deckmate.v1.GameService";
+
+/// Writes any dynamic message; reads responses of one type.
+#[derive(Clone)]
+struct DynamicCodec(MessageDescriptor);
+
+/// The encoding half of [`DynamicCodec`].
+struct DynamicEncoder;
+
+/// The decoding half of [`DynamicCodec`].
+struct DynamicDecoder(MessageDescriptor);
+
+impl Codec for DynamicCodec {
+    type Encode = DynamicMessage;
+    type Decode = DynamicMessage;
+    type Encoder = DynamicEncoder;
+    type Decoder = DynamicDecoder;
+
+    fn encoder(&mut self) -> DynamicEncoder {
+        DynamicEncoder
+    }
+
+    fn decoder(&mut self) -> DynamicDecoder {
+        DynamicDecoder(self.0.clone())
+    }
+}
+
+impl Encoder for DynamicEncoder {
+    type Item = DynamicMessage;
+    type Error = Status;
+
+    fn encode(&mut self, item: DynamicMessage, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        item.encode(dst)
+            .map_err(|error| Status::internal(error.to_string()))
+    }
+}
+
+impl Decoder for DynamicDecoder {
+    type Item = DynamicMessage;
+    type Error = Status;
+
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<DynamicMessage>, Status> {
+        DynamicMessage::decode(self.0.clone(), src)
+            .map(Some)
+            .map_err(|error| Status::internal(error.to_string()))
+    }
+}
+
+/// Fetches, by reflection, the file defining the service and every file it depends on.
+async fn reflected_pool(channel: Channel) -> DescriptorPool {
+    let mut client = ServerReflectionClient::new(channel);
+    let mut files: Vec<FileDescriptorProto> = Vec::new();
+    let mut wanted = vec![MessageRequest::FileContainingSymbol(GAME_SERVICE.into())];
+    while let Some(request) = wanted.pop() {
+        let mut answers = client
+            .server_reflection_info(futures::stream::iter([ServerReflectionRequest {
+                host: String::new(),
+                message_request: Some(request),
+            }]))
+            .await
+            .expect("reflection answers")
+            .into_inner();
+        let answer = answers.next().await.expect("an answer").expect("no error");
+        let Some(MessageResponse::FileDescriptorResponse(found)) = answer.message_response else {
+            panic!("expected file descriptors");
+        };
+        for bytes in found.file_descriptor_proto {
+            let file = FileDescriptorProto::decode(bytes.as_slice()).expect("a descriptor");
+            if files.iter().all(|known| known.name() != file.name()) {
+                files.push(file);
+            }
+        }
+        let known: BTreeSet<&str> = files.iter().map(|file| file.name()).collect();
+        let missing: BTreeSet<String> = files
+            .iter()
+            .flat_map(|file| file.dependency.iter())
+            .filter(|name| !known.contains(name.as_str()))
+            .cloned()
+            .collect();
+        wanted.extend(missing.into_iter().map(MessageRequest::FileByFilename));
+    }
+    let mut pool = DescriptorPool::new();
+    pool.add_file_descriptor_protos(files)
+        .expect("the reflected files form a pool");
+    pool
+}
+
+/// Calls the unary `method` of the service with `request`, as the holder of `token`.
+async fn call(
+    channel: &Channel,
+    pool: &DescriptorPool,
+    method: &str,
+    request: DynamicMessage,
+    token: Option<&str>,
+) -> Result<DynamicMessage, Status> {
+    let service = pool.get_service_by_name(GAME_SERVICE).expect("the service");
+    let descriptor = service
+        .methods()
+        .find(|candidate| candidate.name() == method)
+        .expect("the method");
+    let mut request = Request::new(request);
+    if let Some(token) = token {
+        let value = AsciiMetadataValue::try_from(format!("Bearer {token}")).unwrap();
+        request.metadata_mut().insert("authorization", value);
+    }
+    let path = PathAndQuery::from_str(&format!("/{GAME_SERVICE}/{method}")).unwrap();
+    let mut grpc = tonic::client::Grpc::new(channel.clone());
+    grpc.ready()
+        .await
+        .map_err(|error| Status::unavailable(error.to_string()))?;
+    let codec = DynamicCodec(descriptor.output());
+    Ok(grpc.unary(request, path, codec).await?.into_inner())
+}
+
+/// An empty request for `method`.
+fn request(pool: &DescriptorPool, method: &str) -> DynamicMessage {
+    let service = pool.get_service_by_name(GAME_SERVICE).expect("the service");
+    let method = service
+        .methods()
+        .find(|candidate| candidate.name() == method)
+        .expect("the method");
+    DynamicMessage::new(method.input())
+}
+
+fn get(message: &DynamicMessage, name: &str) -> Value {
+    message
+        .get_field_by_name(name)
+        .unwrap_or_else(|| panic!("no field {name}"))
+        .into_owned()
+}
+
+fn messages(message: &DynamicMessage, name: &str) -> Vec<DynamicMessage> {
+    get(message, name)
+        .as_list()
+        .expect("a list")
+        .iter()
+        .map(|value| value.as_message().expect("messages").clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_reflection_only_client_plays_chuno_to_the_end() {
+    let server = TestServer::start().await;
+    let channel = server.channel().await;
+    let pool = reflected_pool(channel.clone()).await;
+
+    let variants = call(
+        &channel,
+        &pool,
+        "ListVariants",
+        request(&pool, "ListVariants"),
+        None,
+    )
+    .await
+    .expect("ListVariants");
+    let variant = messages(&variants, "variants")
+        .into_iter()
+        .find(|variant| get(variant, "id").as_str() == Some("chuno"))
+        .expect("chuno is hosted");
+
+    let mut calls = 0;
+    for seed in [5u64, 6] {
+        let mut create = request(&pool, "CreateGame");
+        create.set_field_by_name("config", get(&variant, "default_config"));
+        create.set_field_by_name("seats", Value::U32(2));
+        create.set_field_by_name("seed", Value::U64(seed));
+        let created = call(&channel, &pool, "CreateGame", create, None)
+            .await
+            .expect("CreateGame");
+        let game_id = get(&created, "game_id");
+        let tokens: Vec<String> = messages(&created, "seat_tokens")
+            .iter()
+            .map(|token| get(token, "token").as_str().unwrap().to_string())
+            .collect();
+
+        let mut picker = Picker::new(seed);
+        let mut version = 0u64;
+        let mut out_of_turn_calls = 0;
+        loop {
+            let mut views = Vec::new();
+            for token in &tokens {
+                let mut observe = request(&pool, "Observe");
+                observe.set_field_by_name("game_id", game_id.clone());
+                views.push(
+                    call(&channel, &pool, "Observe", observe, Some(token))
+                        .await
+                        .expect("Observe"),
+                );
+            }
+            assert_eq!(get(&views[0], "version").as_u64(), Some(version));
+            let status = get(&views[0], "status").as_enum_number();
+            if status == Some(pb::GameStatus::Finished as i32) {
+                assert!(
+                    views
+                        .iter()
+                        .all(|view| messages(view, "legal_actions").is_empty())
+                );
+                break;
+            }
+            let able: Vec<usize> = (0..tokens.len())
+                .filter(|seat| !messages(&views[*seat], "legal_actions").is_empty())
+                .collect();
+            // Two seats may act only while a CHUNO call is due out of turn (§6): then the seat
+            // with the fewest listed actions (the caller, whose only action is the call) acts.
+            let seat = if able.len() > 1 {
+                out_of_turn_calls += 1;
+                *able
+                    .iter()
+                    .min_by_key(|seat| messages(&views[**seat], "legal_actions").len())
+                    .expect("two seats")
+            } else {
+                able[picker.index(able.len())]
+            };
+            let legal = messages(&views[seat], "legal_actions");
+            let action = legal[picker.index(legal.len())].clone();
+            let mut act = request(&pool, "Act");
+            act.set_field_by_name("game_id", game_id.clone());
+            act.set_field_by_name("action", Value::Message(action));
+            act.set_field_by_name("expected_version", Value::U64(version));
+            let response = call(&channel, &pool, "Act", act, Some(&tokens[seat]))
+                .await
+                .unwrap_or_else(|status| panic!("a listed action was refused: {status:?}"));
+            version += 1;
+            assert_eq!(get(&response, "version").as_u64(), Some(version));
+            assert!(version < 5_000, "the game does not end");
+        }
+        assert!(version > 0);
+        eprintln!("seed {seed}: {version} actions, {out_of_turn_calls} CHUNO calls out of turn");
+        calls += out_of_turn_calls;
+    }
+    assert!(calls > 0, "no CHUNO call was sent out of turn");
+}
