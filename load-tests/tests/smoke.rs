@@ -98,9 +98,11 @@ async fn play_finishes_games_of_every_variant_and_compares_with_the_baseline() {
     let server = Server::start().await;
     let hosted = server.variant_ids().await;
     assert!(!hosted.is_empty());
-    let games = 2 * hosted.len() as u64;
+    // One game per variant, all at once: the variants take turns, so each gets exactly one.
+    let games = hosted.len() as u64;
     let options = LoadOptions {
         baseline_duration: Duration::from_millis(300),
+        in_flight: hosted.len(),
         ..options(&server)
     };
     let scenario = Scenario::Play(PlayScenario {
@@ -123,9 +125,9 @@ async fn play_finishes_games_of_every_variant_and_compares_with_the_baseline() {
     let result = &report.result;
     assert_eq!(result.games_finished, games, "{report}");
     for variant in &result.variants {
-        assert!(
-            variant.games_finished >= 1,
-            "{} finished no game",
+        assert_eq!(
+            variant.games_finished, 1,
+            "{} did not finish its game",
             variant.id
         );
         assert!(variant.actions >= variant.games_finished, "{report}");
@@ -162,9 +164,17 @@ async fn watchers_receive_every_version_of_every_game() {
         games: Some(games),
         watchers: 2,
     });
-    let report = run_clean(scenario, &options(&server)).await;
+    let options = LoadOptions {
+        in_flight: hosted.len(),
+        ..options(&server)
+    };
+    let report = run_clean(scenario, &options).await;
     let result = &report.result;
     assert_eq!(result.games_finished, games, "{report}");
+    assert!(
+        result.variants.iter().all(|v| v.games_finished == 1),
+        "{report}"
+    );
     assert!(result.actions > 0);
     // Each action makes one version, delivered once to each of the two watchers.
     assert_eq!(result.deliveries, 2 * result.actions, "{report}");

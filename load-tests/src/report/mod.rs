@@ -1,5 +1,5 @@
 //! The report of a run: every figure of every phase, the ratios to the baseline, and whether
-//! the run passed. Printed as JSON (`--json`) or as a table ([`table`]).
+//! the run passed. Printed as JSON (`--json`) or as a table (`Display`).
 
 mod table;
 

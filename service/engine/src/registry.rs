@@ -27,6 +27,10 @@ macro_rules! with_game {
                 type $G = $crate::games::pigeon_chess::PigeonChess;
                 $body
             }
+            $crate::GameKind::RaindropChess => {
+                type $G = $crate::games::raindrop_chess::RaindropChess;
+                $body
+            }
         }
     };
 }
@@ -50,6 +54,8 @@ pub enum GameKind {
     Chuno,
     /// Pigeon Chess (`pigeon_chess`).
     PigeonChess,
+    /// Raindropchess (`raindrop_chess`).
+    RaindropChess,
 }
 
 impl GameKind {
@@ -59,6 +65,7 @@ impl GameKind {
         GameKind::CardChess,
         GameKind::Chuno,
         GameKind::PigeonChess,
+        GameKind::RaindropChess,
     ];
 
     /// The stable game id.

@@ -6,7 +6,11 @@
 //! seed [`SEED`], padded with declined draw offers so that it lasts, up to [`SCRIPT_LEN`]
 //! actions), creating a new game whenever it reaches the end of the script; one `CreateGame` per
 //! script is the only other call. Each `Act` carries a fresh request id, as the SDK
-//! sends it. After both measurements the ratio is printed as
+//! sends it.
+//!
+//! Criterion measures each store on its own. The ratio is then measured once more with the two
+//! stores interleaved ([`COMPARE_ROUNDS`] rounds of [`COMPARE_BATCH`] acts on each, in turn), so
+//! that other load on the machine weighs on both alike, and printed as
 //! `redis/memory Act throughput ratio = X`.
 //!
 //! Needs a Redis server at `DECKMATE_TEST_REDIS_URL` (default `redis://127.0.0.1:6379`).
@@ -33,6 +37,10 @@ const CONCURRENCY: usize = 8;
 const SEED: u64 = 2024;
 /// The most actions per replayed game (it may end sooner).
 const SCRIPT_LEN: usize = 100;
+/// Rounds of the interleaved comparison.
+const COMPARE_ROUNDS: usize = 8;
+/// Acts per store and round of the interleaved comparison.
+const COMPARE_BATCH: u64 = 1_000;
 /// How long idle benchmark games stay in Redis.
 const GAME_TTL: Duration = Duration::from_secs(300);
 
@@ -194,6 +202,25 @@ fn measure(runtime: &Runtime, target: &mut Target, script: &[Step], iterations: 
     elapsed
 }
 
+/// Acts per second of each store, measured in alternating batches.
+fn interleaved(
+    runtime: &Runtime,
+    memory: &mut Target,
+    redis: &mut Target,
+    script: &[Step],
+) -> (f64, f64) {
+    let (mut memory_time, mut redis_time) = (Duration::ZERO, Duration::ZERO);
+    for _ in 0..COMPARE_ROUNDS {
+        memory_time += measure(runtime, memory, script, COMPARE_BATCH);
+        redis_time += measure(runtime, redis, script, COMPARE_BATCH);
+    }
+    let acts = (COMPARE_ROUNDS as u64 * COMPARE_BATCH) as f64;
+    (
+        acts / memory_time.as_secs_f64(),
+        acts / redis_time.as_secs_f64(),
+    )
+}
+
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -235,12 +262,17 @@ fn main() {
     }
     criterion.final_summary();
 
-    let memory_rate = memory.tally.lock().unwrap().per_second();
-    let redis_rate = redis.tally.lock().unwrap().per_second();
-    if memory_rate.is_finite() && redis_rate.is_finite() && memory_rate > 0.0 {
+    let memory_alone = memory.tally.lock().unwrap().per_second();
+    let redis_alone = redis.tally.lock().unwrap().per_second();
+    if memory_alone.is_finite() && redis_alone.is_finite() && memory_alone > 0.0 {
         println!(
-            "memory store: {memory_rate:.0} acts/s; redis store: {redis_rate:.0} acts/s \
-             ({CONCURRENCY} clients)"
+            "measured apart: memory store {memory_alone:.0} acts/s, redis store {redis_alone:.0} \
+             acts/s ({CONCURRENCY} clients)"
+        );
+        let (memory_rate, redis_rate) = interleaved(&runtime, &mut memory, &mut redis, &script);
+        println!(
+            "measured interleaved: memory store {memory_rate:.0} acts/s, redis store \
+             {redis_rate:.0} acts/s"
         );
         println!(
             "redis/memory Act throughput ratio = {:.2}",

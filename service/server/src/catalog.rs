@@ -17,6 +17,7 @@ pub fn kind_of(config: &pb::GameConfig) -> Option<GameKind> {
         pb::game_config::Game::Chuno(_) => Some(GameKind::Chuno),
         pb::game_config::Game::PigeonChess(_) => Some(GameKind::PigeonChess),
         pb::game_config::Game::PileChess(_) => Some(GameKind::PileChess),
+        pb::game_config::Game::RaindropChess(_) => Some(GameKind::RaindropChess),
     }
 }
 

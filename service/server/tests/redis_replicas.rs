@@ -128,7 +128,10 @@ async fn a_game_alternates_between_replicas_and_watchers_see_every_version_once(
     assert_eq!(final_views[0].status(), pb::GameStatus::Finished);
     let last = played.len() as u64;
     assert_eq!(final_views[0].version, last);
-    assert!(last > 2, "a game of {last} actions does not alternate much");
+    assert!(
+        last > 10,
+        "a game of {last} actions does not alternate much"
+    );
 
     let spectator_view = client_b.spectate(&on_a.id).observe().await.unwrap();
     for (name, seat, watcher) in watchers {
@@ -210,7 +213,11 @@ async fn racing_acts_at_both_replicas_apply_exactly_once() {
         );
         applied.extend(winners);
     }
-    assert!(!applied.is_empty());
+    assert!(
+        applied.len() >= 5,
+        "only {} rounds were raced",
+        applied.len()
+    );
 
     // The stored game is the serial replay of the winning actions.
     let config = pigeon_chess();

@@ -619,7 +619,7 @@ mod redis_only {
     #[tokio::test]
     async fn games_expire_on_the_redis_clock() {
         let harness = Redis::new();
-        let store = harness.store(Duration::from_secs(1), 100).await;
+        let store = harness.store(Duration::from_secs(2), 100).await;
         let game = created(&store).await;
         let mut versions = store.watch(&game.id).await.unwrap();
         let mut expired = false;
@@ -630,7 +630,7 @@ mod redis_only {
             }
             tokio::time::sleep(POLL).await;
         }
-        assert!(expired, "a game with a 1 s TTL still loads after 20 s");
+        assert!(expired, "a game with a 2 s TTL still loads after 20 s");
         // Its watcher's stream ends too (the reader checks that watched games exist).
         let ended = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
         assert_eq!(ended.expect("the watch stream ends"), None);
@@ -754,28 +754,27 @@ mod redis_only {
     #[tokio::test]
     async fn the_game_limit_counts_played_games_until_they_expire() {
         let harness = Redis::new();
-        let ttl = Duration::from_secs(2);
+        let ttl = Duration::from_secs(4);
         let store = harness.store(ttl, 1).await;
-        let mut connection = raw_connection().await;
+        let connection = raw_connection().await;
         let index = format!("{}:games", harness.namespace);
         let game = created(&store).await;
-        let counted_until = |connection: &mut redis::aio::MultiplexedConnection| {
+        let counted_until = || {
             let mut connection = connection.clone();
-            let index = index.clone();
-            let id = game.id.clone();
+            let (index, id) = (index.clone(), game.id.clone());
             async move {
                 let score: Option<f64> = connection.zscore(&index, &id).await.unwrap();
                 score.expect("the game is counted")
             }
         };
-        let at_creation = counted_until(&mut connection).await;
+        let at_creation = counted_until().await;
         // A commit within half a TTL of the last refresh leaves the index alone...
         let game = commit_next(&store, &game, None).await;
-        assert_eq!(counted_until(&mut connection).await, at_creation);
+        assert_eq!(counted_until().await, at_creation);
         // ...a later one refreshes the game's entry.
         tokio::time::sleep(ttl / 2 + POLL).await;
         let game = commit_next(&store, &game, None).await;
-        assert!(counted_until(&mut connection).await > at_creation);
+        assert!(counted_until().await > at_creation);
         // While it lives, the limit of one game holds; once it has expired, a new game fits.
         let refused = store.create(record(&fresh_id(), new_game(4))).await;
         assert_eq!(refused, Err(CreateError::GameLimit(1)));

@@ -4,3 +4,4 @@ pub mod card_chess;
 pub mod chuno;
 pub mod pigeon_chess;
 pub mod pile_chess;
+pub mod raindrop_chess;

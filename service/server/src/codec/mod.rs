@@ -15,6 +15,7 @@ pub mod chuno;
 pub mod common;
 pub mod pigeon_chess;
 pub mod pile_chess;
+pub mod raindrop_chess;
 
 use deckmate_engine::{Game, GameKind};
 use deckmate_proto::v1 as pb;

@@ -458,6 +458,13 @@ mod tests {
             assert!(RedisStore::open(RedisSettings::new("redis://127.0.0.1:6379")).is_ok());
             let bad = RedisStore::open(RedisSettings::new("redis://127.0.0.1:notaport"));
             assert!(matches!(bad, Err(OpenError::InvalidUrl(_))), "{bad:?}");
+            // This build speaks plain TCP only; TLS URLs are refused up front, without echoing
+            // the credentials.
+            let tls = RedisStore::open(RedisSettings::new("rediss://user:hunter2@cache:6380"));
+            assert!(
+                matches!(&tls, Err(OpenError::InvalidUrl(m)) if m.contains("TLS") && !m.contains("hunter2")),
+                "{tls:?}"
+            );
         });
     }
 

@@ -51,10 +51,11 @@
 //!   out. The game ends when at most one side has a player left: that side wins (reason
 //!   [`crate::EndReason::KingCaptured`], without scores); if the last players of every side lose
 //!   their Kings at once, their sides' captured values decide (same reason, with scores), equal
-//!   values draw. In free for all the
-//!   leaving player's deck, hand and reuse pile go to the removed zone, and so does their
-//!   captured pile unless [`Config::eliminated_captures_count`] keeps it, in which case it
-//!   still competes at a stalemate.
+//!   values draw. In free for all the leaving player's deck, hand and reuse pile go to the
+//!   removed zone (listed in [`PublicEvent::CardsLeftGame`]: the cards of deck and hand together
+//!   follow from the public zones anyway), and so does their captured pile unless
+//!   [`Config::eliminated_captures_count`] keeps it, in which case it still competes at a
+//!   stalemate.
 //! * **Teams (§5).** A leaving teammate gives up to two cards (possibly none) from deck, hand or
 //!   reuse pile to the hand of a teammate still in; the gift is public, the gifted cards become
 //!   the receiver's own (their owner changes), and the rest goes to the removed zone. The gift is
@@ -62,11 +63,13 @@
 //!   out.
 //! * **Stalemate (§3 step 4, §4, §8).** The shortfall after [`Config::max_reshuffles`]
 //!   reshuffles ends the game at once (reason [`crate::EndReason::OutOfCards`]); so does the end
-//!   of round [`Config::max_rounds`] (reason [`crate::EndReason::TurnCap`]). Each side still in
+//!   of round [`Config::max_rounds`], after its draw step (reason
+//!   [`crate::EndReason::TurnCap`]). Each side still in
 //!   scores its captured pile's value; the single best side wins (all its seats), a shared best
 //!   draws. Outcome scores list every seat's side value.
 //! * **Resignation (§4).** With two seats the other seat wins. With more, the player is out as
-//!   if their King had been captured, but gives no gift; their cards on this round's piles leave
+//!   if their King had been captured, but gives no gift (a resigning player whose gift was
+//!   awaited gives none) and loses any promotion chance; their cards on this round's piles leave
 //!   the game too, and the others play on until one side is left (reason
 //!   [`crate::EndReason::Resignation`]). A player who resigned is never among the winners, not
 //!   even when their team goes on to win.

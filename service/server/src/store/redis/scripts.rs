@@ -46,7 +46,8 @@ return 1
 /// `{'duplicate', v}` or `{'not_found'}`; `{'not_newer', current}` refuses a record that is not
 /// newer than the stored one (a caller bug) before anything is written.
 const COMMIT: &str = r"#!lua
-local current = redis.call('HGET', KEYS[1], 'version')
+local stored = redis.call('HMGET', KEYS[1], 'version', 'index_due')
+local current = stored[1]
 if not current then
   return {'not_found'}
 end
@@ -66,24 +67,22 @@ if tonumber(version) <= tonumber(current) then
 end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local refresh = now >= tonumber(stored[2] or '0')
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], version .. '-0', 'version', version)
-redis.call('HSET', KEYS[1], 'format', ARGV[3], 'version', version, 'record', ARGV[4])
+if refresh then
+  redis.call('HSET', KEYS[1], 'format', ARGV[3], 'version', version, 'record', ARGV[4],
+    'index_due', now + math.floor(tonumber(ARGV[5]) / 2))
+else
+  redis.call('HSET', KEYS[1], 'format', ARGV[3], 'version', version, 'record', ARGV[4])
+end
 if request ~= '' then
   redis.call('ZADD', KEYS[3], version, request)
-  local excess = redis.call('ZCARD', KEYS[3]) - tonumber(ARGV[7])
-  if excess > 0 then
-    redis.call('ZPOPMIN', KEYS[3], excess)
-  end
+  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[7]))
 end
 for _, key in ipairs(KEYS) do
   redis.call('PEXPIRE', key, ARGV[5])
 end
-local refresh = '0'
-if now >= tonumber(redis.call('HGET', KEYS[1], 'index_due') or '0') then
-  redis.call('HSET', KEYS[1], 'index_due', now + math.floor(tonumber(ARGV[5]) / 2))
-  refresh = '1'
-end
-return {'committed', version, refresh}
+return {'committed', version, refresh and '1' or '0'}
 ";
 
 /// Takes a slot of the game limit for a new game: forgets index entries whose game has expired,

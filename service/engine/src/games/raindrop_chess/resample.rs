@@ -1,0 +1,21 @@
+//! Redrawing what a viewer cannot see (§7): the order of each deck above its public returned
+//! cards. Nobody sees deck order, so the same holds for every viewer.
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+
+use super::state::{State, seats};
+use crate::rng::GameRng;
+
+/// A state no viewer can tell apart from `state`.
+pub(crate) fn resample(state: &State, rng: &mut GameRng) -> State {
+    let mut out = state.clone();
+    for seat in seats() {
+        let index = seat.index();
+        let known = out.returned[index];
+        out.decks[index][known..].shuffle(rng);
+    }
+    // The future of the true generator is hidden too.
+    out.rng = GameRng::from_rng(rng);
+    out
+}

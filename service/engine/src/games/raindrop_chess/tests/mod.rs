@@ -1,0 +1,12 @@
+//! Rule tests, one file per section of rules/raindrop_chess.md.
+
+mod s1_components;
+mod s2_setup;
+mod s3_turn;
+mod s4_check;
+mod s5_chess;
+mod s6_end;
+mod s7_hidden;
+mod s8_ambiguities;
+mod s9_termination;
+mod support;

@@ -1,0 +1,96 @@
+//! §7 hidden information: observations and event views. Everything but deck order is public,
+//! so every viewer gets the same observation; a shuffle's order is shown only in the complete
+//! history of a finished game.
+
+use super::event::{Event, EventView};
+use super::observation::{Observation, SideView};
+use super::state::{State, colour_of, seats};
+use crate::chess::Square;
+
+/// The game as any viewer may see it: the board, deck sizes (never their order), every flipped
+/// card, the returned cards at the bottom, each King's presence and check, the unused promotion
+/// pieces.
+pub(crate) fn observe(state: &State) -> Observation {
+    let mut board = [None; 64];
+    for square in Square::all() {
+        board[usize::from(square.index())] = state.position.piece_at(square);
+    }
+    let sides = seats()
+        .map(|seat| {
+            let index = seat.index();
+            let colour = colour_of(seat);
+            SideView {
+                deck_count: state.decks[index].len() as u32,
+                flipped: state.flipped[index].clone(),
+                returned: state.decks[index][..state.returned[index]].to_vec(),
+                king_placed: state.position.king(colour).is_some(),
+                in_check: state.position.in_check(colour),
+                promotion_pool: state.pools[index].iter().collect(),
+            }
+        })
+        .collect();
+    Observation {
+        board,
+        sides,
+        current_player: state.current,
+        stage: state.stage,
+        plies: state.plies,
+        quiet_plies: state.quiet_plies,
+        config: state.config.clone(),
+    }
+}
+
+/// `event` as a viewer may know it while the game runs: a shuffle without its order.
+pub(crate) fn view_event(event: &Event) -> EventView {
+    match event {
+        Event::DeckShuffled { seat, order } => EventView::DeckShuffled {
+            seat: *seat,
+            cards: order.len() as u32,
+            order: None,
+        },
+        public => reveal_event(public),
+    }
+}
+
+/// `event` with every detail.
+pub(crate) fn reveal_event(event: &Event) -> EventView {
+    match event.clone() {
+        Event::DeckShuffled { seat, order } => EventView::DeckShuffled {
+            seat,
+            cards: order.len() as u32,
+            order: Some(order),
+        },
+        Event::Flipped { seat, card } => EventView::Flipped { seat, card },
+        Event::Placed {
+            seat,
+            role,
+            square,
+            check,
+        } => EventView::Placed {
+            seat,
+            role,
+            square,
+            check,
+        },
+        Event::CardReturned { seat, card } => EventView::CardReturned { seat, card },
+        Event::ExtraTurn { seat } => EventView::ExtraTurn { seat },
+        Event::PieceRemoved { seat, role, square } => {
+            EventView::PieceRemoved { seat, role, square }
+        }
+        Event::JokerUnused { seat } => EventView::JokerUnused { seat },
+        Event::Moved {
+            seat,
+            chess_move,
+            role,
+            captured,
+            check,
+        } => EventView::Moved {
+            seat,
+            chess_move,
+            role,
+            captured,
+            check,
+        },
+        Event::FlipFailed { seat } => EventView::FlipFailed { seat },
+    }
+}

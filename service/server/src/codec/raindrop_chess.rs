@@ -1,0 +1,539 @@
+//! Raindropchess on the wire (proto/deckmate/v1/games/raindrop_chess.proto).
+//!
+//! Squares and chess moves travel as strings ("e4", "e7e8q"); cards, roles, sides and stages
+//! as enums. Observations carry no deck order: only counts, flipped and returned cards.
+
+use deckmate_engine::GameKind;
+use deckmate_engine::chess::{Color, Piece, Role, Square};
+use deckmate_engine::games::raindrop_chess::{
+    Action, Card, ChessMove, Config, EventView as Event, JokerEffect, Observation, RaindropChess,
+    SideView, Stage,
+};
+use deckmate_proto::v1 as pb;
+use pb::raindrop_chess_action::Kind as ActionKind;
+use pb::raindrop_chess_event::Kind as EventKind;
+
+use super::GameCodec;
+use super::common::seat_to_u32;
+use crate::error::ApiError;
+
+impl GameCodec for RaindropChess {
+    const KIND: GameKind = GameKind::RaindropChess;
+
+    fn decode_config(config: &pb::GameConfig) -> Result<Config, ApiError> {
+        match &config.game {
+            Some(pb::game_config::Game::RaindropChess(message)) => decode_config_message(message),
+            None => Err(ApiError::InvalidRequest("config: no game is set".into())),
+            Some(_) => Err(ApiError::InvalidRequest(
+                "config: not a raindrop_chess config".into(),
+            )),
+        }
+    }
+
+    fn encode_config(config: &Config) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::RaindropChess(config_message(config))),
+        }
+    }
+
+    fn decode_action(kind: &pb::action::Kind) -> Result<Action, ApiError> {
+        match kind {
+            pb::action::Kind::RaindropChess(message) => decode_action_message(message),
+            pb::action::Kind::Meta(_) => Err(ApiError::InvalidRequest(
+                "action: a meta action is not a raindrop_chess action".into(),
+            )),
+            _ => Err(ApiError::InvalidRequest(
+                "action: not a raindrop_chess action".into(),
+            )),
+        }
+    }
+
+    fn encode_action(action: &Action) -> pb::Action {
+        let kind = match *action {
+            Action::Flip => ActionKind::Flip(pb::RaindropChessFlip {}),
+            Action::Place(square) => ActionKind::Place(pb::RaindropChessPlace {
+                square: square.to_string(),
+            }),
+            Action::Remove(square) => ActionKind::Remove(pb::RaindropChessRemove {
+                square: square.to_string(),
+            }),
+            Action::Move(chess_move) => ActionKind::Move(pb::RaindropChessMove {
+                uci: chess_move.to_string(),
+            }),
+        };
+        pb::Action {
+            kind: Some(pb::action::Kind::RaindropChess(pb::RaindropChessAction {
+                kind: Some(kind),
+            })),
+        }
+    }
+
+    fn encode_observation(observation: &Observation) -> pb::Observation {
+        let board = Square::all()
+            .filter_map(|square| {
+                observation.board[usize::from(square.index())]
+                    .map(|piece| piece_message(square, piece))
+            })
+            .collect();
+        let pending_card = match observation.stage {
+            Stage::Place(card) => Some(encode_card(card)),
+            _ => None,
+        };
+        pb::Observation {
+            game: Some(pb::observation::Game::RaindropChess(
+                pb::RaindropChessObservation {
+                    board,
+                    sides: observation.sides.iter().map(side_message).collect(),
+                    current_player: seat_to_u32(observation.current_player),
+                    stage: encode_stage(observation.stage).into(),
+                    pending_card,
+                    plies: observation.plies,
+                    quiet_plies: observation.quiet_plies,
+                    config: Some(config_message(&observation.config)),
+                },
+            )),
+        }
+    }
+
+    fn encode_event(event: &Event) -> pb::event::Kind {
+        let seat = |seat: &deckmate_engine::Seat| seat_to_u32(*seat);
+        let kind = match event {
+            Event::DeckShuffled {
+                seat: owner,
+                cards,
+                order,
+            } => EventKind::DeckShuffled(pb::RaindropChessDeckShuffled {
+                seat: seat(owner),
+                cards: *cards,
+                order: order
+                    .as_deref()
+                    .unwrap_or_default()
+                    .iter()
+                    .copied()
+                    .map(encode_card)
+                    .collect(),
+            }),
+            Event::Flipped {
+                seat: flipper,
+                card,
+            } => EventKind::Flipped(pb::RaindropChessFlipped {
+                seat: seat(flipper),
+                card: encode_card(*card),
+            }),
+            Event::Placed {
+                seat: placer,
+                role,
+                square,
+                check,
+            } => EventKind::Placed(pb::RaindropChessPlaced {
+                seat: seat(placer),
+                role: encode_role(*role),
+                square: square.to_string(),
+                check: *check,
+            }),
+            Event::CardReturned { seat: owner, card } => {
+                EventKind::CardReturned(pb::RaindropChessCardReturned {
+                    seat: seat(owner),
+                    card: encode_card(*card),
+                })
+            }
+            Event::ExtraTurn { seat: player } => {
+                EventKind::ExtraTurn(pb::RaindropChessSeatEvent { seat: seat(player) })
+            }
+            Event::PieceRemoved {
+                seat: remover,
+                role,
+                square,
+            } => EventKind::PieceRemoved(pb::RaindropChessPieceRemoved {
+                seat: seat(remover),
+                role: encode_role(*role),
+                square: square.to_string(),
+            }),
+            Event::JokerUnused { seat: player } => {
+                EventKind::JokerUnused(pb::RaindropChessSeatEvent { seat: seat(player) })
+            }
+            Event::Moved {
+                seat: mover,
+                chess_move,
+                role,
+                captured,
+                check,
+            } => EventKind::Moved(pb::RaindropChessMoved {
+                seat: seat(mover),
+                uci: chess_move.to_string(),
+                role: encode_role(*role),
+                captured: captured.map(encode_role),
+                check: *check,
+            }),
+            Event::FlipFailed { seat: loser } => {
+                EventKind::FlipFailed(pb::RaindropChessSeatEvent { seat: seat(loser) })
+            }
+        };
+        pb::event::Kind::RaindropChess(pb::RaindropChessEvent { kind: Some(kind) })
+    }
+}
+
+/// Reads the options; unset fields keep the defaults.
+fn decode_config_message(message: &pb::RaindropChessConfig) -> Result<Config, ApiError> {
+    let mut config = Config::default();
+    if let Some(jokers) = message.jokers_per_deck {
+        config.jokers_per_deck = u8::try_from(jokers)
+            .ok()
+            .filter(|count| *count <= 2)
+            .ok_or_else(|| {
+                ApiError::InvalidRequest(format!(
+                    "config.raindrop_chess.jokers_per_deck: 0 to 2, not {jokers}"
+                ))
+            })?;
+    }
+    if let Some(effect) = message.joker_effect {
+        config.joker_effect = match pb::RaindropChessJokerEffect::try_from(effect) {
+            Ok(pb::RaindropChessJokerEffect::ExtraTurn) => JokerEffect::ExtraTurn,
+            Ok(pb::RaindropChessJokerEffect::RemovePiece) => JokerEffect::RemovePiece,
+            _ => {
+                return Err(ApiError::InvalidRequest(format!(
+                    "config.raindrop_chess.joker_effect: not a joker effect: {effect}"
+                )));
+            }
+        };
+    }
+    if let Some(flag) = message.captured_promotion_returns {
+        config.captured_promotion_returns = flag;
+    }
+    if let Some(flag) = message.bishop_card_fixes_square_colour {
+        config.bishop_card_fixes_square_colour = flag;
+    }
+    if let Some(plies) = message.no_progress_plies {
+        config.no_progress_plies = plies;
+    }
+    if let Some(count) = message.repetitions {
+        config.repetitions = count;
+    }
+    if let Some(plies) = message.max_plies {
+        if plies == 0 {
+            return Err(ApiError::InvalidRequest(
+                "config.raindrop_chess.max_plies: must be at least 1".into(),
+            ));
+        }
+        config.max_plies = plies;
+    }
+    config
+        .validate()
+        .map_err(|error| ApiError::InvalidRequest(format!("config.raindrop_chess: {error}")))?;
+    Ok(config)
+}
+
+/// The options with every field set.
+fn config_message(config: &Config) -> pb::RaindropChessConfig {
+    let effect = match config.joker_effect {
+        JokerEffect::ExtraTurn => pb::RaindropChessJokerEffect::ExtraTurn,
+        JokerEffect::RemovePiece => pb::RaindropChessJokerEffect::RemovePiece,
+    };
+    pb::RaindropChessConfig {
+        jokers_per_deck: Some(u32::from(config.jokers_per_deck)),
+        joker_effect: Some(effect.into()),
+        captured_promotion_returns: Some(config.captured_promotion_returns),
+        bishop_card_fixes_square_colour: Some(config.bishop_card_fixes_square_colour),
+        no_progress_plies: Some(config.no_progress_plies),
+        repetitions: Some(config.repetitions),
+        max_plies: Some(config.max_plies),
+    }
+}
+
+/// Reads one action.
+fn decode_action_message(message: &pb::RaindropChessAction) -> Result<Action, ApiError> {
+    let Some(kind) = &message.kind else {
+        return Err(ApiError::InvalidRequest(
+            "action.raindrop_chess: no action is set".into(),
+        ));
+    };
+    Ok(match kind {
+        ActionKind::Flip(_) => Action::Flip,
+        ActionKind::Place(place) => Action::Place(decode_square(
+            &place.square,
+            "action.raindrop_chess.place.square",
+        )?),
+        ActionKind::Remove(remove) => Action::Remove(decode_square(
+            &remove.square,
+            "action.raindrop_chess.remove.square",
+        )?),
+        ActionKind::Move(step) => Action::Move(decode_move(&step.uci)?),
+    })
+}
+
+/// Reads a square name.
+fn decode_square(text: &str, field: &str) -> Result<Square, ApiError> {
+    text.parse()
+        .map_err(|_| ApiError::InvalidRequest(format!("{field}: not a square such as e4")))
+}
+
+/// Reads a chess move in UCI.
+fn decode_move(text: &str) -> Result<ChessMove, ApiError> {
+    const FIELD: &str = "action.raindrop_chess.move.uci";
+    match text.parse::<Action>() {
+        Ok(Action::Move(chess_move)) => Ok(chess_move),
+        _ => Err(ApiError::InvalidRequest(format!(
+            "{FIELD}: not a move in UCI such as e2e3 or e7e8q"
+        ))),
+    }
+}
+
+fn encode_card(card: Card) -> i32 {
+    use pb::RaindropChessCard as C;
+    match card {
+        Card::Pawn => C::Pawn,
+        Card::Knight => C::Knight,
+        Card::Bishop => C::Bishop,
+        Card::LightBishop => C::LightBishop,
+        Card::DarkBishop => C::DarkBishop,
+        Card::Rook => C::Rook,
+        Card::Queen => C::Queen,
+        Card::King => C::King,
+        Card::Joker => C::Joker,
+    }
+    .into()
+}
+
+fn encode_role(role: Role) -> i32 {
+    use pb::RaindropChessRole as R;
+    match role {
+        Role::Pawn => R::Pawn,
+        Role::Knight => R::Knight,
+        Role::Bishop => R::Bishop,
+        Role::Rook => R::Rook,
+        Role::Queen => R::Queen,
+        Role::King => R::King,
+    }
+    .into()
+}
+
+fn piece_message(square: Square, piece: Piece) -> pb::RaindropChessPiece {
+    let side = match piece.color {
+        Color::White => pb::RaindropChessSide::White,
+        Color::Black => pb::RaindropChessSide::Black,
+    };
+    pb::RaindropChessPiece {
+        square: square.to_string(),
+        side: side.into(),
+        role: encode_role(piece.role),
+    }
+}
+
+fn side_message(side: &SideView) -> pb::RaindropChessSideView {
+    pb::RaindropChessSideView {
+        deck_count: side.deck_count,
+        flipped: side.flipped.iter().copied().map(encode_card).collect(),
+        returned: side.returned.iter().copied().map(encode_card).collect(),
+        king_placed: side.king_placed,
+        in_check: side.in_check,
+        promotion_pool: side
+            .promotion_pool
+            .iter()
+            .copied()
+            .map(encode_role)
+            .collect(),
+    }
+}
+
+fn encode_stage(stage: Stage) -> pb::RaindropChessStage {
+    match stage {
+        Stage::Turn => pb::RaindropChessStage::Turn,
+        Stage::Place(_) => pb::RaindropChessStage::Place,
+        Stage::Remove => pb::RaindropChessStage::Remove,
+        Stage::Finished => pb::RaindropChessStage::Finished,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::common::{decode_table_action, encode_table_action};
+    use crate::codec::test_support::Picker;
+    use deckmate_engine::{Game, Seat, Seed, Table, TableAction, Viewer};
+
+    fn invalid(result: Result<impl std::fmt::Debug, ApiError>, needle: &str) {
+        match result {
+            Err(ApiError::InvalidRequest(message)) => assert!(
+                message.contains(needle),
+                "{message:?} should name {needle:?}"
+            ),
+            other => panic!("expected InvalidRequest naming {needle:?}, got {other:?}"),
+        }
+    }
+
+    fn config_of(message: pb::RaindropChessConfig) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(pb::game_config::Game::RaindropChess(message)),
+        }
+    }
+
+    fn action_of(kind: Option<ActionKind>) -> pb::action::Kind {
+        pb::action::Kind::RaindropChess(pb::RaindropChessAction { kind })
+    }
+
+    #[test]
+    fn every_legal_action_of_random_playouts_round_trips() {
+        let mut checked = 0usize;
+        let mut kinds = std::collections::HashSet::new();
+        let config = Config {
+            jokers_per_deck: 2,
+            joker_effect: JokerEffect::RemovePiece,
+            ..Config::default()
+        };
+        for seed in 0..12u64 {
+            let config = if seed % 2 == 0 {
+                Config::default()
+            } else {
+                config.clone()
+            };
+            let (mut table, _) =
+                Table::<RaindropChess>::new(&config, 2, Seed::from_u64(seed)).unwrap();
+            let mut picker = Picker::new(seed);
+            while !table.is_over() {
+                let seats: Vec<Seat> = table.to_act().iter().collect();
+                let seat = seats[picker.below(seats.len())];
+                let legal = table.legal_actions(seat);
+                for action in &legal {
+                    let wire = RaindropChess::encode_action(action);
+                    let kind = wire.kind.as_ref().expect("kind set");
+                    assert_eq!(&RaindropChess::decode_action(kind).unwrap(), action);
+                    let table_action = TableAction::Game(*action);
+                    let round =
+                        decode_table_action::<RaindropChess>(
+                            &encode_table_action::<RaindropChess>(&table_action),
+                        );
+                    assert_eq!(round, Ok(table_action));
+                    kinds.insert(std::mem::discriminant(action));
+                    checked += 1;
+                }
+                let action = legal[picker.below(legal.len())];
+                table.apply(seat, &TableAction::Game(action)).unwrap();
+            }
+        }
+        assert!(checked > 10_000, "only {checked} actions checked");
+        assert_eq!(kinds.len(), 4, "flip, place, remove and move all occur");
+    }
+
+    #[test]
+    fn malformed_actions_are_invalid_requests_naming_the_field() {
+        let decode = |kind: Option<ActionKind>| RaindropChess::decode_action(&action_of(kind));
+        invalid(decode(None), "action.raindrop_chess");
+        invalid(
+            decode(Some(ActionKind::Place(pb::RaindropChessPlace {
+                square: "z9".into(),
+            }))),
+            "action.raindrop_chess.place.square",
+        );
+        invalid(
+            decode(Some(ActionKind::Remove(pb::RaindropChessRemove {
+                square: String::new(),
+            }))),
+            "action.raindrop_chess.remove.square",
+        );
+        for uci in ["", "e2", "e7e8k", "flip", "e2e9"] {
+            invalid(
+                decode(Some(ActionKind::Move(pb::RaindropChessMove {
+                    uci: uci.into(),
+                }))),
+                "action.raindrop_chess.move.uci",
+            );
+        }
+        invalid(
+            RaindropChess::decode_action(&pb::action::Kind::Meta(pb::MetaAction::default())),
+            "meta action",
+        );
+    }
+
+    #[test]
+    fn config_defaults_fill_unset_fields_and_bad_values_name_the_field() {
+        let config = RaindropChess::decode_config(&config_of(Default::default())).unwrap();
+        assert_eq!(config, Config::default());
+        let full = RaindropChess::encode_config(&Config::default());
+        assert_eq!(
+            RaindropChess::decode_config(&full).unwrap(),
+            Config::default()
+        );
+        let changed = Config {
+            jokers_per_deck: 1,
+            joker_effect: JokerEffect::RemovePiece,
+            captured_promotion_returns: true,
+            bishop_card_fixes_square_colour: true,
+            no_progress_plies: 0,
+            repetitions: 3,
+            max_plies: 77,
+        };
+        let wire = RaindropChess::encode_config(&changed);
+        assert_eq!(RaindropChess::decode_config(&wire).unwrap(), changed);
+        invalid(
+            RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
+                jokers_per_deck: Some(3),
+                ..Default::default()
+            })),
+            "config.raindrop_chess.jokers_per_deck",
+        );
+        invalid(
+            RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
+                joker_effect: Some(0),
+                ..Default::default()
+            })),
+            "config.raindrop_chess.joker_effect",
+        );
+        invalid(
+            RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
+                max_plies: Some(0),
+                ..Default::default()
+            })),
+            "config.raindrop_chess.max_plies",
+        );
+        invalid(
+            RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
+                repetitions: Some(1),
+                ..Default::default()
+            })),
+            "repetitions",
+        );
+        invalid(
+            RaindropChess::decode_config(&pb::GameConfig { game: None }),
+            "config",
+        );
+    }
+
+    #[test]
+    fn observations_and_events_never_carry_deck_order_while_running() {
+        let (state, events) =
+            RaindropChess::new_game(&Config::default(), 2, Seed::from_u64(3)).unwrap();
+        for event in &events {
+            let view = RaindropChess::view_event(event, Viewer::Seat(Seat(0))).unwrap();
+            let pb::event::Kind::RaindropChess(pb::RaindropChessEvent {
+                kind: Some(EventKind::DeckShuffled(shuffle)),
+            }) = RaindropChess::encode_event(&view)
+            else {
+                panic!("a shuffle");
+            };
+            assert_eq!(shuffle.cards, 16);
+            assert!(shuffle.order.is_empty());
+            let revealed = RaindropChess::encode_event(&RaindropChess::reveal_event(event));
+            let pb::event::Kind::RaindropChess(pb::RaindropChessEvent {
+                kind: Some(EventKind::DeckShuffled(shuffle)),
+            }) = revealed
+            else {
+                panic!("a shuffle");
+            };
+            assert_eq!(shuffle.order.len(), 16);
+        }
+        let observation = RaindropChess::observe(&state, Viewer::Seat(Seat(0)));
+        let Some(pb::observation::Game::RaindropChess(view)) =
+            RaindropChess::encode_observation(&observation).game
+        else {
+            panic!("a Raindropchess observation");
+        };
+        assert!(view.board.is_empty());
+        assert_eq!(view.sides.len(), 2);
+        assert!(view.sides.iter().all(|side| side.deck_count == 16
+            && side.flipped.is_empty()
+            && side.promotion_pool.len() == 4
+            && !side.king_placed));
+        assert_eq!(view.stage(), pb::RaindropChessStage::Turn);
+        assert_eq!(view.pending_card, None);
+    }
+}
