@@ -13,6 +13,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::str::FromStr;
 
+use common::reflection::{self, get, messages, reflected_pool};
 use common::{Picker, TestServer, play_random_step};
 use deckmate::{Client, CreateOptions, Error, Game, pb};
 use deckmate_engine::cards::{Card, Suit};
@@ -22,19 +23,9 @@ use deckmate_server::codec::GameCodec;
 use deckmate_server::codec::common::decode_table_action;
 use futures::{Stream, StreamExt};
 use pb::card_chess_event::Kind as CardEvent;
-use prost::Message;
-use prost_reflect::prost_types::FileDescriptorProto;
-use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMessage, Value};
+use prost_reflect::{DescriptorPool, DynamicMessage, Value};
 use tokio::task::JoinHandle;
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
-use tonic::codegen::http::uri::PathAndQuery;
-use tonic::metadata::AsciiMetadataValue;
 use tonic::transport::Channel;
-use tonic::{Request, Status};
-use tonic_reflection::pb::v1::ServerReflectionRequest;
-use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
-use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
-use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
 
 /// Card Chess with every default.
 fn card_chess() -> pb::GameConfig {
@@ -460,118 +451,22 @@ async fn no_base_card_that_was_never_face_up_reaches_a_seat_or_a_spectator() {
 // ---------------------------------------------------------------------------------------------
 // A client that knows only server reflection and the names of the envelope's fields.
 
-/// The one name the reflection client starts from.
-const SERVICE: &str = "deckmate.v1.GameService";
-
-/// A tonic codec that writes any dynamic message and reads one response type.
-#[derive(Clone)]
-struct ReflectedCodec(MessageDescriptor);
-
-/// Writes a dynamic message.
-struct ReflectedEncoder;
-
-/// Reads a dynamic message of the response type.
-struct ReflectedDecoder(MessageDescriptor);
-
-impl Codec for ReflectedCodec {
-    type Encode = DynamicMessage;
-    type Decode = DynamicMessage;
-    type Encoder = ReflectedEncoder;
-    type Decoder = ReflectedDecoder;
-
-    fn encoder(&mut self) -> ReflectedEncoder {
-        ReflectedEncoder
-    }
-
-    fn decoder(&mut self) -> ReflectedDecoder {
-        ReflectedDecoder(self.0.clone())
-    }
-}
-
-impl Encoder for ReflectedEncoder {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn encode(&mut self, item: DynamicMessage, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        item.encode(dst)
-            .map_err(|error| Status::internal(format!("encode: {error}")))
-    }
-}
-
-impl Decoder for ReflectedDecoder {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<DynamicMessage>, Status> {
-        DynamicMessage::decode(self.0.clone(), src)
-            .map(Some)
-            .map_err(|error| Status::internal(format!("decode: {error}")))
-    }
-}
-
-/// The service as the reflection client sees it.
+/// The service as the reflection client sees it; a call that fails fails the test.
 struct Reflected {
     channel: Channel,
     pool: DescriptorPool,
 }
 
 impl Reflected {
-    /// Asks the reflection service for the file defining the game service and, by name, for every
-    /// file it depends on.
+    /// Learns the service's message types from the reflection service.
     async fn discover(channel: Channel) -> Reflected {
-        let mut client = ServerReflectionClient::new(channel.clone());
-        let mut files: Vec<FileDescriptorProto> = Vec::new();
-        let mut asks = vec![MessageRequest::FileContainingSymbol(SERVICE.to_string())];
-        let mut asked: BTreeSet<String> = BTreeSet::new();
-        while let Some(ask) = asks.pop() {
-            let request = ServerReflectionRequest {
-                host: String::new(),
-                message_request: Some(ask),
-            };
-            let answer = client
-                .server_reflection_info(futures::stream::iter([request]))
-                .await
-                .expect("reflection answers")
-                .into_inner()
-                .next()
-                .await
-                .expect("one answer")
-                .expect("a good answer");
-            let Some(MessageResponse::FileDescriptorResponse(found)) = answer.message_response
-            else {
-                panic!("reflection sent no file descriptors");
-            };
-            for bytes in &found.file_descriptor_proto {
-                let file = FileDescriptorProto::decode(bytes.as_slice()).expect("a descriptor");
-                if !files.iter().any(|known| known.name() == file.name()) {
-                    files.push(file);
-                }
-            }
-            let known: BTreeSet<String> = files.iter().map(|f| f.name().to_string()).collect();
-            for name in files.iter().flat_map(|file| file.dependency.iter()) {
-                if !known.contains(name) && asked.insert(name.clone()) {
-                    asks.push(MessageRequest::FileByFilename(name.clone()));
-                }
-            }
-        }
-        let mut pool = DescriptorPool::new();
-        pool.add_file_descriptor_protos(files)
-            .expect("the reflected files describe the service");
+        let pool = reflected_pool(channel.clone()).await;
         Reflected { channel, pool }
-    }
-
-    fn method(&self, name: &str) -> prost_reflect::MethodDescriptor {
-        self.pool
-            .get_service_by_name(SERVICE)
-            .expect("the service is described")
-            .methods()
-            .find(|method| method.name() == name)
-            .unwrap_or_else(|| panic!("no method {name}"))
     }
 
     /// An empty request of `method`.
     fn request(&self, method: &str) -> DynamicMessage {
-        DynamicMessage::new(self.method(method).input())
+        reflection::request(&self.pool, method)
     }
 
     /// Calls `method` as the holder of `token`, if any.
@@ -581,37 +476,10 @@ impl Reflected {
         message: DynamicMessage,
         token: Option<&str>,
     ) -> DynamicMessage {
-        let mut request = Request::new(message);
-        if let Some(token) = token {
-            let bearer = AsciiMetadataValue::try_from(format!("Bearer {token}")).expect("ASCII");
-            request.metadata_mut().insert("authorization", bearer);
-        }
-        let path = PathAndQuery::from_str(&format!("/{SERVICE}/{method}")).expect("a path");
-        let mut grpc = tonic::client::Grpc::new(self.channel.clone());
-        grpc.ready().await.expect("the channel is ready");
-        grpc.unary(request, path, ReflectedCodec(self.method(method).output()))
+        reflection::call(&self.channel, &self.pool, method, message, token)
             .await
             .unwrap_or_else(|status| panic!("{method}: {status:?}"))
-            .into_inner()
     }
-}
-
-/// The value of field `name`.
-fn field(message: &DynamicMessage, name: &str) -> Value {
-    message
-        .get_field_by_name(name)
-        .unwrap_or_else(|| panic!("{} has no field {name}", message.descriptor().name()))
-        .into_owned()
-}
-
-/// The messages of repeated field `name`.
-fn list(message: &DynamicMessage, name: &str) -> Vec<DynamicMessage> {
-    field(message, name)
-        .as_list()
-        .expect("a repeated field")
-        .iter()
-        .map(|value| value.as_message().expect("a message").clone())
-        .collect()
 }
 
 #[tokio::test]
@@ -621,21 +489,21 @@ async fn a_reflection_only_client_plays_card_chess_to_the_end() {
     let variants = service
         .call("ListVariants", service.request("ListVariants"), None)
         .await;
-    let variant = list(&variants, "variants")
+    let variant = messages(&variants, "variants")
         .into_iter()
-        .find(|variant| field(variant, "id").as_str() == Some("card_chess"))
+        .find(|variant| get(variant, "id").as_str() == Some("card_chess"))
         .expect("card_chess is listed");
 
     for seed in [21u64, 22] {
         let mut create = service.request("CreateGame");
-        create.set_field_by_name("config", field(&variant, "default_config"));
+        create.set_field_by_name("config", get(&variant, "default_config"));
         create.set_field_by_name("seats", Value::U32(2));
         create.set_field_by_name("seed", Value::U64(seed));
         let created = service.call("CreateGame", create, None).await;
-        let game_id = field(&created, "game_id");
-        let tokens: Vec<String> = list(&created, "seat_tokens")
+        let game_id = get(&created, "game_id");
+        let tokens: Vec<String> = messages(&created, "seat_tokens")
             .iter()
-            .map(|token| field(token, "token").as_str().expect("a token").to_string())
+            .map(|token| get(token, "token").as_str().expect("a token").to_string())
             .collect();
         let mut picker = Picker::new(seed);
         let mut version = 0u64;
@@ -646,13 +514,13 @@ async fn a_reflection_only_client_plays_card_chess_to_the_end() {
                 observe.set_field_by_name("game_id", game_id.clone());
                 views.push(service.call("Observe", observe, Some(token)).await);
             }
-            assert_eq!(field(&views[0], "version").as_u64(), Some(version));
+            assert_eq!(get(&views[0], "version").as_u64(), Some(version));
             let finished = pb::GameStatus::Finished as i32;
-            if field(&views[0], "status").as_enum_number() == Some(finished) {
+            if get(&views[0], "status").as_enum_number() == Some(finished) {
                 assert!(
                     views
                         .iter()
-                        .all(|view| list(view, "legal_actions").is_empty())
+                        .all(|view| messages(view, "legal_actions").is_empty())
                 );
                 assert!(views[0].has_field_by_name("outcome"));
                 break;
@@ -660,7 +528,7 @@ async fn a_reflection_only_client_plays_card_chess_to_the_end() {
             let (seat, legal) = views
                 .iter()
                 .enumerate()
-                .map(|(seat, view)| (seat, list(view, "legal_actions")))
+                .map(|(seat, view)| (seat, messages(view, "legal_actions")))
                 .find(|(_, legal)| !legal.is_empty())
                 .expect("a running game has a seat to act");
             let mut act = service.request("Act");
@@ -671,7 +539,7 @@ async fn a_reflection_only_client_plays_card_chess_to_the_end() {
             );
             act.set_field_by_name("expected_version", Value::U64(version));
             let acted = service.call("Act", act, Some(&tokens[seat])).await;
-            assert_eq!(field(&acted, "version").as_u64(), Some(version + 1));
+            assert_eq!(get(&acted, "version").as_u64(), Some(version + 1));
             version += 1;
             assert!(version < 3_000, "seed {seed}: the game does not end");
         }

@@ -6,25 +6,13 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::str::FromStr;
 
+use common::reflection::{call, get, messages, reflected_pool, request};
 use common::{Picker, TestServer, observe_all, play_random_step};
 use deckmate::{ActOptions, Client, CreateOptions, Game, pb};
-use futures::StreamExt;
 use pb::chuno_event::Kind as ChunoEvent;
-use prost::Message;
-use prost_reflect::prost_types::FileDescriptorProto;
-use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, Value};
+use prost_reflect::Value;
 use sha2::{Digest, Sha256};
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
-use tonic::codegen::http::uri::PathAndQuery;
-use tonic::metadata::AsciiMetadataValue;
-use tonic::transport::Channel;
-use tonic::{Request, Status};
-use tonic_reflection::pb::v1::ServerReflectionRequest;
-use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
-use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
-use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
 
 /// CHUNO with every default.
 fn chuno() -> pb::GameConfig {
@@ -269,147 +257,6 @@ async fn a_chuno_call_sent_out_of_turn_is_accepted_and_a_missed_one_costs_two_ca
 
 // ---------------------------------------------------------------------------------------------
 // A client that knows only server reflection and the envelope's field names.
-
-/// The service, by its full name: the only name the reflection client starts from.
-const GAME_SERVICE: &str = "deckmate.v1.GameService";
-
-/// Writes any dynamic message; reads responses of one type.
-#[derive(Clone)]
-struct DynamicCodec(MessageDescriptor);
-
-/// The encoding half of [`DynamicCodec`].
-struct DynamicEncoder;
-
-/// The decoding half of [`DynamicCodec`].
-struct DynamicDecoder(MessageDescriptor);
-
-impl Codec for DynamicCodec {
-    type Encode = DynamicMessage;
-    type Decode = DynamicMessage;
-    type Encoder = DynamicEncoder;
-    type Decoder = DynamicDecoder;
-
-    fn encoder(&mut self) -> DynamicEncoder {
-        DynamicEncoder
-    }
-
-    fn decoder(&mut self) -> DynamicDecoder {
-        DynamicDecoder(self.0.clone())
-    }
-}
-
-impl Encoder for DynamicEncoder {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn encode(&mut self, item: DynamicMessage, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        item.encode(dst)
-            .map_err(|error| Status::internal(error.to_string()))
-    }
-}
-
-impl Decoder for DynamicDecoder {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<DynamicMessage>, Status> {
-        DynamicMessage::decode(self.0.clone(), src)
-            .map(Some)
-            .map_err(|error| Status::internal(error.to_string()))
-    }
-}
-
-/// Fetches, by reflection, the file defining the service and every file it depends on.
-async fn reflected_pool(channel: Channel) -> DescriptorPool {
-    let mut client = ServerReflectionClient::new(channel);
-    let mut files: Vec<FileDescriptorProto> = Vec::new();
-    let mut wanted = vec![MessageRequest::FileContainingSymbol(GAME_SERVICE.into())];
-    while let Some(request) = wanted.pop() {
-        let mut answers = client
-            .server_reflection_info(futures::stream::iter([ServerReflectionRequest {
-                host: String::new(),
-                message_request: Some(request),
-            }]))
-            .await
-            .expect("reflection answers")
-            .into_inner();
-        let answer = answers.next().await.expect("an answer").expect("no error");
-        let Some(MessageResponse::FileDescriptorResponse(found)) = answer.message_response else {
-            panic!("expected file descriptors");
-        };
-        for bytes in found.file_descriptor_proto {
-            let file = FileDescriptorProto::decode(bytes.as_slice()).expect("a descriptor");
-            if files.iter().all(|known| known.name() != file.name()) {
-                files.push(file);
-            }
-        }
-        let known: BTreeSet<&str> = files.iter().map(|file| file.name()).collect();
-        let missing: BTreeSet<String> = files
-            .iter()
-            .flat_map(|file| file.dependency.iter())
-            .filter(|name| !known.contains(name.as_str()))
-            .cloned()
-            .collect();
-        wanted.extend(missing.into_iter().map(MessageRequest::FileByFilename));
-    }
-    let mut pool = DescriptorPool::new();
-    pool.add_file_descriptor_protos(files)
-        .expect("the reflected files form a pool");
-    pool
-}
-
-/// Calls the unary `method` of the service with `request`, as the holder of `token`.
-async fn call(
-    channel: &Channel,
-    pool: &DescriptorPool,
-    method: &str,
-    request: DynamicMessage,
-    token: Option<&str>,
-) -> Result<DynamicMessage, Status> {
-    let service = pool.get_service_by_name(GAME_SERVICE).expect("the service");
-    let descriptor = service
-        .methods()
-        .find(|candidate| candidate.name() == method)
-        .expect("the method");
-    let mut request = Request::new(request);
-    if let Some(token) = token {
-        let value = AsciiMetadataValue::try_from(format!("Bearer {token}")).unwrap();
-        request.metadata_mut().insert("authorization", value);
-    }
-    let path = PathAndQuery::from_str(&format!("/{GAME_SERVICE}/{method}")).unwrap();
-    let mut grpc = tonic::client::Grpc::new(channel.clone());
-    grpc.ready()
-        .await
-        .map_err(|error| Status::unavailable(error.to_string()))?;
-    let codec = DynamicCodec(descriptor.output());
-    Ok(grpc.unary(request, path, codec).await?.into_inner())
-}
-
-/// An empty request for `method`.
-fn request(pool: &DescriptorPool, method: &str) -> DynamicMessage {
-    let service = pool.get_service_by_name(GAME_SERVICE).expect("the service");
-    let method = service
-        .methods()
-        .find(|candidate| candidate.name() == method)
-        .expect("the method");
-    DynamicMessage::new(method.input())
-}
-
-fn get(message: &DynamicMessage, name: &str) -> Value {
-    message
-        .get_field_by_name(name)
-        .unwrap_or_else(|| panic!("no field {name}"))
-        .into_owned()
-}
-
-fn messages(message: &DynamicMessage, name: &str) -> Vec<DynamicMessage> {
-    get(message, name)
-        .as_list()
-        .expect("a list")
-        .iter()
-        .map(|value| value.as_message().expect("messages").clone())
-        .collect()
-}
 
 #[tokio::test]
 async fn a_reflection_only_client_plays_chuno_to_the_end() {

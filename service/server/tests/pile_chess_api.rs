@@ -7,25 +7,14 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::str::FromStr;
 
+use common::reflection::{self, enum_name, get, messages, reflected_pool};
 use common::{Picker, TestServer, observe_all, play_random_step};
 use deckmate::{Client, CreateOptions, Game, pb};
-use futures::StreamExt;
 use pb::pile_chess_event::Kind as PileEvent;
-use prost::Message;
-use prost_reflect::prost_types::FileDescriptorProto;
-use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMessage, Value};
+use prost_reflect::{DescriptorPool, DynamicMessage, Value};
 use sha2::{Digest, Sha256};
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
-use tonic::codegen::http::uri::PathAndQuery;
-use tonic::metadata::AsciiMetadataValue;
 use tonic::transport::Channel;
-use tonic::{Request, Status};
-use tonic_reflection::pb::v1::ServerReflectionRequest;
-use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
-use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
-use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
 
 /// More actions than any game takes: the round cap bounds a game far below this.
 const MAX_ACTIONS: usize = 5_000;
@@ -304,130 +293,16 @@ async fn config_errors_and_foreign_actions_are_invalid_requests() {
 // ---------------------------------------------------------------------------------------------
 // A client that knows only reflection and the envelope's field names.
 
-/// The service, by its full name: the only name the reflection client starts from.
-const GAME_SERVICE: &str = "deckmate.v1.GameService";
-
-/// Encodes dynamic requests and decodes responses of one message type.
-#[derive(Clone, Debug)]
-struct DynamicCodec(MessageDescriptor);
-
-/// Writes a dynamic message.
-#[derive(Debug)]
-struct DynamicEncoder;
-
-/// Reads a dynamic message of a known type.
-#[derive(Debug)]
-struct DynamicDecoder(MessageDescriptor);
-
-impl Codec for DynamicCodec {
-    type Encode = DynamicMessage;
-    type Decode = DynamicMessage;
-    type Encoder = DynamicEncoder;
-    type Decoder = DynamicDecoder;
-
-    fn encoder(&mut self) -> DynamicEncoder {
-        DynamicEncoder
-    }
-
-    fn decoder(&mut self) -> DynamicDecoder {
-        DynamicDecoder(self.0.clone())
-    }
-}
-
-impl Encoder for DynamicEncoder {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn encode(&mut self, item: DynamicMessage, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        item.encode(dst)
-            .map_err(|error| Status::internal(format!("encoding a request: {error}")))
-    }
-}
-
-impl Decoder for DynamicDecoder {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<DynamicMessage>, Status> {
-        DynamicMessage::decode(self.0.clone(), src)
-            .map(Some)
-            .map_err(|error| Status::internal(format!("decoding a response: {error}")))
-    }
-}
-
-/// The file descriptors of one reflection answer.
-async fn reflect(
-    client: &mut ServerReflectionClient<Channel>,
-    request: MessageRequest,
-) -> Vec<FileDescriptorProto> {
-    let request = ServerReflectionRequest {
-        host: String::new(),
-        message_request: Some(request),
-    };
-    let response = client
-        .server_reflection_info(futures::stream::iter([request]))
-        .await
-        .expect("reflection answers")
-        .into_inner()
-        .next()
-        .await
-        .expect("one reflection response")
-        .expect("a successful reflection response");
-    match response.message_response {
-        Some(MessageResponse::FileDescriptorResponse(files)) => files
-            .file_descriptor_proto
-            .iter()
-            .map(|bytes| FileDescriptorProto::decode(bytes.as_slice()).expect("a file descriptor"))
-            .collect(),
-        other => panic!("expected file descriptors, got {other:?}"),
-    }
-}
-
-/// Every message type the service uses, learnt by reflection (with the files it imports).
-async fn discover(channel: Channel) -> DescriptorPool {
-    let mut client = ServerReflectionClient::new(channel);
-    let mut files = reflect(
-        &mut client,
-        MessageRequest::FileContainingSymbol(GAME_SERVICE.into()),
-    )
-    .await;
-    loop {
-        let known: BTreeSet<String> = files.iter().map(|file| file.name().to_string()).collect();
-        let missing: BTreeSet<String> = files
-            .iter()
-            .flat_map(|file| file.dependency.iter().cloned())
-            .filter(|name| !known.contains(name))
-            .collect();
-        if missing.is_empty() {
-            break;
-        }
-        for name in missing {
-            files.extend(reflect(&mut client, MessageRequest::FileByFilename(name)).await);
-        }
-    }
-    let mut pool = DescriptorPool::new();
-    pool.add_file_descriptor_protos(files)
-        .expect("a valid descriptor pool");
-    pool
-}
-
-/// `GameService` called with dynamic messages.
+/// `GameService` called with dynamic messages; a call that fails fails the test.
 struct Dynamic {
-    grpc: tonic::client::Grpc<Channel>,
-    service: prost_reflect::ServiceDescriptor,
+    channel: Channel,
+    pool: DescriptorPool,
 }
 
 impl Dynamic {
-    fn method(&self, name: &str) -> prost_reflect::MethodDescriptor {
-        self.service
-            .methods()
-            .find(|method| method.name() == name)
-            .unwrap_or_else(|| panic!("no method {name}"))
-    }
-
     /// An empty request of `method`.
     fn request(&self, method: &str) -> DynamicMessage {
-        DynamicMessage::new(self.method(method).input())
+        reflection::request(&self.pool, method)
     }
 
     async fn call(
@@ -436,65 +311,22 @@ impl Dynamic {
         message: DynamicMessage,
         token: Option<&str>,
     ) -> DynamicMessage {
-        let descriptor = self.method(method);
-        let path = PathAndQuery::from_str(&format!("/{GAME_SERVICE}/{method}")).expect("a path");
-        let mut request = Request::new(message);
-        if let Some(token) = token {
-            let value = AsciiMetadataValue::try_from(format!("Bearer {token}")).expect("ASCII");
-            request.metadata_mut().insert("authorization", value);
-        }
-        let mut grpc = self.grpc.clone();
-        grpc.ready().await.expect("the channel is ready");
-        grpc.unary(request, path, DynamicCodec(descriptor.output()))
+        reflection::call(&self.channel, &self.pool, method, message, token)
             .await
             .unwrap_or_else(|status| panic!("{method}: {status:?}"))
-            .into_inner()
     }
 }
 
-fn field(message: &DynamicMessage, name: &str) -> Value {
-    message
-        .get_field_by_name(name)
-        .unwrap_or_else(|| panic!("{} has no field {name}", message.descriptor().full_name()))
-        .into_owned()
-}
-
-fn messages(message: &DynamicMessage, name: &str) -> Vec<DynamicMessage> {
-    field(message, name)
-        .as_list()
-        .expect("a list")
-        .iter()
-        .map(|value| value.as_message().expect("messages").clone())
-        .collect()
-}
-
 fn text(message: &DynamicMessage, name: &str) -> String {
-    field(message, name).as_str().expect("a string").to_string()
-}
-
-/// The name of the enum value in field `name`.
-fn enum_name(message: &DynamicMessage, name: &str) -> String {
-    let number = field(message, name).as_enum_number().expect("an enum");
-    message
-        .descriptor()
-        .get_field_by_name(name)
-        .and_then(|field| field.kind().as_enum().cloned())
-        .and_then(|kind| kind.get_value(number))
-        .map(|value| value.name().to_string())
-        .unwrap_or_default()
+    get(message, name).as_str().expect("a string").to_string()
 }
 
 #[tokio::test]
 async fn a_reflection_only_client_plays_two_three_and_four_player_games_to_the_end() {
     let server = TestServer::start().await;
     let channel = server.channel().await;
-    let pool = discover(channel.clone()).await;
-    let service = Dynamic {
-        grpc: tonic::client::Grpc::new(channel),
-        service: pool
-            .get_service_by_name(GAME_SERVICE)
-            .expect("GameService is described"),
-    };
+    let pool = reflected_pool(channel.clone()).await;
+    let service = Dynamic { channel, pool };
     let variants = service
         .call("ListVariants", service.request("ListVariants"), None)
         .await;
@@ -502,7 +334,7 @@ async fn a_reflection_only_client_plays_two_three_and_four_player_games_to_the_e
         .into_iter()
         .find(|variant| text(variant, "id") == "pile_chess")
         .expect("pile_chess is listed");
-    let default_config = field(&variant, "default_config");
+    let default_config = get(&variant, "default_config");
     let mut picker = Picker::new(2_024);
     for seats in 2..=4u32 {
         let mut create = service.request("CreateGame");
@@ -523,9 +355,9 @@ async fn a_reflection_only_client_plays_two_three_and_four_player_games_to_the_e
                 let mut observe = service.request("Observe");
                 observe.set_field_by_name("game_id", Value::String(game_id.clone()));
                 let view = service.call("Observe", observe, Some(token)).await;
-                assert_eq!(field(&view, "version").as_u64(), Some(version));
+                assert_eq!(get(&view, "version").as_u64(), Some(version));
                 if enum_name(&view, "status") == "GAME_STATUS_FINISHED" {
-                    break 'game field(&view, "outcome")
+                    break 'game get(&view, "outcome")
                         .as_message()
                         .expect("an outcome")
                         .clone();
@@ -540,7 +372,7 @@ async fn a_reflection_only_client_plays_two_three_and_four_player_games_to_the_e
                 act.set_field_by_name("action", Value::Message(action));
                 act.set_field_by_name("expected_version", Value::U64(version));
                 let response = service.call("Act", act, Some(token)).await;
-                assert_eq!(field(&response, "version").as_u64(), Some(version + 1));
+                assert_eq!(get(&response, "version").as_u64(), Some(version + 1));
                 version += 1;
                 acted = true;
                 break;

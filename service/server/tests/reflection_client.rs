@@ -9,171 +9,31 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-use std::str::FromStr;
-
+use common::reflection::{
+    self, GAME_SERVICE, enum_name, get, messages, reflected_pool, reflected_services,
+};
 use common::{Picker, TestServer};
 use futures::StreamExt;
 use prost::Message;
-use prost_reflect::prost_types::FileDescriptorProto;
-use prost_reflect::{
-    DescriptorPool, DynamicMessage, MessageDescriptor, ReflectMessage, ServiceDescriptor, Value,
-};
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
-use tonic::codegen::http::uri::PathAndQuery;
-use tonic::metadata::AsciiMetadataValue;
+use prost_reflect::{DescriptorPool, DynamicMessage, ReflectMessage, Value};
 use tonic::transport::Channel;
-use tonic::{Code, Request, Status};
+use tonic::{Code, Status};
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
-use tonic_reflection::pb::v1::server_reflection_client::ServerReflectionClient;
-use tonic_reflection::pb::v1::server_reflection_request::MessageRequest;
-use tonic_reflection::pb::v1::server_reflection_response::MessageResponse;
-use tonic_reflection::pb::v1::{ServerReflectionRequest, ServerReflectionResponse};
 use tonic_types::StatusExt;
-
-/// The service under test, by its full name: the only name the client starts from.
-const GAME_SERVICE: &str = "deckmate.v1.GameService";
 
 /// An upper bound on the actions of one game, far above the rules' turn cap.
 const MAX_ACTIONS: usize = 2_000;
 
 // ---------------------------------------------------------------------------------------------
-// A tonic codec over dynamic messages.
-
-/// Encodes any `DynamicMessage` and decodes responses of one message type.
-#[derive(Clone, Debug)]
-struct DynamicCodec {
-    response: MessageDescriptor,
-}
-
-/// Writes a dynamic message in the protobuf wire format.
-#[derive(Debug)]
-struct DynamicEncoder;
-
-/// Reads a dynamic message of a known type.
-#[derive(Debug)]
-struct DynamicDecoder {
-    response: MessageDescriptor,
-}
-
-impl Codec for DynamicCodec {
-    type Encode = DynamicMessage;
-    type Decode = DynamicMessage;
-    type Encoder = DynamicEncoder;
-    type Decoder = DynamicDecoder;
-
-    fn encoder(&mut self) -> DynamicEncoder {
-        DynamicEncoder
-    }
-
-    fn decoder(&mut self) -> DynamicDecoder {
-        DynamicDecoder {
-            response: self.response.clone(),
-        }
-    }
-}
-
-impl Encoder for DynamicEncoder {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn encode(&mut self, item: DynamicMessage, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        item.encode(dst)
-            .map_err(|error| Status::internal(format!("encoding a request: {error}")))
-    }
-}
-
-impl Decoder for DynamicDecoder {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<DynamicMessage>, Status> {
-        DynamicMessage::decode(self.response.clone(), src)
-            .map(Some)
-            .map_err(|error| Status::internal(format!("decoding a response: {error}")))
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Reflection.
 
-/// Asks the v1 reflection service one question.
-async fn reflect(
-    client: &mut ServerReflectionClient<Channel>,
-    request: MessageRequest,
-) -> MessageResponse {
-    let request = ServerReflectionRequest {
-        host: String::new(),
-        message_request: Some(request),
-    };
-    let mut responses = client
-        .server_reflection_info(futures::stream::iter([request]))
-        .await
-        .expect("the reflection service answers")
-        .into_inner();
-    let response: ServerReflectionResponse = responses
-        .next()
-        .await
-        .expect("one reflection response")
-        .expect("a successful reflection response");
-    response
-        .message_response
-        .expect("a reflection response carries an answer")
-}
-
-/// The encoded file descriptors in a reflection answer.
-fn descriptor_files(response: MessageResponse) -> Vec<FileDescriptorProto> {
-    match response {
-        MessageResponse::FileDescriptorResponse(files) => files
-            .file_descriptor_proto
-            .iter()
-            .map(|bytes| FileDescriptorProto::decode(bytes.as_slice()).expect("a file descriptor"))
-            .collect(),
-        other => panic!("expected file descriptors, got {other:?}"),
-    }
-}
-
-/// Lists the services, then fetches the file defining `GameService` and, by name, every file it
-/// depends on that the server did not send along; returns the pool built from them.
+/// Lists the services, then learns every message type of `GameService` by reflection; returns
+/// the service names and the pool of descriptors.
 async fn discover(channel: Channel) -> (Vec<String>, DescriptorPool) {
-    let mut client = ServerReflectionClient::new(channel);
-    let services = match reflect(&mut client, MessageRequest::ListServices(String::new())).await {
-        MessageResponse::ListServicesResponse(list) => list
-            .service
-            .into_iter()
-            .map(|service| service.name)
-            .collect(),
-        other => panic!("expected a service list, got {other:?}"),
-    };
-
-    let mut files = descriptor_files(
-        reflect(
-            &mut client,
-            MessageRequest::FileContainingSymbol(GAME_SERVICE.to_string()),
-        )
-        .await,
-    );
-    loop {
-        let known: BTreeSet<String> = files.iter().map(|file| file.name().to_string()).collect();
-        let missing: BTreeSet<String> = files
-            .iter()
-            .flat_map(|file| file.dependency.iter().cloned())
-            .filter(|name| !known.contains(name))
-            .collect();
-        if missing.is_empty() {
-            break;
-        }
-        for name in missing {
-            files.extend(descriptor_files(
-                reflect(&mut client, MessageRequest::FileByFilename(name)).await,
-            ));
-        }
-    }
-    let mut pool = DescriptorPool::new();
-    pool.add_file_descriptor_protos(files)
-        .expect("the reflected files form a valid descriptor pool");
+    let services = reflected_services(channel.clone()).await;
+    let pool = reflected_pool(channel).await;
     (services, pool)
 }
 
@@ -183,30 +43,21 @@ async fn discover(channel: Channel) -> (Vec<String>, DescriptorPool) {
 /// `deckmate.v1.GameService` called with dynamic messages.
 #[derive(Clone)]
 struct DynamicGameService {
-    grpc: tonic::client::Grpc<Channel>,
-    service: ServiceDescriptor,
+    channel: Channel,
+    pool: DescriptorPool,
 }
 
 impl DynamicGameService {
     fn new(channel: Channel, pool: &DescriptorPool) -> DynamicGameService {
         DynamicGameService {
-            grpc: tonic::client::Grpc::new(channel),
-            service: pool
-                .get_service_by_name(GAME_SERVICE)
-                .expect("reflection describes GameService"),
+            channel,
+            pool: pool.clone(),
         }
     }
 
     /// An empty request message for `method`.
     fn request(&self, method: &str) -> DynamicMessage {
-        DynamicMessage::new(self.method(method).input())
-    }
-
-    fn method(&self, method: &str) -> prost_reflect::MethodDescriptor {
-        self.service
-            .methods()
-            .find(|candidate| candidate.name() == method)
-            .unwrap_or_else(|| panic!("GameService has no method {method}"))
+        reflection::request(&self.pool, method)
     }
 
     /// Calls the unary `method`, with `token` as bearer authorization when given.
@@ -216,95 +67,44 @@ impl DynamicGameService {
         message: DynamicMessage,
         token: Option<&str>,
     ) -> Result<DynamicMessage, Status> {
-        let descriptor = self.method(method);
         assert_eq!(
             message.descriptor(),
-            descriptor.input(),
+            reflection::method(&self.pool, method).input(),
             "request type of {method}"
         );
-        let path = PathAndQuery::from_str(&format!("/{GAME_SERVICE}/{method}"))
-            .expect("a valid method path");
-        let mut request = Request::new(message);
-        if let Some(token) = token {
-            let value =
-                AsciiMetadataValue::try_from(format!("Bearer {token}")).expect("tokens are ASCII");
-            request.metadata_mut().insert("authorization", value);
-        }
-        let mut grpc = self.grpc.clone();
-        grpc.ready()
-            .await
-            .map_err(|error| Status::unavailable(error.to_string()))?;
-        let codec = DynamicCodec {
-            response: descriptor.output(),
-        };
-        Ok(grpc.unary(request, path, codec).await?.into_inner())
+        reflection::call(&self.channel, &self.pool, method, message, token).await
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Field access by name.
 
-fn field<'a>(message: &'a DynamicMessage, name: &str) -> std::borrow::Cow<'a, Value> {
-    message
-        .get_field_by_name(name)
-        .unwrap_or_else(|| panic!("{} has no field {name}", message.descriptor().full_name()))
-}
-
 fn u64_field(message: &DynamicMessage, name: &str) -> u64 {
-    field(message, name)
+    get(message, name)
         .as_u64()
         .unwrap_or_else(|| panic!("{name} is not a uint64"))
 }
 
 fn u32_field(message: &DynamicMessage, name: &str) -> u32 {
-    field(message, name)
+    get(message, name)
         .as_u32()
         .unwrap_or_else(|| panic!("{name} is not a uint32"))
 }
 
 fn string_field(message: &DynamicMessage, name: &str) -> String {
-    field(message, name)
+    get(message, name)
         .as_str()
         .unwrap_or_else(|| panic!("{name} is not a string"))
         .to_string()
 }
 
-fn message_list(message: &DynamicMessage, name: &str) -> Vec<DynamicMessage> {
-    field(message, name)
-        .as_list()
-        .unwrap_or_else(|| panic!("{name} is not a list"))
-        .iter()
-        .map(|value| value.as_message().expect("a list of messages").clone())
-        .collect()
-}
-
 fn u32_list(message: &DynamicMessage, name: &str) -> Vec<u32> {
-    field(message, name)
+    get(message, name)
         .as_list()
         .unwrap_or_else(|| panic!("{name} is not a list"))
         .iter()
         .map(|value| value.as_u32().expect("a list of uint32"))
         .collect()
-}
-
-/// The name of the enum value held by field `name`, such as `GAME_STATUS_FINISHED`.
-fn enum_name(message: &DynamicMessage, name: &str) -> String {
-    let descriptor = message
-        .descriptor()
-        .get_field_by_name(name)
-        .unwrap_or_else(|| panic!("no field {name}"));
-    let enum_type = descriptor
-        .kind()
-        .as_enum()
-        .unwrap_or_else(|| panic!("{name} is not an enum"))
-        .clone();
-    let number = field(message, name)
-        .as_enum_number()
-        .expect("an enum number");
-    enum_type
-        .get_value(number)
-        .map(|value| value.name().to_string())
-        .unwrap_or_else(|| format!("unknown value {number}"))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -441,12 +241,12 @@ async fn a_reflection_only_client_plays_a_whole_game() {
         .call("ListVariants", service.request("ListVariants"), None)
         .await
         .expect("ListVariants");
-    let pigeon = message_list(&variants, "variants")
+    let pigeon = messages(&variants, "variants")
         .into_iter()
         .find(|variant| string_field(variant, "id") == "pigeon_chess")
         .expect("pigeon_chess is hosted");
     assert!(u32_field(&pigeon, "min_seats") <= 2 && 2 <= u32_field(&pigeon, "max_seats"));
-    let default_config = field(&pigeon, "default_config")
+    let default_config = get(&pigeon, "default_config")
         .as_message()
         .expect("default_config is a message")
         .clone();
@@ -462,7 +262,7 @@ async fn a_reflection_only_client_plays_a_whole_game() {
         .expect("CreateGame");
     assert_eq!(u64_field(&created, "version"), 0);
     assert_eq!(string_field(&created, "variant"), "pigeon_chess");
-    let seat_tokens = message_list(&created, "seat_tokens");
+    let seat_tokens = messages(&created, "seat_tokens");
     assert_eq!(seat_tokens.len(), 2);
     for (index, seat_token) in seat_tokens.iter().enumerate() {
         assert_eq!(
@@ -486,13 +286,13 @@ async fn a_reflection_only_client_plays_a_whole_game() {
 
     // A second game whose token must not work on the first.
     let mut other = service.request("CreateGame");
-    other.set_field_by_name("config", field(&pigeon, "default_config").into_owned());
+    other.set_field_by_name("config", get(&pigeon, "default_config"));
     other.set_field_by_name("seats", Value::U32(2));
     let other = service
         .call("CreateGame", other, None)
         .await
         .expect("second CreateGame");
-    let foreign_token = string_field(&message_list(&other, "seat_tokens")[0], "token");
+    let foreign_token = string_field(&messages(&other, "seat_tokens")[0], "token");
 
     let mut picker = Picker::new(7);
     let mut checks = Checks::default();
@@ -511,7 +311,7 @@ async fn a_reflection_only_client_plays_a_whole_game() {
                 break 'game view;
             }
             assert_eq!(enum_name(&view, "status"), "GAME_STATUS_IN_PROGRESS");
-            let legal = message_list(&view, "legal_actions");
+            let legal = messages(&view, "legal_actions");
             if legal.is_empty() {
                 continue;
             }
@@ -601,7 +401,7 @@ async fn a_reflection_only_client_plays_a_whole_game() {
                 .await
                 .unwrap_or_else(|status| panic!("a listed action at v{version}: {status:?}"));
             assert_eq!(u64_field(&response, "version"), version + 1);
-            let acted_view = field(&response, "observation")
+            let acted_view = get(&response, "observation")
                 .as_message()
                 .expect("the actor's new view")
                 .clone();
@@ -627,7 +427,7 @@ async fn a_reflection_only_client_plays_a_whole_game() {
         }
     };
 
-    let outcome = field(&final_view, "outcome")
+    let outcome = get(&final_view, "outcome")
         .as_message()
         .expect("an outcome")
         .clone();
@@ -636,9 +436,9 @@ async fn a_reflection_only_client_plays_a_whole_game() {
         "a finished game has an outcome"
     );
     assert_ne!(enum_name(&outcome, "reason"), "END_REASON_UNSPECIFIED");
-    assert!(message_list(&final_view, "legal_actions").is_empty());
+    assert!(messages(&final_view, "legal_actions").is_empty());
     let winners = u32_list(&outcome, "winners");
-    let draw = field(&outcome, "draw").as_bool().expect("draw is a bool");
+    let draw = get(&outcome, "draw").as_bool().expect("draw is a bool");
     assert_eq!(
         draw,
         winners.is_empty(),

@@ -4,6 +4,8 @@
 // Each test crate includes this module and uses a different part of it.
 #![allow(dead_code)]
 
+pub(crate) mod reflection;
+
 use std::net::TcpListener;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::Duration;
