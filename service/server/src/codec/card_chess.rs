@@ -377,20 +377,8 @@ fn player_message(seat: usize, player: &PlayerView) -> pb::CardChessPlayer {
 mod tests {
     use super::*;
     use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::Picker;
+    use crate::codec::test_support::{Picker, invalid};
     use deckmate_engine::{Game, Seat, Seed, Table, TableAction, TableEvent, Viewer};
-
-    fn invalid(result: Result<impl std::fmt::Debug, ApiError>, needle: &str) {
-        match result {
-            Err(ApiError::InvalidRequest(message)) => {
-                assert!(
-                    message.contains(needle),
-                    "{message:?} should name {needle:?}"
-                )
-            }
-            other => panic!("expected InvalidRequest naming {needle:?}, got {other:?}"),
-        }
-    }
 
     fn config_of(message: pb::CardChessConfig) -> pb::GameConfig {
         pb::GameConfig {

@@ -49,9 +49,23 @@ pub trait GameCodec: Game {
     fn encode_event(event: &Self::EventView) -> pb::event::Kind;
 }
 
-/// Helpers for tests that play random games.
+/// Helpers for the codec tests.
 #[cfg(test)]
 pub(crate) mod test_support {
+    use crate::error::ApiError;
+
+    /// Asserts that `result` is an `InvalidRequest` whose message names `needle` (the field
+    /// or value at fault).
+    pub(crate) fn invalid(result: Result<impl std::fmt::Debug, ApiError>, needle: &str) {
+        match result {
+            Err(ApiError::InvalidRequest(message)) => assert!(
+                message.contains(needle),
+                "{message:?} should name {needle:?}"
+            ),
+            other => panic!("expected InvalidRequest naming {needle:?}, got {other:?}"),
+        }
+    }
+
     /// Deterministic pseudo-random choices (SplitMix64), so random playouts need no RNG crate
     /// and every failure reproduces from its seed.
     pub(crate) struct Picker(u64);
