@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::reflection::{call, get, messages, reflected_pool, request};
+use common::reflection::{call, get, messages, observe_seats, reflected_pool, request};
 use common::{Picker, TestServer, observe_all, play_random_step};
 use deckmate::{Client, CreateOptions, Game, pb};
 use pb::raindrop_chess_event::Kind as RaindropEvent;
@@ -175,16 +175,8 @@ async fn a_reflection_only_client_plays_raindrop_chess_to_the_end() {
         let mut picker = Picker::new(seed);
         let mut version = 0u64;
         loop {
-            let mut views = Vec::new();
-            for token in &tokens {
-                let mut observe = request(&pool, "Observe");
-                observe.set_field_by_name("game_id", game_id.clone());
-                views.push(
-                    call(&channel, &pool, "Observe", observe, Some(token))
-                        .await
-                        .expect("Observe"),
-                );
-            }
+            let views =
+                observe_seats(&channel, &pool, game_id.as_str().expect("game id"), &tokens).await;
             assert_eq!(get(&views[0], "version").as_u64(), Some(version));
             let status = get(&views[0], "status").as_enum_number();
             if status == Some(pb::GameStatus::Finished as i32) {

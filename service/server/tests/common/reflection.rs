@@ -192,6 +192,26 @@ pub(crate) async fn call(
     Ok(grpc.unary(request, path, codec).await?.into_inner())
 }
 
+/// `Observe` of game `game_id` as each seat, in seat order.
+pub(crate) async fn observe_seats(
+    channel: &Channel,
+    pool: &DescriptorPool,
+    game_id: &str,
+    tokens: &[String],
+) -> Vec<DynamicMessage> {
+    let mut views = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        let mut observe = request(pool, "Observe");
+        observe.set_field_by_name("game_id", Value::String(game_id.to_string()));
+        views.push(
+            call(channel, pool, "Observe", observe, Some(token))
+                .await
+                .expect("Observe"),
+        );
+    }
+    views
+}
+
 // ---------------------------------------------------------------------------------------------
 // Field access by name.
 
