@@ -31,13 +31,17 @@
 //!   everything a viewer cannot see; observations must not change under it (the no-leak test).
 //!   Error messages never mention hidden information either.
 //! * **Termination.** Every game ends: the caps of the rule files are config with defaults.
-//! * **Serialization.** `State`, `Config`, `Action` and `Event` round-trip through serde.
+//! * **Serialization.** `State`, `Config`, `Action` and `Event` round-trip through serde;
+//!   observations serialize (the golden playthroughs record them).
+//! * **Editions.** A game is dealt under an [`Edition`] of the rules and keeps it to the end
+//!   (see `edition.rs`): rule code that changed between editions asks the state's edition.
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use std::fmt::Debug;
+use std::fmt::{self, Debug};
 use std::ops::RangeInclusive;
 
+use crate::edition::Edition;
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
 use crate::table::MetaAction;
@@ -59,21 +63,40 @@ pub trait Game: 'static {
     /// The complete, authoritative state, including deck order and the generator. Never sent to
     /// a client.
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
-    /// One seat's decision.
-    type Action: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
+    /// One seat's decision. `Display` writes it in the game's notation, which names one action
+    /// among those listed at any moment (the golden playthroughs are written in it).
+    type Action: Clone
+        + Debug
+        + fmt::Display
+        + PartialEq
+        + Eq
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync;
     /// What one viewer may know. Hidden information is unrepresentable in it.
-    type Observation: Clone + Debug + PartialEq + Send + Sync;
+    type Observation: Clone + Debug + PartialEq + Serialize + Send + Sync;
     /// Something that happened, with all its hidden details (kept only on the server).
     type Event: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
     /// An event as one viewer may know it.
     type EventView: Clone + Debug + PartialEq + Send + Sync;
 
-    /// Checks `config` and `seats` and deals a new game from `seed`. Returns the state and the
-    /// setup events (shuffles, deals).
+    /// Checks `config` and `seats` and deals a new game from `seed` under the latest rules.
+    /// Returns the state and the setup events (shuffles, deals).
     fn new_game(
         config: &Self::Config,
         seats: usize,
         seed: Seed,
+    ) -> Result<(Self::State, Vec<Self::Event>), SetupError> {
+        Self::new_game_in(config, seats, seed, Edition::LATEST)
+    }
+
+    /// [`Game::new_game`] under `edition` of the rules, which the state keeps to the end.
+    fn new_game_in(
+        config: &Self::Config,
+        seats: usize,
+        seed: Seed,
+        edition: Edition,
     ) -> Result<(Self::State, Vec<Self::Event>), SetupError>;
 
     /// The number of seats of this game.
@@ -106,6 +129,19 @@ pub trait Game: 'static {
 
     /// The result, once the game has ended by its own rules.
     fn outcome(state: &Self::State) -> Option<Outcome>;
+
+    /// The number of the turn in progress: it grows by at least one whenever a new turn begins
+    /// (whoever's it is) and never changes within a turn. [`crate::Table`] uses it to allow
+    /// each seat one draw offer per turn (docs/rules/conventions.md §4).
+    fn turn_number(state: &Self::State) -> u32;
+
+    /// Whether taking `action` while the opponent's draw offer stands declines the offer. The
+    /// default, true, fits every turn action; an action that is no move in the game (CHUNO's
+    /// call, made at any moment) returns false and leaves the offer standing.
+    fn answers_draw_offer(action: &Self::Action) -> bool {
+        let _ = action;
+        true
+    }
 
     /// Ends the game for `seat`, which resigned. `None` (the default) means the game has no rule
     /// of its own, and [`crate::Table`] ends the game with every other seat winning. Games for
@@ -189,6 +225,14 @@ pub enum EndReason {
     TurnCap,
     /// A chess move captured the enemy King.
     KingCaptured,
+    /// The seat to move was in check and had no way out.
+    Checkmate,
+    /// The seat to move was not in check and had no legal action.
+    Stalemate,
+    /// The same position came back as often as the game's repetition limit allows.
+    Repetition,
+    /// Neither side had the material left to win.
+    InsufficientMaterial,
 }
 
 /// The result of a finished game.

@@ -7,6 +7,7 @@
 
 pub mod cards;
 pub mod chess;
+pub mod edition;
 pub mod game;
 pub mod games;
 pub mod registry;
@@ -14,6 +15,7 @@ pub mod rng;
 pub mod seat;
 pub mod table;
 
+pub use edition::Edition;
 pub use game::{EndReason, Game, Outcome, PlayError, SetupError};
 pub use registry::GameKind;
 pub use rng::{GameRng, Seed};

@@ -1,14 +1,24 @@
 //! [`Table`]: any [`Game`] plus the meta actions every game shares.
 //!
 //! Resignation is allowed at any time to any seat of a running game. In two-seat games either
-//! seat may offer a draw at any time; the other seat accepts or declines it, and taking a game
-//! action while an offer to you stands declines it. A seat whose offer was declined may offer
-//! again only after it has taken a game action, so offers cannot be used to spam the opponent.
+//! seat may offer a draw, and the other seat accepts or declines it
+//! (docs/rules/conventions.md §4). Under [`Edition::SECOND`] and later:
+//!
+//! * each seat may offer at most once per turn, its own or the opponent's
+//!   ([`Game::turn_number`]); a declined offer may be renewed on a later turn;
+//! * an offer stands until the offeree accepts or declines it, or takes a game action that
+//!   answers it ([`Game::answers_draw_offer`]): every turn action does, CHUNO's call does not.
+//!
+//! So between two turns at most two offers can be made, and offers can never keep a game going.
+//! Under [`Edition::FIRST`] a declined seat could offer again only after a game action of its
+//! own, and any game action of the offeree declined the offer.
+//!
 //! Before an accepted meta action takes effect, the game may react to it through
 //! [`Game::before_meta_action`].
 
 use serde::{Deserialize, Serialize};
 
+use crate::edition::Edition;
 use crate::game::{EndReason, Game, Outcome, PlayError, SetupError};
 use crate::rng::Seed;
 use crate::seat::{Seat, SeatSet, Viewer};
@@ -70,18 +80,25 @@ pub type LoggedAction<A> = (Seat, TableAction<A>);
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct Table<G: Game> {
+    /// The rules edition the game was dealt under (the game's state keeps it too).
+    edition: Edition,
     state: G::State,
     draw_offer: Option<Seat>,
+    /// [`Edition::FIRST`]: seats whose offer was declined, until their next game action.
     offer_blocked: SeatSet,
+    /// [`Edition::SECOND`] on: the turn in which each seat of a two-seat game last offered.
+    last_offer_turn: [Option<u32>; 2],
     ended: Option<Outcome>,
 }
 
 impl<G: Game> Clone for Table<G> {
     fn clone(&self) -> Self {
         Table {
+            edition: self.edition,
             state: self.state.clone(),
             draw_offer: self.draw_offer,
             offer_blocked: self.offer_blocked,
+            last_offer_turn: self.last_offer_turn,
             ended: self.ended.clone(),
         }
     }
@@ -89,16 +106,28 @@ impl<G: Game> Clone for Table<G> {
 
 impl<G: Game> PartialEq for Table<G> {
     fn eq(&self, other: &Self) -> bool {
-        self.state == other.state
+        self.edition == other.edition
+            && self.state == other.state
             && self.draw_offer == other.draw_offer
             && self.offer_blocked == other.offer_blocked
+            && self.last_offer_turn == other.last_offer_turn
             && self.ended == other.ended
     }
 }
 
 impl<G: Game> Table<G> {
-    /// Deals a new game; returns the table and the setup events.
+    /// Deals a new game under the latest rules; returns the table and the setup events.
     pub fn new(config: &G::Config, seats: usize, seed: Seed) -> Result<Dealt<G>, SetupError> {
+        Table::new_in(config, seats, seed, Edition::LATEST)
+    }
+
+    /// Deals a new game under `edition` of the rules.
+    pub fn new_in(
+        config: &G::Config,
+        seats: usize,
+        seed: Seed,
+        edition: Edition,
+    ) -> Result<Dealt<G>, SetupError> {
         if !G::SEATS.contains(&seats) {
             return Err(SetupError::SeatCount {
                 min: *G::SEATS.start(),
@@ -106,24 +135,38 @@ impl<G: Game> Table<G> {
                 requested: seats,
             });
         }
-        let (state, events) = G::new_game(config, seats, seed)?;
+        let (state, events) = G::new_game_in(config, seats, seed, edition)?;
         let table = Table {
+            edition,
             state,
             draw_offer: None,
             offer_blocked: SeatSet::EMPTY,
+            last_offer_turn: [None; 2],
             ended: None,
         };
         Ok((table, events.into_iter().map(TableEvent::Game).collect()))
     }
 
-    /// Rebuilds a table from its creation parameters and action log.
+    /// Rebuilds a table of the latest edition from its creation parameters and action log.
     pub fn replay<'a>(
         config: &G::Config,
         seats: usize,
         seed: Seed,
         log: impl IntoIterator<Item = &'a LoggedAction<G::Action>>,
     ) -> Result<Self, ReplayError> {
-        let (mut table, _) = Table::new(config, seats, seed).map_err(ReplayError::Setup)?;
+        Table::replay_in(config, seats, seed, Edition::LATEST, log)
+    }
+
+    /// Rebuilds a table of `edition` from its creation parameters and action log.
+    pub fn replay_in<'a>(
+        config: &G::Config,
+        seats: usize,
+        seed: Seed,
+        edition: Edition,
+        log: impl IntoIterator<Item = &'a LoggedAction<G::Action>>,
+    ) -> Result<Self, ReplayError> {
+        let (mut table, _) =
+            Table::new_in(config, seats, seed, edition).map_err(ReplayError::Setup)?;
         for (index, (seat, action)) in log.into_iter().enumerate() {
             table
                 .apply(*seat, action)
@@ -132,14 +175,21 @@ impl<G: Game> Table<G> {
         Ok(table)
     }
 
-    /// Wraps an existing game state (for tests and tools).
+    /// Wraps an existing game state of the latest edition (for tests and tools).
     pub fn from_state(state: G::State) -> Self {
         Table {
+            edition: Edition::LATEST,
             state,
             draw_offer: None,
             offer_blocked: SeatSet::EMPTY,
+            last_offer_turn: [None; 2],
             ended: None,
         }
+    }
+
+    /// The rules edition the game was dealt under.
+    pub fn edition(&self) -> Edition {
+        self.edition
     }
 
     /// The game state. Authoritative and full of secrets: never send it to a client.
@@ -188,7 +238,7 @@ impl<G: Game> Table<G> {
         let mut actions = vec![MetaAction::Resign];
         if self.seat_count() == 2 {
             match self.draw_offer {
-                None if !self.offer_blocked.contains(seat) => actions.push(MetaAction::OfferDraw),
+                None if self.may_offer(seat) => actions.push(MetaAction::OfferDraw),
                 Some(offerer) if offerer != seat => {
                     actions.push(MetaAction::AcceptDraw);
                     actions.push(MetaAction::DeclineDraw);
@@ -197,6 +247,15 @@ impl<G: Game> Table<G> {
             }
         }
         actions
+    }
+
+    /// Whether `seat` may offer a draw when none stands.
+    fn may_offer(&self, seat: Seat) -> bool {
+        if self.edition.has(Edition::SECOND) {
+            self.last_offer_turn[seat.index()] != Some(G::turn_number(&self.state))
+        } else {
+            !self.offer_blocked.contains(seat)
+        }
     }
 
     /// The seat whose draw offer stands, if any.
@@ -229,9 +288,15 @@ impl<G: Game> Table<G> {
                 }
                 let game_events = G::apply(&mut self.state, seat, game_action)?;
                 let mut events: Vec<_> = game_events.into_iter().map(TableEvent::Game).collect();
-                if let Some(offerer) = self.draw_offer.filter(|offerer| *offerer != seat) {
+                let answers =
+                    !self.edition.has(Edition::SECOND) || G::answers_draw_offer(game_action);
+                if let Some(offerer) = self.draw_offer.filter(|offerer| *offerer != seat)
+                    && answers
+                {
                     self.draw_offer = None;
-                    self.offer_blocked.insert(offerer);
+                    if !self.edition.has(Edition::SECOND) {
+                        self.offer_blocked.insert(offerer);
+                    }
                     events.push(TableEvent::Meta(MetaEvent::DrawDeclined(seat)));
                 }
                 self.offer_blocked.remove(seat);
@@ -284,6 +349,7 @@ impl<G: Game> Table<G> {
             }
             MetaAction::OfferDraw => {
                 self.draw_offer = Some(seat);
+                self.last_offer_turn[seat.index()] = Some(G::turn_number(&self.state));
                 events.push(TableEvent::Meta(MetaEvent::DrawOffered(seat)));
             }
             MetaAction::AcceptDraw => {
@@ -292,7 +358,9 @@ impl<G: Game> Table<G> {
                 events.push(TableEvent::Meta(MetaEvent::DrawAccepted(seat)));
             }
             MetaAction::DeclineDraw => {
-                if let Some(offerer) = self.draw_offer.take() {
+                if let Some(offerer) = self.draw_offer.take()
+                    && !self.edition.has(Edition::SECOND)
+                {
                     self.offer_blocked.insert(offerer);
                 }
                 events.push(TableEvent::Meta(MetaEvent::DrawDeclined(seat)));

@@ -9,7 +9,7 @@
 //! Set `DECKMATE_CONFORMANCE_SEEDS` to `N` (seeds `0..N`) or `A..B` (seeds `A..B`) to run more
 //! seeds, or to reproduce one failure alone: every failure message names its seed.
 
-use deckmate_engine::{Game, GameKind, SeatSet, with_game};
+use deckmate_engine::{Edition, Game, GameKind, SeatSet, with_game};
 
 /// The checks, one module per property.
 mod conformance {
@@ -29,7 +29,7 @@ mod conformance {
 }
 
 use conformance::budget::Budget;
-use conformance::suite::run_suite;
+use conformance::suite::{run_suite, run_suite_in_edition};
 
 #[test]
 fn every_registered_game_conforms() {
@@ -38,6 +38,20 @@ fn every_registered_game_conforms() {
         with_game!(*kind, G => run_suite::<G>(&budget));
     }
 }
+
+/// Games dealt under the first edition are still stored and played (docs/ARCHITECTURE.md §7),
+/// so its rules are checked too, on fewer seeds: most of its code is shared with the latest.
+#[test]
+fn first_edition_games_still_conform() {
+    let mut budget = Budget::from_env();
+    budget.seeds = budget.seeds.start..budget.seeds.start + FIRST_EDITION_SEEDS;
+    for kind in GameKind::ALL {
+        with_game!(*kind, G => run_suite_in_edition::<G>(&budget, Edition::FIRST));
+    }
+}
+
+/// Seeds per game and seat count for [`first_edition_games_still_conform`].
+const FIRST_EDITION_SEEDS: u64 = 40;
 
 #[test]
 fn registry_lists_every_game_once_with_sane_seat_counts() {

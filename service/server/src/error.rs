@@ -13,6 +13,15 @@ pub enum ApiError {
     /// Malformed request, unknown game id or enum, unparsable action.
     #[error("{0}")]
     InvalidRequest(String),
+    /// One field of the request is invalid, such as a config option out of range. Sent as
+    /// INVALID_REQUEST with a `google.rpc.BadRequest` field violation naming the field.
+    #[error("{field}: {description}")]
+    InvalidField {
+        /// The field's path in the request, e.g. `config.pile_chess.teams`.
+        field: String,
+        /// What is wrong with it, in public terms.
+        description: String,
+    },
     /// No game with this id, or it expired.
     #[error("game not found (it may have expired)")]
     GameNotFound,
@@ -57,7 +66,7 @@ impl ApiError {
     /// The gRPC status code.
     pub fn code(&self) -> Code {
         match self {
-            ApiError::InvalidRequest(_) => Code::InvalidArgument,
+            ApiError::InvalidRequest(_) | ApiError::InvalidField { .. } => Code::InvalidArgument,
             ApiError::GameNotFound => Code::NotFound,
             ApiError::MissingToken(_) => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
@@ -74,7 +83,7 @@ impl ApiError {
     /// The stable `ErrorInfo.reason` (the `deckmate.v1.ErrorReason` name without its prefix).
     pub fn reason(&self) -> &'static str {
         match self {
-            ApiError::InvalidRequest(_) => "INVALID_REQUEST",
+            ApiError::InvalidRequest(_) | ApiError::InvalidField { .. } => "INVALID_REQUEST",
             ApiError::GameNotFound => "GAME_NOT_FOUND",
             ApiError::MissingToken(_) | ApiError::WrongToken => "BAD_TOKEN",
             ApiError::NotYourTurn => "NOT_YOUR_TURN",
@@ -100,6 +109,9 @@ impl From<ApiError> for Status {
             metadata.insert("current_version".to_string(), current.to_string());
         }
         details.set_error_info(error.reason(), deckmate_proto::ERROR_DOMAIN, metadata);
+        if let ApiError::InvalidField { field, description } = &error {
+            details.add_bad_request_violation(field.clone(), description.clone());
+        }
         Status::with_error_details(error.code(), error.to_string(), details)
     }
 }
@@ -121,6 +133,31 @@ mod tests {
         assert_eq!(
             info.metadata.get("current_version").map(String::as_str),
             Some("5")
+        );
+    }
+
+    #[test]
+    fn invalid_fields_carry_a_field_violation() {
+        let status = Status::from(ApiError::InvalidField {
+            field: "config.pile_chess.teams".into(),
+            description: "seat 4 is not in the game".into(),
+        });
+        assert_eq!(status.code(), Code::InvalidArgument);
+        assert_eq!(
+            status.message(),
+            "config.pile_chess.teams: seat 4 is not in the game"
+        );
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "INVALID_REQUEST");
+        let bad_request = status.get_details_bad_request().expect("bad request");
+        assert_eq!(bad_request.field_violations.len(), 1);
+        assert_eq!(
+            bad_request.field_violations[0].field,
+            "config.pile_chess.teams"
+        );
+        assert_eq!(
+            bad_request.field_violations[0].description,
+            "seat 4 is not in the game"
         );
     }
 

@@ -1,9 +1,10 @@
 //! [`Session`]: the one [`LiveGame`] implementation, generic over every game with a codec.
 //!
 //! A session holds the creation parameters (config, seat count, seed), the current
-//! [`Table`], the action log, and the full events of the current version, so that `act` and
-//! `view` never replay. Past versions (watch resumption, request-id retries, history) are
-//! rebuilt by replaying the log from the seed in a single pass.
+//! [`Table`] (which knows the rules [`Edition`] the game was dealt under), the action log, and
+//! the full events of the current version, so that `act` and `view` never replay. Past versions
+//! (watch resumption, request-id retries, history) are rebuilt by replaying the log from the
+//! seed, under the game's own edition, in a single pass.
 //!
 //! # Stored format
 //!
@@ -11,22 +12,27 @@
 //!
 //! | # | field | type |
 //! |---|---|---|
-//! | 1 | `format` | `u32`, [`SESSION_FORMAT`] (1) |
+//! | 1 | `format` | `u32`, [`SESSION_FORMAT`] (2) |
 //! | 2 | `game` | the game id, such as `"pigeon_chess"` |
 //! | 3 | `config` | the game's `Config` |
 //! | 4 | `seats` | `u32` |
 //! | 5 | `seed` | 32 bytes |
 //! | 6 | `log` | every accepted action: `(Seat, TableAction<Action>)` |
-//! | 7 | `table` | the current `Table<G>`, so loading needs no replay |
+//! | 7 | `table` | the current `Table<G>`, edition included, so loading needs no replay |
 //! | 8 | `latest_events` | the full (unprojected) events of the current version |
 //!
-//! Decoding reads `format` first and rejects versions it does not know, so a later release that
-//! changes the layout bumps [`SESSION_FORMAT`] and keeps a reader for every older version.
+//! Decoding reads `format` first and rejects versions it does not know. Format 1, written by
+//! the first release, has the same fields, but its `table` predates editions and later table
+//! fields; it is read from its first six fields alone, and the table and latest events are
+//! rebuilt by replaying the log under [`Edition::FIRST`], the rules every format-1 game was
+//! dealt under. Such a game keeps those rules to its end, so its past views and history are
+//! exactly what its players saw (docs/ARCHITECTURE.md §7); once it changes again it is written
+//! in format 2.
 
 use std::fmt;
 
 use deckmate_engine::{
-    Game, GameKind, PlayError, Seat, Seed, Table, TableAction, TableEvent, Viewer,
+    Edition, Game, GameKind, PlayError, Seat, Seed, Table, TableAction, TableEvent, Viewer,
 };
 use deckmate_proto::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -40,7 +46,10 @@ use crate::error::ApiError;
 use crate::live::LiveGame;
 
 /// The format version [`LiveGame::encode`] writes (see the module documentation).
-pub const SESSION_FORMAT: u32 = 1;
+pub const SESSION_FORMAT: u32 = 2;
+
+/// The first release's format, still read (see the module documentation).
+const SESSION_FORMAT_ONE: u32 = 1;
 
 /// One running game of `G`.
 pub struct Session<G: GameCodec> {
@@ -77,29 +86,66 @@ impl<G: GameCodec> Session<G> {
         let (format, _) = postcard::take_from_bytes::<u32>(bytes).map_err(|error| {
             ApiError::Internal(format!("stored {} session has no format: {error}", G::ID))
         })?;
-        if format != SESSION_FORMAT {
-            return Err(ApiError::Internal(format!(
-                "stored {} session has unknown format {format}",
+        match format {
+            SESSION_FORMAT => {
+                let record: StoredSession<G> =
+                    postcard::from_bytes(bytes).map_err(malformed::<G>)?;
+                check_game::<G>(&record.game)?;
+                Ok(Session {
+                    config: record.config,
+                    seats: record.seats as usize,
+                    seed: record.seed,
+                    table: record.table,
+                    log: record.log,
+                    latest_events: record.latest_events,
+                })
+            }
+            SESSION_FORMAT_ONE => {
+                let (record, _) = postcard::take_from_bytes::<StoredSessionStart<G>>(bytes)
+                    .map_err(malformed::<G>)?;
+                check_game::<G>(&record.game)?;
+                Session::rebuild(
+                    record.config,
+                    record.seats as usize,
+                    record.seed,
+                    Edition::FIRST,
+                    record.log,
+                )
+            }
+            other => Err(ApiError::Internal(format!(
+                "stored {} session has unknown format {other}",
                 G::ID
-            )));
+            ))),
         }
-        let record: StoredSession<G> = postcard::from_bytes(bytes).map_err(|error| {
-            ApiError::Internal(format!("stored {} session is malformed: {error}", G::ID))
-        })?;
-        if record.game != G::ID {
-            return Err(ApiError::Internal(format!(
-                "stored session is a {} game, not {}",
-                record.game,
-                G::ID
-            )));
+    }
+
+    /// A session rebuilt from its creation parameters and log, by replay under `edition`.
+    fn rebuild(
+        config: G::Config,
+        seats: usize,
+        seed: Seed,
+        edition: Edition,
+        log: Vec<(Seat, TableAction<G::Action>)>,
+    ) -> Result<Self, ApiError> {
+        let (mut table, mut latest_events) = Table::<G>::new_in(&config, seats, seed, edition)
+            .map_err(|error| {
+                ApiError::Internal(format!("rebuilding a {} game: setup: {error}", G::ID))
+            })?;
+        for (index, (seat, action)) in log.iter().enumerate() {
+            latest_events = table.apply(*seat, action).map_err(|error| {
+                ApiError::Internal(format!(
+                    "rebuilding a {} game: action {index} rejected: {error}",
+                    G::ID
+                ))
+            })?;
         }
         Ok(Session {
-            config: record.config,
-            seats: record.seats as usize,
-            seed: record.seed,
-            table: record.table,
-            log: record.log,
-            latest_events: record.latest_events,
+            config,
+            seats,
+            seed,
+            table,
+            log,
+            latest_events,
         })
     }
 
@@ -121,10 +167,10 @@ impl<G: GameCodec> Session<G> {
         last: u64,
         mut visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>]),
     ) -> Result<(), ApiError> {
-        let (mut table, setup_events) = Table::<G>::new(&self.config, self.seats, self.seed)
-            .map_err(|error| {
-                ApiError::Internal(format!("replaying a {} game: setup: {error}", G::ID))
-            })?;
+        let (mut table, setup_events) =
+            Table::<G>::new_in(&self.config, self.seats, self.seed, self.table.edition()).map_err(
+                |error| ApiError::Internal(format!("replaying a {} game: setup: {error}", G::ID)),
+            )?;
         visit(0, &table, &setup_events);
         let steps = usize::try_from(last).unwrap_or(usize::MAX);
         for (index, (seat, action)) in self.log.iter().take(steps).enumerate() {
@@ -193,6 +239,23 @@ impl<G: GameCodec> Session<G> {
             seats: self.seats as u32,
             draw_offered_by: table.draw_offer().map(seat_to_u32),
         }
+    }
+}
+
+/// A stored session that cannot be decoded: the store is corrupt.
+fn malformed<G: Game>(error: postcard::Error) -> ApiError {
+    ApiError::Internal(format!("stored {} session is malformed: {error}", G::ID))
+}
+
+/// Rejects a stored session of another game.
+fn check_game<G: Game>(stored: &str) -> Result<(), ApiError> {
+    if stored == G::ID {
+        Ok(())
+    } else {
+        Err(ApiError::Internal(format!(
+            "stored session is a {stored} game, not {}",
+            G::ID
+        )))
     }
 }
 
@@ -401,6 +464,20 @@ struct StoredSessionRef<'a, G: Game> {
     log: &'a [(Seat, TableAction<G::Action>)],
     table: &'a Table<G>,
     latest_events: &'a [TableEvent<G::Event>],
+}
+
+/// The first six fields of a stored record, which every format shares: all that is read of a
+/// format-1 record.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct StoredSessionStart<G: Game> {
+    #[allow(dead_code)] // Checked before the record is decoded.
+    format: u32,
+    game: String,
+    config: G::Config,
+    seats: u32,
+    seed: Seed,
+    log: Vec<(Seat, TableAction<G::Action>)>,
 }
 
 /// The stored record, read back; field for field the same as [`StoredSessionRef`].
@@ -795,7 +872,7 @@ mod tests {
         assert_eq!(restored.history(S0), session.history(S0));
 
         let mut newer = bytes.clone();
-        newer[0] = 2;
+        newer[0] = 3;
         assert!(matches!(
             PcSession::decode(&newer),
             Err(ApiError::Internal(_))

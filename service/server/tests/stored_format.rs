@@ -1,5 +1,5 @@
 //! Games stored by the first release keep loading, and their past never changes
-//! (docs/ARCHITECTURE.md §6).
+//! (docs/ARCHITECTURE.md §7).
 //!
 //! `tests/fixtures/format-1/` holds, for every game, a running and a finished game as the first
 //! release wrote them: the session bytes of `LiveGame::encode` (`*.session`), the game's Redis
@@ -172,7 +172,9 @@ fn format_one_games_play_on_and_keep_their_past() {
         assert_eq!(game.version(), expected.version + 1, "{name}");
         for viewer in &expected.viewers {
             for (version, digest) in viewer.view_digests.iter().enumerate() {
-                let view = game.view_at(viewer.viewer, version as u64).expect("a past view");
+                let view = game
+                    .view_at(viewer.viewer, version as u64)
+                    .expect("a past view");
                 assert_eq!(
                     &hex::encode(Sha256::digest(view.encode_to_vec())),
                     digest,

@@ -8,6 +8,7 @@
 
 mod attacks;
 mod bitboard;
+mod board_serde;
 mod castling;
 mod fen;
 mod magic;
@@ -25,6 +26,7 @@ pub use attacks::{
     queen_attacks, rook_attacks,
 };
 pub use bitboard::Bitboard;
+pub use board_serde::serialize_ranks;
 pub use castling::{CastleSide, CastlingRights};
 pub use fen::{FenError, START_FEN};
 pub use make_move::MoveOutcome;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use deckmate_engine::Viewer;
+use deckmate_engine::{Edition, Viewer};
 
 use super::budget::SEEDS_VARIABLE;
 
@@ -14,6 +14,8 @@ pub(crate) struct Ctx {
     pub(crate) game: &'static str,
     /// The seat count.
     pub(crate) seats: usize,
+    /// The rules edition the games are dealt under.
+    pub(crate) edition: Edition,
     /// The seed of the game (and of the test's own random choices).
     pub(crate) seed: u64,
     /// Actions applied so far in the main line.
@@ -22,10 +24,11 @@ pub(crate) struct Ctx {
 
 impl Ctx {
     /// The start of a playout.
-    pub(crate) fn new(game: &'static str, seats: usize, seed: u64) -> Ctx {
+    pub(crate) fn new(game: &'static str, seats: usize, edition: Edition, seed: u64) -> Ctx {
         Ctx {
             game,
             seats,
+            edition,
             seed,
             ply: 0,
         }
@@ -36,9 +39,10 @@ impl fmt::Display for Ctx {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "[{} seats={} seed={} ply={}; rerun alone with {}={}..{}]",
+            "[{} seats={} {} seed={} ply={}; rerun alone with {}={}..{}]",
             self.game,
             self.seats,
+            self.edition,
             self.seed,
             self.ply,
             SEEDS_VARIABLE,

@@ -1,13 +1,17 @@
 //! Check 9: meta actions through the table. Resignation ends the game for the other seat; an
-//! offered draw is accepted (a draw by agreement) or declined (the offerer may not offer again
-//! until it has taken a game action); a game action of the offered-to seat declines the offer;
-//! nothing is accepted after the end; `meta_actions` lists exactly what `apply` accepts; the
+//! offered draw is accepted (a draw by agreement) or declined; nothing is accepted after the end.
+//! Under the latest edition (docs/rules/conventions.md §4) each seat offers at most once per
+//! turn, a declined offer may be renewed on a later turn, and only a game action of the
+//! offered-to seat that answers offers ([`Game::answers_draw_offer`]) declines it; under the
+//! first edition the offerer may not offer again until it has taken a game action, and any game
+//! action of the offered-to seat declines the offer. Always: `meta_actions` lists exactly what `apply` accepts; the
 //! game's reaction to a meta action (`Game::before_meta_action`) is its only effect on the game
 //! state besides resigning. Also the bookkeeping every applied action must show
 //! ([`check_transition`]).
 
 use deckmate_engine::{
-    EndReason, Game, MetaAction, MetaEvent, Outcome, Seat, SeatSet, Table, TableAction, TableEvent,
+    Edition, EndReason, Game, MetaAction, MetaEvent, Outcome, Seat, SeatSet, Table, TableAction,
+    TableEvent,
 };
 use rand::Rng;
 use rand::seq::IndexedRandom;
@@ -73,13 +77,26 @@ pub(crate) fn check_transition<G: Game>(
             .iter()
             .any(|event| *event == TableEvent::Meta(MetaEvent::DrawDeclined(who)))
     };
-    if let TableAction::Game(_) = action {
+    if let TableAction::Game(game_action) = action {
         let meta_events: Vec<&TableEvent<G::Event>> = events
             .iter()
             .filter(|event| matches!(event, TableEvent::Meta(_)))
             .collect();
+        let latest = before.edition().has(Edition::SECOND);
+        let answers = !latest || G::answers_draw_offer(game_action);
+        let (turn_before, turn_after) = (
+            G::turn_number(before.state()),
+            G::turn_number(after.state()),
+        );
+        if latest {
+            assert!(
+                turn_after >= turn_before,
+                "{ctx}: {action:?} of {seat} took the turn number back from {turn_before} to \
+                 {turn_after}"
+            );
+        }
         match before.draw_offer() {
-            Some(offerer) if offerer != seat => {
+            Some(offerer) if offerer != seat && answers => {
                 assert_eq!(
                     after.draw_offer(),
                     None,
@@ -89,7 +106,7 @@ pub(crate) fn check_transition<G: Game>(
                     declined_by(seat) && meta_events.len() == 1,
                     "{ctx}: {seat} played on against an offer but the events are {events:?}"
                 );
-                if !after.is_over() {
+                if !after.is_over() && !latest {
                     assert!(
                         !after.meta_actions(offerer).contains(&MetaAction::OfferDraw),
                         "{ctx}: {offerer} may offer again right after its offer was declined"
@@ -111,10 +128,19 @@ pub(crate) fn check_transition<G: Game>(
             }
         }
         if !after.is_over() && after.seat_count() == 2 && after.draw_offer().is_none() {
-            assert!(
-                after.meta_actions(seat).contains(&MetaAction::OfferDraw),
-                "{ctx}: {seat} took a game action but may not offer a draw"
-            );
+            if !latest {
+                assert!(
+                    after.meta_actions(seat).contains(&MetaAction::OfferDraw),
+                    "{ctx}: {seat} took a game action but may not offer a draw"
+                );
+            } else if turn_after != turn_before {
+                for anyone in seats(2) {
+                    assert!(
+                        after.meta_actions(anyone).contains(&MetaAction::OfferDraw),
+                        "{ctx}: a new turn began but {anyone} may not offer a draw"
+                    );
+                }
+            }
         }
     }
 }
@@ -224,6 +250,11 @@ fn check_effect<G: Game>(
             *after.state() == reacted,
             "{ctx}: {meta:?} of {seat} changed the game state beyond the game's reaction"
         );
+        assert_eq!(
+            G::turn_number(after.state()),
+            G::turn_number(before.state()),
+            "{ctx}: {meta:?} of {seat} began a new turn"
+        );
     }
     match meta {
         MetaAction::Resign => {
@@ -310,20 +341,26 @@ fn check_effect<G: Game>(
                 "{ctx}: decline events of {seat}"
             );
             assert_eq!(after.draw_offer(), None, "{ctx}: a declined offer stands");
-            assert!(
-                !after.meta_actions(offerer).contains(&MetaAction::OfferDraw),
-                "{ctx}: {offerer} may offer again right after a decline"
-            );
-            let bytes = super::serialization::table_bytes(ctx, after);
-            let again = TableAction::Meta(MetaAction::OfferDraw);
-            expect_rejected(ctx, after, &bytes, offerer, &again, Expected::Illegal);
+            // Latest edition: an offer made in an earlier turn may be renewed now; the
+            // same-turn case is checked by `check_offers_per_turn`.
+            if !before.edition().has(Edition::SECOND) {
+                assert!(
+                    !after.meta_actions(offerer).contains(&MetaAction::OfferDraw),
+                    "{ctx}: {offerer} may offer again right after a decline"
+                );
+                let bytes = super::serialization::table_bytes(ctx, after);
+                let again = TableAction::Meta(MetaAction::OfferDraw);
+                expect_rejected(ctx, after, &bytes, offerer, &again, Expected::Illegal);
+            }
         }
     }
 }
 
-/// The draw-offer sequences of a two-seat game, on clones of `table`: decline then wait for the
-/// offerer's next game action (blocked until then, free after), a game action of the
-/// offered-to seat (an implicit decline), and a game action of the offerer (the offer stands).
+/// The draw-offer sequences of a two-seat game, on clones of `table`: decline, then play on
+/// while the offerer is blocked (latest edition: for the rest of the turn, free on a later one;
+/// first edition: until its own next game action), two offers in one turn leaving neither seat
+/// another (latest edition), a game action of the offered-to seat (an implicit decline), and a
+/// game action of the offerer (the offer stands).
 pub(crate) fn check_offer_sequences<G: Game>(
     ctx: &Ctx,
     table: &Table<G>,
@@ -345,6 +382,98 @@ pub(crate) fn check_offer_sequences<G: Game>(
         declined
             .apply(other, &TableAction::Meta(MetaAction::DeclineDraw))
             .unwrap_or_else(|error| panic!("{ctx}: {other} could not decline: {error}"));
+        if table.edition().has(Edition::SECOND) {
+            check_offers_per_turn(ctx, &declined, offerer, budget, rng, stats);
+        } else {
+            check_offers_until_own_action(ctx, declined, offerer, budget, rng, stats);
+        }
+
+        if offered.to_act().contains(other) {
+            let mut played_on = offered.clone();
+            play_seat(ctx, &mut played_on, other, rng);
+            stats.meta("implicit decline");
+        }
+        if offered.to_act().contains(offerer) {
+            let mut played_on = offered.clone();
+            play_seat(ctx, &mut played_on, offerer, rng);
+            stats.meta("offer stands while the offerer plays");
+        }
+    }
+}
+
+/// Latest edition, after `offerer`'s offer was declined: the other seat may still make its one
+/// offer of the turn, after which neither may offer; the offerer stays blocked while the turn
+/// lasts and may offer again once a new turn begins.
+fn check_offers_per_turn<G: Game>(
+    ctx: &Ctx,
+    declined: &Table<G>,
+    offerer: Seat,
+    budget: &Budget,
+    rng: &mut impl Rng,
+    stats: &mut Stats,
+) {
+    let other = offerer.opponent();
+    let offer = TableAction::Meta(MetaAction::OfferDraw);
+    if declined
+        .meta_actions(other)
+        .contains(&MetaAction::OfferDraw)
+    {
+        let mut both = declined.clone();
+        both.apply(other, &offer)
+            .unwrap_or_else(|error| panic!("{ctx}: {other} could not offer: {error}"));
+        both.apply(offerer, &TableAction::Meta(MetaAction::DeclineDraw))
+            .unwrap_or_else(|error| panic!("{ctx}: {offerer} could not decline: {error}"));
+        for seat in [offerer, other] {
+            assert!(
+                !both.meta_actions(seat).contains(&MetaAction::OfferDraw),
+                "{ctx}: {seat} may offer a second draw in one turn"
+            );
+            let bytes = super::serialization::table_bytes(ctx, &both);
+            expect_rejected(ctx, &both, &bytes, seat, &offer, Expected::Illegal);
+        }
+        stats.meta("one offer per seat per turn");
+    }
+    let turn = G::turn_number(declined.state());
+    let mut played = declined.clone();
+    for _ in 0..budget.offer_sequence_plies {
+        if played.is_over() {
+            break;
+        }
+        if G::turn_number(played.state()) == turn {
+            assert!(
+                !played
+                    .meta_actions(offerer)
+                    .contains(&MetaAction::OfferDraw),
+                "{ctx}: {offerer} may offer again in the turn its offer was declined"
+            );
+            stats.meta("blocked for the rest of the turn");
+        } else {
+            if played.draw_offer().is_none() {
+                assert!(
+                    played
+                        .meta_actions(offerer)
+                        .contains(&MetaAction::OfferDraw),
+                    "{ctx}: {offerer} may not renew its offer on a later turn"
+                );
+                stats.meta("re-offer on a later turn");
+            }
+            break;
+        }
+        play_random(ctx, &mut played, rng);
+    }
+}
+
+/// First edition, after `offerer`'s offer was declined: the offerer is blocked until it takes a
+/// game action of its own.
+fn check_offers_until_own_action<G: Game>(
+    ctx: &Ctx,
+    mut declined: Table<G>,
+    offerer: Seat,
+    budget: &Budget,
+    rng: &mut impl Rng,
+    stats: &mut Stats,
+) {
+    {
         for _ in 0..budget.offer_sequence_plies {
             if declined.is_over() {
                 break;
@@ -363,17 +492,6 @@ pub(crate) fn check_offer_sequences<G: Game>(
                 break;
             }
             stats.meta("blocked while the opponent plays");
-        }
-
-        if offered.to_act().contains(other) {
-            let mut played_on = offered.clone();
-            play_seat(ctx, &mut played_on, other, rng);
-            stats.meta("implicit decline");
-        }
-        if offered.to_act().contains(offerer) {
-            let mut played_on = offered.clone();
-            play_seat(ctx, &mut played_on, offerer, rng);
-            stats.meta("offer stands while the offerer plays");
         }
     }
 }

@@ -1,7 +1,7 @@
 //! One checked random playout: a game played through [`Table`] with random decisions (mostly
 //! game actions, sometimes meta actions), every position checked, then the end and the replay.
 
-use deckmate_engine::{Game, MetaAction, Seat, Seed, Table, TableAction, TableEvent};
+use deckmate_engine::{Edition, Game, MetaAction, Seat, Seed, Table, TableAction, TableEvent};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -22,15 +22,16 @@ use super::turn::check_turn_model;
 pub(crate) fn play_and_check<G: Game>(
     config: &G::Config,
     seats: usize,
+    edition: Edition,
     seed: u64,
     shared: &Pool<G::Action>,
     budget: &Budget,
     stats: &mut Stats,
 ) {
-    let mut ctx = Ctx::new(G::ID, seats, seed);
+    let mut ctx = Ctx::new(G::ID, seats, edition, seed);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let game_seed = Seed::from_u64(seed);
-    let (mut table, setup) = Table::<G>::new(config, seats, game_seed)
+    let (mut table, setup) = Table::<G>::new_in(config, seats, game_seed, edition)
         .unwrap_or_else(|error| panic!("{ctx}: the default game cannot be created: {error}"));
     for event in &setup {
         assert!(

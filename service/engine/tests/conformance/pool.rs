@@ -99,6 +99,7 @@ pub(crate) fn sample<'a, A: Clone + Serialize>(
 pub(crate) fn harvest<G: Game>(
     config: &G::Config,
     seats: usize,
+    edition: deckmate_engine::Edition,
     games: u64,
     max_plies: usize,
     capacity: usize,
@@ -107,7 +108,7 @@ pub(crate) fn harvest<G: Game>(
     for game in 0..games {
         let seed = HARVEST_SEED_BASE + game;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let (mut table, _) = Table::<G>::new(config, seats, Seed::from_u64(seed))
+        let (mut table, _) = Table::<G>::new_in(config, seats, Seed::from_u64(seed), edition)
             .unwrap_or_else(|error| panic!("{}: seats={seats}: new game failed: {error}", G::ID));
         for _ in 0..max_plies {
             let to_act: Vec<Seat> = table.to_act().iter().collect();

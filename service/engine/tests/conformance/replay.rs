@@ -24,7 +24,8 @@ pub(crate) struct MainLine<'a, G: Game> {
 /// Replays the main line twice, through [`Table::replay`] and step by step, and compares.
 pub(crate) fn check_replay<G: Game>(ctx: &Ctx, line: &MainLine<'_, G>) {
     let n = line.table.seat_count();
-    let replayed = Table::<G>::replay(line.config, n, line.seed, line.log)
+    let edition = line.table.edition();
+    let replayed = Table::<G>::replay_in(line.config, n, line.seed, edition, line.log)
         .unwrap_or_else(|error| panic!("{ctx}: the log does not replay: {error}"));
     assert!(
         replayed == *line.table,
@@ -33,7 +34,7 @@ pub(crate) fn check_replay<G: Game>(ctx: &Ctx, line: &MainLine<'_, G>) {
         line.table.state()
     );
 
-    let (mut again, mut events) = Table::<G>::new(line.config, n, line.seed)
+    let (mut again, mut events) = Table::<G>::new_in(line.config, n, line.seed, edition)
         .unwrap_or_else(|error| panic!("{ctx}: the game cannot be created again: {error}"));
     for (index, (seat, action)) in line.log.iter().enumerate() {
         let produced = again.apply(*seat, action).unwrap_or_else(|error| {
@@ -51,7 +52,7 @@ pub(crate) fn check_replay<G: Game>(ctx: &Ctx, line: &MainLine<'_, G>) {
     );
 
     if let Some((plies, table)) = line.snapshot {
-        let prefix = Table::<G>::replay(line.config, n, line.seed, &line.log[..*plies])
+        let prefix = Table::<G>::replay_in(line.config, n, line.seed, edition, &line.log[..*plies])
             .unwrap_or_else(|error| panic!("{ctx}: a prefix of the log does not replay: {error}"));
         assert!(
             prefix == *table,

@@ -3,7 +3,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use deckmate_engine::{
-    EndReason, Game, MetaEvent, Outcome, Seat, Seed, SetupError, Table, TableAction, TableEvent,
+    Edition, EndReason, Game, MetaEvent, Outcome, Seat, Seed, SetupError, Table, TableAction,
+    TableEvent,
 };
 
 use super::budget::Budget;
@@ -16,21 +17,40 @@ use super::stats::Stats;
 
 /// Meta-action checks that must have happened at least once in a full run of a two-seat game,
 /// or the meta checks proved nothing.
-const EXPECTED_META_CHECKS: [&str; 8] = [
-    "resign",
-    "offer",
-    "accept",
-    "decline",
-    "implicit decline",
-    "re-offer after own game action",
-    "blocked while the opponent plays",
-    "offer stands while the offerer plays",
-];
+fn expected_meta_checks(edition: Edition) -> Vec<&'static str> {
+    let mut names = vec![
+        "resign",
+        "offer",
+        "accept",
+        "decline",
+        "implicit decline",
+        "offer stands while the offerer plays",
+    ];
+    if edition.has(Edition::SECOND) {
+        names.extend([
+            "re-offer on a later turn",
+            "blocked for the rest of the turn",
+            "one offer per seat per turn",
+        ]);
+    } else {
+        names.extend([
+            "re-offer after own game action",
+            "blocked while the opponent plays",
+        ]);
+    }
+    names
+}
 
 /// Runs every check for `G` with its default config, for every supported seat count, and
 /// prints a summary per seat count.
 pub(crate) fn run_suite<G: Game>(budget: &Budget) {
     run_suite_with::<G>(budget, &G::Config::default(), G::SEATS);
+}
+
+/// Runs every check for `G` with its default config and every seat count, under `edition` of
+/// the rules: stored games of an older edition keep playing, so its rules must stay sound.
+pub(crate) fn run_suite_in_edition<G: Game>(budget: &Budget, edition: Edition) {
+    run_suite_in::<G>(budget, &G::Config::default(), G::SEATS, edition);
 }
 
 /// Runs every check for `G` with `config`, for each of `seat_counts`: for a game's options that
@@ -40,6 +60,16 @@ pub(crate) fn run_suite_with<G: Game>(
     config: &G::Config,
     seat_counts: impl IntoIterator<Item = usize>,
 ) {
+    run_suite_in::<G>(budget, config, seat_counts, Edition::LATEST);
+}
+
+/// [`run_suite_with`] under `edition` of the rules.
+fn run_suite_in<G: Game>(
+    budget: &Budget,
+    config: &G::Config,
+    seat_counts: impl IntoIterator<Item = usize>,
+    edition: Edition,
+) {
     let config = config.clone();
     check_fixed_types::<G>(&config);
     check_seat_count_limits::<G>(&config);
@@ -47,11 +77,12 @@ pub(crate) fn run_suite_with<G: Game>(
         let shared = harvest::<G>(
             &config,
             seats,
+            edition,
             budget.pool_harvest_games,
             budget.max_plies,
             budget.pool_capacity,
         );
-        let ctx = Ctx::new(G::ID, seats, 0);
+        let ctx = Ctx::new(G::ID, seats, edition, 0);
         for index in 0..shared.len() {
             round_trip(&ctx, "action", shared.get(index));
             round_trip(
@@ -60,15 +91,15 @@ pub(crate) fn run_suite_with<G: Game>(
                 &TableAction::Game(shared.get(index).clone()),
             );
         }
-        let stats = run_seeds::<G>(&config, seats, &shared, budget);
+        let stats = run_seeds::<G>(&config, seats, edition, &shared, budget);
         eprintln!("{}", stats.summary(G::ID, seats));
-        check_run::<G>(seats, &stats, budget);
+        check_run::<G>(seats, edition, &stats, budget);
     }
 }
 
 /// The config and the table's own types round-trip through serialization.
 fn check_fixed_types<G: Game>(config: &G::Config) {
-    let ctx = Ctx::new(G::ID, 0, 0);
+    let ctx = Ctx::new(G::ID, 0, Edition::LATEST, 0);
     round_trip(&ctx, "default config", config);
     for meta in ALL_META {
         round_trip(&ctx, "meta action", &meta);
@@ -123,6 +154,7 @@ fn check_seat_count_limits<G: Game>(config: &G::Config) {
 fn run_seeds<G: Game>(
     config: &G::Config,
     seats: usize,
+    edition: Edition,
     shared: &Pool<G::Action>,
     budget: &Budget,
 ) -> Stats {
@@ -140,7 +172,9 @@ fn run_seeds<G: Game>(
                         if failed.load(Ordering::Relaxed) {
                             break;
                         }
-                        play_and_check::<G>(config, seats, seed, shared, budget, &mut stats);
+                        play_and_check::<G>(
+                            config, seats, edition, seed, shared, budget, &mut stats,
+                        );
                     }
                     drop(flag);
                     stats
@@ -170,7 +204,7 @@ impl Drop for FailureFlag<'_> {
 }
 
 /// The checks over the whole run of one seat count.
-fn check_run<G: Game>(seats: usize, stats: &Stats, budget: &Budget) {
+fn check_run<G: Game>(seats: usize, edition: Edition, stats: &Stats, budget: &Budget) {
     let game = G::ID;
     let seed_count = budget.seeds.end - budget.seeds.start;
     assert_eq!(
@@ -196,7 +230,7 @@ fn check_run<G: Game>(seats: usize, stats: &Stats, budget: &Budget) {
         );
     }
     if seats == 2 && budget.is_full_run() {
-        for name in EXPECTED_META_CHECKS {
+        for name in expected_meta_checks(edition) {
             assert!(
                 stats.meta.get(name).copied().unwrap_or(0) > 0,
                 "{game} seats={seats}: the meta check {name:?} never ran"

@@ -51,6 +51,10 @@ pub fn encode_end_reason(reason: EndReason) -> pb::EndReason {
         EndReason::NoProgress => pb::EndReason::NoProgress,
         EndReason::TurnCap => pb::EndReason::TurnCap,
         EndReason::KingCaptured => pb::EndReason::KingCaptured,
+        EndReason::Checkmate => pb::EndReason::Checkmate,
+        EndReason::Stalemate => pb::EndReason::Stalemate,
+        EndReason::Repetition => pb::EndReason::Repetition,
+        EndReason::InsufficientMaterial => pb::EndReason::InsufficientMaterial,
     }
 }
 
@@ -122,6 +126,10 @@ fn reason_phrase(reason: EndReason) -> Option<&'static str> {
         EndReason::NoProgress => Some("at the no-progress limit"),
         EndReason::TurnCap => Some("at the turn limit"),
         EndReason::KingCaptured => Some("by capturing the King"),
+        EndReason::Checkmate => Some("by checkmate"),
+        EndReason::Stalemate => Some("by stalemate"),
+        EndReason::Repetition => Some("by repetition"),
+        EndReason::InsufficientMaterial => Some("with too little material left to win"),
     }
 }
 

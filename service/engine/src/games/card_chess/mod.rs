@@ -78,6 +78,7 @@ pub use state::State;
 
 use std::ops::RangeInclusive;
 
+use crate::edition::Edition;
 use crate::game::{Game, Outcome, PlayError, SetupError};
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
@@ -101,12 +102,13 @@ impl Game for CardChess {
     type Event = Event;
     type EventView = EventView;
 
-    fn new_game(
+    fn new_game_in(
         config: &Config,
         seats: usize,
         seed: Seed,
+        edition: Edition,
     ) -> Result<(State, Vec<Event>), SetupError> {
-        setup::new_game(config, seats, seed)
+        setup::new_game(config, seats, seed, edition)
     }
 
     fn seat_count(_state: &State) -> usize {
@@ -133,6 +135,10 @@ impl Game for CardChess {
 
     fn observe(state: &State, viewer: Viewer) -> Observation {
         view::observe(state, viewer)
+    }
+
+    fn turn_number(state: &State) -> u32 {
+        state.turns_taken
     }
 
     fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {

@@ -19,7 +19,7 @@ pub enum Phase {
 }
 
 /// One spot as the viewer sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub struct SpotView {
     /// The face-up piece on the spot, if any.
     pub piece: Option<Card>,
@@ -32,7 +32,7 @@ pub struct SpotView {
 }
 
 /// One seat's public state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PlayerView {
     /// The seat's colour (seat 0 Red, seat 1 Black).
     pub colour: Colour,
@@ -49,7 +49,7 @@ pub struct PlayerView {
 }
 
 /// Card Chess as one viewer sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Observation {
     /// The stage.
     pub phase: Phase,

@@ -8,6 +8,7 @@ use super::spot::SPOTS;
 use super::state::{HAND_SIZE, SEATS, SpotState, State, seats};
 use super::turn::draw;
 use crate::cards::standard_decks;
+use crate::edition::Edition;
 use crate::game::SetupError;
 use crate::rng::{Seed, shuffle};
 use crate::seat::Seat;
@@ -20,6 +21,7 @@ pub(crate) fn new_game(
     config: &Config,
     seats_requested: usize,
     seed: Seed,
+    edition: Edition,
 ) -> Result<(State, Vec<Event>), SetupError> {
     if seats_requested != SEATS {
         return Err(SetupError::SeatCount {
@@ -49,6 +51,7 @@ pub(crate) fn new_game(
     });
     let mut state = State {
         config: config.clone(),
+        edition,
         rng,
         board,
         hands: [Vec::new(), Vec::new()],

@@ -11,6 +11,7 @@ use super::config::Config;
 use super::observation::Phase;
 use super::spot::{BoardRank, SIZE, SPOTS, Spot};
 use crate::cards::{Card, Colour};
+use crate::edition::Edition;
 use crate::game::Outcome;
 use crate::rng::GameRng;
 use crate::seat::{Seat, SeatSet};
@@ -44,6 +45,8 @@ pub(crate) struct SpotState {
 pub struct State {
     /// The effective options.
     pub(crate) config: Config,
+    /// The rules edition the game was dealt under (`edition.rs`).
+    pub(crate) edition: Edition,
     /// The generator every shuffle draws from.
     pub(crate) rng: GameRng,
     /// The 25 spots, in the order of [`Spot::all`].

@@ -24,9 +24,10 @@ pub enum Stage {
 }
 
 /// CHUNO as one viewer sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Observation {
-    /// The 64 squares, a1 first, h8 last.
+    /// The 64 squares, a1 first, h8 last (serialized as eight rank strings, rank 8 first).
+    #[serde(serialize_with = "crate::chess::serialize_ranks")]
     pub board: [Option<Piece>; 64],
     /// The position in FEN (side to move is the player whose turn it is).
     pub fen: String,

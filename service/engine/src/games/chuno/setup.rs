@@ -10,6 +10,7 @@ use super::observation::Stage;
 use super::state::{SEATS, State, seats};
 use super::turn::begin_turn;
 use crate::chess::Position;
+use crate::edition::Edition;
 use crate::game::SetupError;
 use crate::rng::{Seed, shuffle};
 use crate::seat::Seat;
@@ -20,6 +21,7 @@ pub(crate) fn new_game(
     config: &Config,
     seats_requested: usize,
     seed: Seed,
+    edition: Edition,
 ) -> Result<(State, Vec<Event>), SetupError> {
     if seats_requested != SEATS {
         return Err(SetupError::SeatCount {
@@ -34,6 +36,7 @@ pub(crate) fn new_game(
     shuffle(&mut deck, &mut rng);
     let mut state = State {
         config: config.clone(),
+        edition,
         rng,
         position: Position::startpos(),
         deck,

@@ -10,6 +10,7 @@ use super::card::{Card, Colour};
 use super::config::Config;
 use super::observation::Stage;
 use crate::chess::{CheckRule, Color, Position, RoleSet, Rules};
+use crate::edition::Edition;
 use crate::game::Outcome;
 use crate::rng::GameRng;
 use crate::seat::{Seat, SeatSet};
@@ -26,6 +27,8 @@ pub(crate) const MAX_CARDS_PER_TURN: u8 = 3;
 pub struct State {
     /// The effective options.
     pub(crate) config: Config,
+    /// The rules edition the game was dealt under (`edition.rs`).
+    pub(crate) edition: Edition,
     /// The generator every shuffle draws from.
     pub(crate) rng: GameRng,
     /// The chess board, castling rights and en passant square.

@@ -56,6 +56,7 @@ pub use state::State;
 
 use std::ops::RangeInclusive;
 
+use crate::edition::Edition;
 use crate::game::{Game, Outcome, PlayError, SetupError};
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
@@ -79,12 +80,13 @@ impl Game for PigeonChess {
     type Event = Event;
     type EventView = EventView;
 
-    fn new_game(
+    fn new_game_in(
         config: &Config,
         seats: usize,
         seed: Seed,
+        edition: Edition,
     ) -> Result<(State, Vec<Event>), SetupError> {
-        setup::new_game(config, seats, seed)
+        setup::new_game(config, seats, seed, edition)
     }
 
     fn seat_count(_state: &State) -> usize {
@@ -124,6 +126,15 @@ impl Game for PigeonChess {
 
     fn observe(state: &State, viewer: Viewer) -> Observation {
         view::observe(state, viewer)
+    }
+
+    fn turn_number(state: &State) -> u32 {
+        match state.phase {
+            Phase::FrontRow => 0,
+            Phase::BackRow => 1,
+            Phase::FirstPlayer => 2,
+            Phase::Play | Phase::Finished => 3 + state.turns_taken,
+        }
     }
 
     fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {

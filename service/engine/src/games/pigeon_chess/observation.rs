@@ -21,7 +21,7 @@ pub enum Phase {
 }
 
 /// One spot as the viewer sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub struct SpotView {
     /// The owner of the card on the spot; `None` when empty.
     pub owner: Option<Seat>,
@@ -32,7 +32,7 @@ pub struct SpotView {
 }
 
 /// One seat's public state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PlayerView {
     /// Cards in hand.
     pub hand_count: u32,
@@ -51,7 +51,7 @@ pub struct PlayerView {
 }
 
 /// Pigeon Chess as one viewer sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Observation {
     /// The stage.
     pub phase: Phase,

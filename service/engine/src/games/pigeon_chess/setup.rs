@@ -16,6 +16,7 @@ use super::observation::Phase;
 use super::piece::Piece;
 use super::state::{Card, Hand, SEATS, State, hand_cards, row_spots, seats};
 use super::turn;
+use crate::edition::Edition;
 use crate::game::{PlayError, SetupError};
 use crate::rng::{Seed, shuffle};
 use crate::seat::Seat;
@@ -28,6 +29,7 @@ pub(crate) fn new_game(
     config: &Config,
     seats_requested: usize,
     seed: Seed,
+    edition: Edition,
 ) -> Result<(State, Vec<Event>), SetupError> {
     if seats_requested != SEATS {
         return Err(SetupError::SeatCount {
@@ -37,7 +39,7 @@ pub(crate) fn new_game(
         });
     }
     config.validate()?;
-    let mut state = State::empty(config.clone(), seed.rng());
+    let mut state = State::empty(config.clone(), edition, seed.rng());
     let mut events = Vec::new();
     for seat in seats() {
         let mut deck: Vec<Piece> = Piece::ALL

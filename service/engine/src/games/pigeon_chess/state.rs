@@ -11,6 +11,7 @@ use super::config::Config;
 use super::event::RowSide;
 use super::observation::Phase;
 use super::piece::{COLUMNS, Piece, Spot};
+use crate::edition::Edition;
 use crate::game::Outcome;
 use crate::rng::GameRng;
 use crate::seat::{Seat, SeatSet};
@@ -38,6 +39,8 @@ pub(crate) struct Card {
 pub struct State {
     /// The effective options.
     pub(crate) config: Config,
+    /// The rules edition the game was dealt under (`edition.rs`).
+    pub(crate) edition: Edition,
     /// The generator every shuffle draws from.
     pub(crate) rng: GameRng,
     /// Each seat's draw pile; the last element is the top card.
@@ -76,9 +79,10 @@ pub struct State {
 
 impl State {
     /// An empty state before any card is dealt: decks unbuilt, phase [`Phase::FrontRow`].
-    pub(crate) fn empty(config: Config, rng: GameRng) -> State {
+    pub(crate) fn empty(config: Config, edition: Edition, rng: GameRng) -> State {
         State {
             config,
+            edition,
             rng,
             decks: [Vec::new(), Vec::new()],
             hands: [[0; 6]; SEATS],

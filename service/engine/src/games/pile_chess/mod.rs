@@ -106,6 +106,7 @@ pub use state::State;
 
 use std::ops::RangeInclusive;
 
+use crate::edition::Edition;
 use crate::game::{Game, Outcome, PlayError, SetupError};
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
@@ -130,12 +131,13 @@ impl Game for PileChess {
     type Event = Event;
     type EventView = EventView;
 
-    fn new_game(
+    fn new_game_in(
         config: &Config,
         seats: usize,
         seed: Seed,
+        edition: Edition,
     ) -> Result<(State, Vec<Event>), SetupError> {
-        setup::new_game(config, seats, seed)
+        setup::new_game(config, seats, seed, edition)
     }
 
     fn seat_count(state: &State) -> usize {
@@ -165,7 +167,7 @@ impl Game for PileChess {
         if !state.to_act().contains(seat) {
             return Err(PlayError::NotYourTurn);
         }
-        match action {
+        let events = match action {
             Action::Play { piece, pile } => play::play(state, seat, *piece, *pile),
             Action::Pass => play::pass(state, seat),
             Action::Castle => play::castle(state, seat),
@@ -178,7 +180,13 @@ impl Game for PileChess {
                 piece,
             } => promotion::promote(state, seat, *captured_pile, *piece),
             Action::DeclinePromotion => promotion::decline(state, seat),
-        }
+        }?;
+        state.turns += 1;
+        Ok(events)
+    }
+
+    fn turn_number(state: &State) -> u32 {
+        state.turns
     }
 
     fn observe(state: &State, viewer: Viewer) -> Observation {

@@ -50,7 +50,7 @@ impl Pending {
 }
 
 /// One pile of the current round.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PileView {
     /// The seat whose pile it is.
     pub owner: Seat,
@@ -61,7 +61,7 @@ pub struct PileView {
 }
 
 /// One player's public state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct PlayerView {
     /// The index of the captured pile the player wins cards into (in a team game the team's
     /// shared pile).
@@ -94,7 +94,7 @@ pub struct PlayerView {
 }
 
 /// One captured pile: a player's in free for all, a team's shared pile in a team game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct CapturedPileView {
     /// The seats it belongs to.
     pub seats: Vec<Seat>,
@@ -105,7 +105,7 @@ pub struct CapturedPileView {
 }
 
 /// Pile Chess as one viewer sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Observation {
     /// Where in the round the game is.
     pub step: Step,

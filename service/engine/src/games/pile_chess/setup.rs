@@ -6,6 +6,7 @@ use super::event::{Event, PublicEvent};
 use super::piece::{DECK, Piece};
 use super::round;
 use super::state::{Player, State};
+use crate::edition::Edition;
 use crate::game::SetupError;
 use crate::rng::{Seed, shuffle};
 use crate::seat::{Seat, SeatSet};
@@ -23,6 +24,7 @@ pub(crate) fn new_game(
     config: &Config,
     seats: usize,
     seed: Seed,
+    edition: Edition,
 ) -> Result<(State, Vec<Event>), SetupError> {
     if !(MIN_SEATS..=MAX_SEATS).contains(&seats) {
         return Err(SetupError::SeatCount {
@@ -51,6 +53,7 @@ pub(crate) fn new_game(
     let sides = usize::from(side_of.iter().copied().max().unwrap_or(0)) + 1;
     let mut state = State {
         config: config.clone(),
+        edition,
         rng,
         players,
         side_of,
@@ -65,6 +68,7 @@ pub(crate) fn new_game(
         acted: SeatSet::EMPTY,
         passed: SeatSet::EMPTY,
         pending: Vec::new(),
+        turns: 0,
         outcome: None,
     };
     for seat in state.seats() {

@@ -10,6 +10,7 @@ use super::config::Config;
 use super::event::PileSource;
 use super::observation::{Pending, Step};
 use super::piece::{Card, Piece};
+use crate::edition::Edition;
 use crate::game::Outcome;
 use crate::rng::GameRng;
 use crate::seat::{Seat, SeatSet};
@@ -85,6 +86,8 @@ pub(crate) struct Pile {
 pub struct State {
     /// The effective options.
     pub(crate) config: Config,
+    /// The rules edition the game was dealt under (`edition.rs`).
+    pub(crate) edition: Edition,
     /// The generator every shuffle and random pick draws from.
     pub(crate) rng: GameRng,
     /// Every player, by seat.
@@ -111,6 +114,8 @@ pub struct State {
     pub(crate) passed: SeatSet,
     /// Decisions waited for after a resolution, the current one first.
     pub(crate) pending: Vec<Pending>,
+    /// Game actions taken so far: each is one turn (docs/rules/conventions.md §4).
+    pub(crate) turns: u32,
     /// The result, once over.
     pub(crate) outcome: Option<Outcome>,
 }

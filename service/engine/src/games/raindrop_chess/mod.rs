@@ -61,6 +61,7 @@ pub use state::State;
 
 use std::ops::RangeInclusive;
 
+use crate::edition::Edition;
 use crate::game::{Game, Outcome, PlayError, SetupError};
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
@@ -88,12 +89,13 @@ impl Game for RaindropChess {
     type Event = Event;
     type EventView = EventView;
 
-    fn new_game(
+    fn new_game_in(
         config: &Config,
         seats: usize,
         seed: Seed,
+        edition: Edition,
     ) -> Result<(State, Vec<Event>), SetupError> {
-        setup::new_game(config, seats, seed)
+        setup::new_game(config, seats, seed, edition)
     }
 
     fn seat_count(_state: &State) -> usize {
@@ -114,6 +116,10 @@ impl Game for RaindropChess {
 
     fn observe(state: &State, _viewer: Viewer) -> Observation {
         view::observe(state)
+    }
+
+    fn turn_number(state: &State) -> u32 {
+        state.plies
     }
 
     fn view_event(event: &Event, _viewer: Viewer) -> Option<EventView> {

@@ -19,7 +19,7 @@ pub enum Stage {
 }
 
 /// One side as everyone sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SideView {
     /// Cards left in the deck (their order is hidden from everyone, §7).
     pub deck_count: u32,
@@ -36,9 +36,10 @@ pub struct SideView {
 }
 
 /// Raindropchess as one viewer sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Observation {
-    /// The 64 squares, a1 first, h8 last.
+    /// The 64 squares, a1 first, h8 last (serialized as eight rank strings, rank 8 first).
+    #[serde(serialize_with = "crate::chess::serialize_ranks")]
     pub board: [Option<Piece>; 64],
     /// Seat 0 (White), then seat 1 (Black).
     pub sides: Vec<SideView>,

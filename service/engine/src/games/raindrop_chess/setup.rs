@@ -6,6 +6,7 @@ use super::event::Event;
 use super::observation::Stage;
 use super::state::{SEATS, State, full_pool, seats};
 use crate::chess::{Color, Position};
+use crate::edition::Edition;
 use crate::game::SetupError;
 use crate::rng::{Seed, shuffle};
 use crate::seat::Seat;
@@ -15,6 +16,7 @@ pub(crate) fn new_game(
     config: &Config,
     seats_requested: usize,
     seed: Seed,
+    edition: Edition,
 ) -> Result<(State, Vec<Event>), SetupError> {
     if seats_requested != SEATS {
         return Err(SetupError::SeatCount {
@@ -37,6 +39,7 @@ pub(crate) fn new_game(
     }
     let mut state = State {
         config: config.clone(),
+        edition,
         rng,
         position: Position::empty(Color::White),
         decks,

@@ -9,6 +9,7 @@ use super::card::Card;
 use super::config::Config;
 use super::observation::Stage;
 use crate::chess::{CheckRule, Color, Position, Role, RoleSet, Rules};
+use crate::edition::Edition;
 use crate::game::Outcome;
 use crate::rng::GameRng;
 use crate::seat::{Seat, SeatSet};
@@ -21,6 +22,8 @@ pub(crate) const SEATS: usize = 2;
 pub struct State {
     /// The effective options.
     pub(crate) config: Config,
+    /// The rules edition the game was dealt under (`edition.rs`).
+    pub(crate) edition: Edition,
     /// The generator the shuffles drew from (kept for determinism of resampling only).
     pub(crate) rng: GameRng,
     /// The board; its side to move is always the current seat's colour.

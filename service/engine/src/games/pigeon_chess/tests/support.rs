@@ -48,7 +48,11 @@ pub(super) fn hand(pieces: &[Piece]) -> Hand {
 /// A play-phase position with `cards` on the board, empty hands and decks, and `current` to
 /// move (its turn already started).
 pub(super) fn position(current: u8, cards: &[(Spot, Card)]) -> State {
-    let mut state = State::empty(Config::default(), Seed::from_u64(0).rng());
+    let mut state = State::empty(
+        Config::default(),
+        crate::Edition::LATEST,
+        Seed::from_u64(0).rng(),
+    );
     state.phase = Phase::Play;
     state.first_player = Some(Seat(0));
     state.current = Some(Seat(current));
