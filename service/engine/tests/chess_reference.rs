@@ -255,7 +255,8 @@ impl RefPos {
                     let empty_ok = empty
                         .iter()
                         .all(|&f| self.get(at(f, rank).unwrap()).is_none());
-                    let check_ok = !(rules.check == CheckRule::Legal || rules.castle_through_check)
+                    let check_ok = !(rules.check == CheckRule::Legal
+                        || rules.castling_avoids_attacks)
                         || path
                             .iter()
                             .all(|&f| !self.attacked_by(at(f, rank).unwrap(), us.other()));
@@ -739,7 +740,7 @@ fn check_ignored_with_castling_limits() {
     check_configuration(
         Rules {
             check: CheckRule::Ignored,
-            castle_through_check: true,
+            castling_avoids_attacks: true,
             ..Rules::standard()
         },
         9,
@@ -751,7 +752,7 @@ fn check_ignored_castling_through_check() {
     check_configuration(
         Rules {
             check: CheckRule::Ignored,
-            castle_through_check: false,
+            castling_avoids_attacks: false,
             ..Rules::standard()
         },
         10,
@@ -767,7 +768,7 @@ fn check_ignored_with_everything_else_off() {
             double_step: false,
             promotion: promotions(&[Role::Rook]),
             check: CheckRule::Ignored,
-            castle_through_check: false,
+            castling_avoids_attacks: false,
         },
         11,
     );
@@ -783,7 +784,7 @@ fn drop_variant_rules() {
             double_step: false,
             promotion: RoleSet::STANDARD_PROMOTIONS.with(Role::Pawn),
             check: CheckRule::Legal,
-            castle_through_check: true,
+            castling_avoids_attacks: true,
         },
         12,
     );

@@ -274,7 +274,7 @@ fn castling_moves<S: MoveSink>(ctx: &Context<'_>, k: Square, sink: &mut S) {
             continue;
         }
         let king_to = side.king_to(ctx.us);
-        if ctx.rules.castling_avoids_attacks() {
+        if ctx.rules.strict_castling() {
             // Not out of, through or into check.
             let crossed = between(k, king_to).with(k).with(king_to);
             if crossed
@@ -492,7 +492,7 @@ mod tests {
     }
 
     #[test]
-    fn castling_through_check_depends_on_the_rules() {
+    fn castling_avoids_attacks_decides_castling_through_attacked_squares() {
         // The black rook on f8 attacks f1, which the king passes when castling short.
         let pos = Position::from_fen("k4r2/8/8/8/8/8/8/4K2R w K - 0 1").unwrap();
         let castles = |rules: &Rules| {
@@ -503,12 +503,12 @@ mod tests {
         assert!(!castles(&Rules::standard()));
         let strict = Rules {
             check: CheckRule::Ignored,
-            castle_through_check: true,
+            castling_avoids_attacks: true,
             ..Rules::standard()
         };
         assert!(!castles(&strict));
         let free = Rules {
-            castle_through_check: false,
+            castling_avoids_attacks: false,
             ..strict
         };
         assert!(castles(&free));

@@ -32,7 +32,7 @@ pub struct Rules {
     /// With [`CheckRule::Ignored`]: whether castling still needs the king not to be attacked on
     /// its start square, the square it passes or its target. Always applied with
     /// [`CheckRule::Legal`].
-    pub castle_through_check: bool,
+    pub castling_avoids_attacks: bool,
 }
 
 impl Rules {
@@ -44,14 +44,14 @@ impl Rules {
             double_step: true,
             promotion: RoleSet::STANDARD_PROMOTIONS,
             check: CheckRule::Legal,
-            castle_through_check: true,
+            castling_avoids_attacks: true,
         }
     }
 
     /// Whether castling must avoid attacked squares under these rules.
     #[inline]
-    pub(crate) const fn castling_avoids_attacks(&self) -> bool {
-        matches!(self.check, CheckRule::Legal) || self.castle_through_check
+    pub(crate) const fn strict_castling(&self) -> bool {
+        matches!(self.check, CheckRule::Legal) || self.castling_avoids_attacks
     }
 }
 

@@ -108,7 +108,7 @@ pub(crate) fn chess_rules(config: &Config) -> Rules {
         double_step: true,
         promotion: RoleSet::STANDARD_PROMOTIONS,
         check: CheckRule::Ignored,
-        castle_through_check: config.strict_castling,
+        castling_avoids_attacks: config.strict_castling,
     }
 }
 

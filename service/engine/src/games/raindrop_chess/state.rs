@@ -72,7 +72,7 @@ impl State {
             double_step: false,
             promotion: self.pools[seat.index()].with(Role::Pawn),
             check: CheckRule::Legal,
-            castle_through_check: true,
+            castling_avoids_attacks: true,
         }
     }
 }
