@@ -14,7 +14,7 @@ use std::fmt;
 use serde::Serialize;
 use tonic::Code;
 
-/// Every reason the API defines (DESIGN §3), the only values `--expect` accepts.
+/// Every reason the API defines (docs/ARCHITECTURE.md §3), the only values `--expect` accepts.
 pub const KNOWN_REASONS: [&str; 11] = [
     "INVALID_REQUEST",
     "GAME_NOT_FOUND",

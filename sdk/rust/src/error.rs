@@ -1,5 +1,5 @@
 //! [`Error`]: every failure of a Deckmate call, decoded from the `google.rpc.ErrorInfo` reason
-//! that the server attaches to its statuses (the error table of the API design, §3).
+//! that the server attaches to its statuses (the error table of docs/API.md, "Errors").
 
 use tonic::{Code, Status};
 use tonic_types::StatusExt;

@@ -1,5 +1,5 @@
-//! Per-game engine benchmarks (DESIGN §6), for every game in `GameKind::ALL`, each with its
-//! default config and smallest seat count:
+//! Per-game engine benchmarks (docs/ARCHITECTURE.md §6), for every game in `GameKind::ALL`, each
+//! with its default config and smallest seat count:
 //!
 //! - `<id>/random_game`: one whole game on one core: the deal, then a random legal action of a
 //!   random seat to act until the game ends. Throughput in games per second.
@@ -322,7 +322,7 @@ fn print_summary(figures: &[Figures], benchmarking: bool) {
         }
     );
     println!(
-        "DESIGN §6 targets: >= 3000 random full games/s per core; <= 1000 ns per chess-variant action"
+        "docs/ARCHITECTURE.md §6 targets: >= 3000 random full games/s per core; <= 1000 ns per chess-variant action"
     );
     println!(
         "{:<16}{:>12}{:>12}{:>12}{:>14}{:>16}{:>15}{:>18}",

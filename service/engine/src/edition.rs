@@ -6,10 +6,17 @@
 //! it was dealt under, so its past views and history never change and its future follows the
 //! rules its players started with (docs/ARCHITECTURE.md §7).
 //!
-//! | edition | what changed |
-//! |---|---|
-//! | 1 | the first release |
-//! | 2 | draw offers limited to one per seat per turn, renewable on a later turn, answered only by the offeree's own turn action (docs/rules/conventions.md §4); Pigeon Chess may pass instead of ending the game (docs/rules/pigeon_chess.md §3); Pile Chess ties among three or more sides (docs/rules/pile_chess.md §7); Raindropchess flips legal on public information only, and checkmate, stalemate, repetition and dead material reported as such (docs/rules/raindrop_chess.md §4, §6); CHUNO's deadlock draw reported as stalemate (docs/rules/chuno.md §7) |
+//! Edition 1 is the first release's rules. Edition 2 changed (docs/rules/conventions.md §6):
+//!
+//! * draw offers: one per seat per turn, renewable on a later turn, answered only by the
+//!   offeree's own turn action (docs/rules/conventions.md §4);
+//! * Pigeon Chess: a seat that could only end the game may pass (docs/rules/pigeon_chess.md §3);
+//! * Pile Chess: how a pile tied among three or more sides is shared out
+//!   (docs/rules/pile_chess.md §7);
+//! * Raindropchess: flips legal on public information only; checkmate, stalemate, repetition and
+//!   dead material end the game with their own reasons (docs/rules/raindrop_chess.md §4, §6);
+//! * CHUNO: the deadlock draw is a stalemate, and a CHUNO call leaves a draw offer standing
+//!   (docs/rules/chuno.md §7).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,4 +1,4 @@
-//! The conformance suite every game must pass (DESIGN.md §2 "Testing the contract").
+//! The conformance suite every game must pass (docs/ARCHITECTURE.md §2 "Testing the contract").
 //!
 //! [`conformance::suite::run_suite`] is generic over [`deckmate_engine::Game`] and is run for
 //! every game of [`GameKind::ALL`] through [`with_game!`], so a newly registered game is covered

@@ -1,5 +1,6 @@
-//! `Act` throughput over the Redis store as a ratio of the in-memory store's, measured side by
-//! side in one run (DESIGN §6: the Redis store should reach at least 0.4× the memory store).
+//! `Act` throughput over the Redis store as a ratio of the in-memory store's, measured side by side
+//! in one run (docs/ARCHITECTURE.md §6: the Redis store should reach at least 0.4× the memory
+//! store).
 //!
 //! Each store gets an in-process server on a loopback port, driven through the Rust SDK by
 //! [`CONCURRENCY`] clients at once. Every client replays the same fixed game (Pigeon Chess with

@@ -1,5 +1,5 @@
-//! Heap bytes per idle game in the in-memory store (DESIGN §6 target: at most 8 KiB), for
-//! every game the server hosts (taken from `ListVariants`, so new games are measured without
+//! Heap bytes per idle game in the in-memory store (docs/ARCHITECTURE.md §6 target: at most 8 KiB),
+//! for every game the server hosts (taken from `ListVariants`, so new games are measured without
 //! changing this file).
 //!
 //! The whole process runs under `dhat`'s heap-counting allocator. For each game kind, games are
@@ -244,7 +244,7 @@ impl Picker {
 
 fn print_table(figures: &[Figures], benchmarking: bool) {
     println!(
-        "Heap bytes per idle game in the memory store (requested bytes; DESIGN §6 target <= {TARGET_BYTES:.0} B){}",
+        "Heap bytes per idle game in the memory store (requested bytes; docs/ARCHITECTURE.md §6 target <= {TARGET_BYTES:.0} B){}",
         if benchmarking {
             ""
         } else {

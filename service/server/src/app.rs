@@ -1,5 +1,5 @@
-//! The server as a whole (DESIGN §3, §5): `GameService` with gRPC-Web and CORS, health and
-//! reflection (v1 and v1alpha), served on a listener until a shutdown future completes.
+//! The server as a whole (docs/ARCHITECTURE.md §3, §5): `GameService` with gRPC-Web and CORS,
+//! health and reflection (v1 and v1alpha), served on a listener until a shutdown future completes.
 //!
 //! Shutdown is graceful: health turns NOT_SERVING, open `Watch` streams end with UNAVAILABLE
 //! (asking clients to resume elsewhere), the listener closes and in-flight calls finish. Calls

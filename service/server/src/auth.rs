@@ -1,4 +1,4 @@
-//! Secrets and identities (DESIGN §3): seat tokens, game ids and seeds.
+//! Secrets and identities (docs/ARCHITECTURE.md §3): seat tokens, game ids and seeds.
 //!
 //! A seat token is `dm1_` followed by 32 random bytes in unpadded base64url. The server keeps
 //! only its SHA-256 ([`TokenHash`]) and finds the seat of a presented token by comparing its

@@ -1,5 +1,5 @@
-//! Server configuration (DESIGN §5): every option is a command-line flag and a `DECKMATE_*`
-//! environment variable; a flag wins over its variable.
+//! Server configuration (docs/ARCHITECTURE.md §5): every option is a command-line flag and a
+//! `DECKMATE_*` environment variable; a flag wins over its variable.
 
 use std::fmt;
 use std::net::SocketAddr;

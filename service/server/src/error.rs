@@ -1,4 +1,4 @@
-//! The API error model (DESIGN §3): every failure is an [`ApiError`], turned into a
+//! The API error model (docs/ARCHITECTURE.md §3): every failure is an [`ApiError`], turned into a
 //! `tonic::Status` whose `google.rpc.ErrorInfo` detail carries a stable reason.
 //!
 //! Messages are written for the client and never contain hidden information; internal details

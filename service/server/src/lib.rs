@@ -1,9 +1,9 @@
 //! Deckmate gRPC game server.
 //!
-//! The server hosts every Deckmate game behind `deckmate.v1.GameService` (DESIGN §3): the
-//! handlers in [`api`] validate requests, run them against a [`live::LiveGame`] loaded from a
-//! [`store::SessionStore`], and map failures to [`error::ApiError`]. [`app::serve`] runs the
-//! whole server (gRPC, gRPC-Web with CORS, health and reflection) on a listener.
+//! The server hosts every Deckmate game behind `deckmate.v1.GameService` (docs/ARCHITECTURE.md §3):
+//! the handlers in [`api`] validate requests, run them against a [`live::LiveGame`] loaded from a
+//! [`store::SessionStore`], and map failures to [`error::ApiError`]. [`app::serve`] runs the whole
+//! server (gRPC, gRPC-Web with CORS, health and reflection) on a listener.
 
 pub mod api;
 pub mod app;

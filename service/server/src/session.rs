@@ -408,7 +408,7 @@ impl<G: GameCodec> LiveGame for Session<G> {
         &self,
         viewer: Viewer,
     ) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError> {
-        // Secrets are revealed only once the game is over (DESIGN §3, GetHistory).
+        // Secrets are revealed only once the game is over (docs/ARCHITECTURE.md §3, GetHistory).
         let reveal = self.table.is_over();
         let mut events = Vec::new();
         self.replay(self.current_version(), |version, _, version_events| {

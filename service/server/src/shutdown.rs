@@ -1,6 +1,6 @@
-//! Graceful shutdown (DESIGN §5): the process signals that start it, and the [`Shutdown`]
-//! switch that tells long-lived `Watch` streams to close with a status that asks clients to
-//! reconnect.
+//! Graceful shutdown (docs/ARCHITECTURE.md §5): the process signals that start it, and the
+//! [`Shutdown`] switch that tells long-lived `Watch` streams to close with a status that asks
+//! clients to reconnect.
 
 use std::sync::Arc;
 

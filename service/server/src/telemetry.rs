@@ -1,5 +1,5 @@
-//! Logging and tracing (DESIGN §5): a `tracing` subscriber writing text or JSON, filtered by
-//! `RUST_LOG` (default `info`), and the span every RPC runs in.
+//! Logging and tracing (docs/ARCHITECTURE.md §5): a `tracing` subscriber writing text or JSON,
+//! filtered by `RUST_LOG` (default `info`), and the span every RPC runs in.
 //!
 //! Spans carry the method, the game id and the game kind. Tokens, seeds and request ids are
 //! never recorded: handlers only ever pass hashes of them around.

@@ -1,6 +1,6 @@
-//! The error model of the API (DESIGN §3) through the SDK against a real server: every error
-//! reason that can occur, each leaving the game exactly as it was, plus request-id idempotency
-//! and the spectator policy.
+//! The error model of the API (docs/ARCHITECTURE.md §3) through the SDK against a real server:
+//! every error reason that can occur, each leaving the game exactly as it was, plus request-id
+//! idempotency and the spectator policy.
 
 mod common;
 

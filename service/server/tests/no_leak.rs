@@ -1,5 +1,6 @@
-//! Hidden information never leaves the server through the API (DESIGN §2 and §3;
-//! rules/pigeon_chess.md §6): full random games are played through gRPC, and at every version
+//! Hidden information never leaves the server through the API (docs/ARCHITECTURE.md §2, §3;
+//! docs/rules/conventions.md §2; docs/rules/pigeon_chess.md §6): full random games are played
+//! through gRPC, and at every version
 //! everything seat 1 and a spectator receive (Observe, Watch, GetHistory) is searched for seat
 //! 0's secrets (and, for the spectator, seat 1's too): hand cards, face-down cards, secret setup
 //! choices, the seed and the action log. Once the game has finished, the history reveals
@@ -116,7 +117,8 @@ fn check_view(
 
 /// Checks events of a running game, as one response delivered them, for secrets.
 fn check_events(events: &[pb::Event], viewer: Option<u32>, what: &str, coverage: &mut Coverage) {
-    // A first-player pick may be shown once the comparison revealed it (§2.4).
+    // A first-player pick may be shown once the comparison revealed it
+    // (docs/rules/pigeon_chess.md §2.4).
     let revealed: Vec<(u32, i32)> = events
         .iter()
         .filter_map(pigeon_event)

@@ -1,4 +1,4 @@
-//! Redis going away and coming back (DESIGN §4): while Redis is down, calls fail with
+//! Redis going away and coming back (docs/ARCHITECTURE.md §4): while Redis is down, calls fail with
 //! UNAVAILABLE `STORE_UNAVAILABLE`, open watch streams end with it, health turns NOT_SERVING
 //! and nothing is half-applied; once Redis is back with its data, the same server process
 //! serves again and the game continues from its last acknowledged version.

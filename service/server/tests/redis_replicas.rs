@@ -1,5 +1,5 @@
-//! Two `deckmate-server` processes on one Redis (DESIGN §4: the server is stateless with Redis,
-//! any replica serves any game):
+//! Two `deckmate-server` processes on one Redis (docs/ARCHITECTURE.md §4: the server is stateless
+//! with Redis, any replica serves any game):
 //!
 //! * a game created on one replica is played to its end with actions alternating between the
 //!   two, and watchers on both see every version exactly once, in order;

@@ -4,8 +4,8 @@
 //! It learns every message type from the server's reflection service, builds
 //! `prost_reflect::DynamicMessage`s by field name, sends them through a small tonic codec, and
 //! plays Pigeon Chess by sending back the legal actions the server lists, verbatim. Along the way
-//! it checks the error model of the API design (§3) on the wire: unlisted actions, stale
-//! versions, wrong tokens and repeated request ids.
+//! it checks the error model of the API (docs/ARCHITECTURE.md §3) on the wire: unlisted actions,
+//! stale versions, wrong tokens and repeated request ids.
 
 mod common;
 

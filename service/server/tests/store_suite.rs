@@ -1,6 +1,6 @@
-//! The session store conformance suite (DESIGN §4): one set of cases, written once over any
-//! [`SessionStore`] through a [`Harness`], run against every store: the memory store and the
-//! Redis store. The Redis cases need a Redis server at `DECKMATE_TEST_REDIS_URL` (default
+//! The session store conformance suite (docs/ARCHITECTURE.md §4): one set of cases, written once
+//! over any [`SessionStore`] through a [`Harness`], run against every store: the memory store and
+//! the Redis store. The Redis cases need a Redis server at `DECKMATE_TEST_REDIS_URL` (default
 //! `redis://127.0.0.1:6379`, which CI starts) and fail, never skip, when none answers.
 //!
 //! The cases cover: create (and a taken id), load, commit, conflicts (a stale expected version

@@ -1,9 +1,9 @@
 //! `Act`: apply one action for the seat the bearer token names.
 //!
 //! The action is applied to a copy of the loaded game and committed over the version that was
-//! loaded (no lost updates, DESIGN §4). A non-empty `request_id` makes the call idempotent for
-//! its (game, seat): a retry gets the first call's response, rebuilt from the game's log at the
-//! version that call produced, and applies nothing.
+//! loaded (no lost updates, docs/ARCHITECTURE.md §4). A non-empty `request_id` makes the call
+//! idempotent for its (game, seat): a retry gets the first call's response, rebuilt from the game's
+//! log at the version that call produced, and applies nothing.
 
 use std::sync::Arc;
 

@@ -1,5 +1,6 @@
-//! The gRPC handlers of `deckmate.v1.GameService` (DESIGN §3): thin functions that validate a
-//! request, call the game and the store, and map failures to [`ApiError`]. One file per RPC.
+//! The gRPC handlers of `deckmate.v1.GameService` (docs/ARCHITECTURE.md §3): thin functions that
+//! validate a request, call the game and the store, and map failures to [`ApiError`]. One file per
+//! RPC.
 //!
 //! Every RPC runs inside a tracing span with its method, game id and game kind
 //! ([`crate::telemetry::rpc_span`]). Tokens and request ids are hashed on arrival and never
@@ -93,7 +94,7 @@ impl std::fmt::Debug for GameApi {
 
 impl GameApi {
     /// Rejects a request larger than the configured limit with `RESOURCE_EXHAUSTED` /
-    /// `LIMIT_REACHED` (DESIGN §3). tonic's own decoding limit is set looser (see
+    /// `LIMIT_REACHED` (docs/ARCHITECTURE.md §3). tonic's own decoding limit is set looser (see
     /// [`crate::app::decoding_limit`]) so that clients hear this reason, not a bare OUT_OF_RANGE.
     fn check_size(&self, message: &impl prost::Message) -> Result<(), Status> {
         let size = message.encoded_len();

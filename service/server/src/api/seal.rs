@@ -1,8 +1,8 @@
-//! Sealing remembered CreateGame responses (DESIGN §3, idempotency): the store keeps the
-//! response encrypted with ChaCha20-Poly1305 under a key derived from the request id, with the
-//! game id as associated data, and looks it up by a different hash of the request id. So the
-//! store never holds seat tokens or request ids in plain text, and only a client that knows the
-//! request id can recover the tokens.
+//! Sealing remembered CreateGame responses (docs/ARCHITECTURE.md §3, idempotency): the store keeps
+//! the response encrypted with ChaCha20-Poly1305 under a key derived from the request id, with the
+//! game id as associated data, and looks it up by a different hash of the request id. So the store
+//! never holds seat tokens or request ids in plain text, and only a client that knows the request
+//! id can recover the tokens.
 
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};

@@ -343,7 +343,8 @@ async fn act_applies_once_per_request_id_and_respects_expected_version() {
     assert_eq!(retry, first);
     assert_eq!(fx.observe(&game.game_id, None).await.unwrap().version, 1);
 
-    // The other seat's request ids are its own (setup choices are simultaneous, §2).
+    // The other seat's request ids are its own (setup choices are simultaneous,
+    // docs/rules/pigeon_chess.md §2).
     let other = &game.seat_tokens[1].token;
     let action = fx.first_legal(&game.game_id, other).await;
     let response = fx

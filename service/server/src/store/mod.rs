@@ -1,5 +1,5 @@
-//! Session storage (DESIGN §4): the [`SessionStore`] trait every store implements, and the
-//! records it keeps.
+//! Session storage (docs/ARCHITECTURE.md §4): the [`SessionStore`] trait every store implements,
+//! and the records it keeps.
 //!
 //! A store holds [`GameRecord`]s by game id and guarantees, for every implementation:
 //!

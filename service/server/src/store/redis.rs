@@ -1,5 +1,5 @@
-//! The Redis [`SessionStore`] (DESIGN §4): games live in Redis, so the server process keeps no
-//! state and any replica serves any game.
+//! The Redis [`SessionStore`] (docs/ARCHITECTURE.md §4): games live in Redis, so the server process
+//! keeps no state and any replica serves any game.
 //!
 //! * **Layout.** Each game is a hash (format, version, record bytes), a stream of its committed
 //!   versions and a list of its recent request keys, all under the hash tag `{<game id>}`

@@ -1,5 +1,6 @@
-//! Watching across replicas (DESIGN §4): one reader task per store reads the event streams of
-//! every game watched in this process and fans new versions out to the local subscribers.
+//! Watching across replicas (docs/ARCHITECTURE.md §4): one reader task per store reads the event
+//! streams of every game watched in this process and fans new versions out to the local
+//! subscribers.
 //!
 //! Each commit appends an entry with id `<version>-0` to its game's stream, so "every version
 //! after v" is simply "every entry after `v-0`": a watcher registered at version v misses

@@ -1,5 +1,6 @@
-//! The Redis key layout (DESIGN §4). Every key of one game carries the hash tag `{<game id>}`,
-//! so the game's keys live in one Redis Cluster slot and one script may touch them all.
+//! The Redis key layout (docs/ARCHITECTURE.md §4). Every key of one game carries the hash tag
+//! `{<game id>}`, so the game's keys live in one Redis Cluster slot and one script may touch them
+//! all.
 //!
 //! | key | type | holds |
 //! |---|---|---|

@@ -1,5 +1,5 @@
 //! The stored forms of a [`GameRecord`] and of a remembered CreateGame answer, each with a
-//! format version (DESIGN §4: a record written by an older release must still load).
+//! format version (docs/ARCHITECTURE.md §7: a record written by an older release must still load).
 //!
 //! A game's hash holds `format` next to the `record` bytes; the bytes of format 1 are a postcard
 //! [`RecordV1`]: the game kind, the token hashes, the spectator policy, the seed commitment, the

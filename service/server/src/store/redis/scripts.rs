@@ -1,5 +1,5 @@
-//! The Lua scripts that make every multi-step change atomic (DESIGN §4), and the parsing of
-//! their answers.
+//! The Lua scripts that make every multi-step change atomic (docs/ARCHITECTURE.md §4), and the
+//! parsing of their answers.
 //!
 //! Scripts declare every key they touch in `KEYS` (the `#!lua` shebang enforces it, and the
 //! keys of one call share one hash tag, so they also run on Redis Cluster). The shebang also
