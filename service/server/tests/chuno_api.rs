@@ -1,4 +1,4 @@
-//! CHUNO through the API (rules/chuno.md): whole games played over gRPC from the listed legal
+//! CHUNO through the API (docs/rules/chuno.md): whole games played over gRPC from the listed legal
 //! actions only, by the typed SDK and by a client that knows nothing but server reflection; a
 //! CHUNO call sent out of turn is accepted (§6), and a missed one costs two cards; other seats
 //! and spectators never see a hand or the deck order (§8).

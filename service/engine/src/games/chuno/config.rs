@@ -1,4 +1,4 @@
-//! Options (rules/chuno.md §1 deck and colours, §9.4 strict castling, §10 caps).
+//! Options (docs/rules/chuno.md §1 deck and colours, §9.4 strict castling, §10 caps).
 
 use serde::{Deserialize, Serialize};
 

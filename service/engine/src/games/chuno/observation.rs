@@ -1,4 +1,4 @@
-//! What one viewer sees (rules/chuno.md §8). Other hands and the deck order cannot be
+//! What one viewer sees (docs/rules/chuno.md §8). Other hands and the deck order cannot be
 //! represented here.
 
 use serde::{Deserialize, Serialize};
