@@ -67,8 +67,8 @@ pub struct State {
 
 impl State {
     /// The chess rules of §5: castling, en passant, double steps and promotion to Q, R, B or N;
-    /// check not enforced; castling limited by attacks only with [`Config::strict_castling`]
-    /// (§9.4).
+    /// check not enforced; castling must avoid attacks (`castling_avoids_attacks`) only with
+    /// [`Config::strict_castling`] (§9.4).
     pub(crate) fn rules(&self) -> Rules {
         chess_rules(&self.config)
     }

@@ -1,13 +1,14 @@
 //! §4 the turn: listing and validating the actions, playing cards and their effects, chess
 //! moves, drawing, and passing the turn on (with skips, §4 "Skips in a 2-player game").
 //!
-//! Decisions where the rule file is silent:
+//! Decisions of the rule file this module carries out:
 //! * After a number card the turn ends by itself once its last move is made; `EndTurn` ends it
 //!   earlier. A 0 ends the turn at once. A number card with no legal chess move leaves only
-//!   `EndTurn`.
+//!   `EndTurn` (§4.1, §9.18).
 //! * A Wild whose player has no legal chess move ends the turn at once (§4.2).
-//! * Cards in hand that are equal (same kind and colour) are listed once; a wild card is listed
-//!   once per colour in play.
+//! * After a Reverse the player plays a card matching it or ends the turn, never draws (§9.19).
+//! * Cards in hand that are equal (same kind and colour) are listed once (§9.16); a wild card is
+//!   listed once per colour in play (§9.20).
 
 use super::action::{Action, ChessMove};
 use super::call;
