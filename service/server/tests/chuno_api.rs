@@ -1,7 +1,8 @@
-//! CHUNO through the API (rules/chuno.md): whole games played over gRPC from the listed legal
-//! actions only, by the typed SDK and by a client that knows nothing but server reflection; a
-//! CHUNO call sent out of turn is accepted (§6), and a missed one costs two cards; other seats
-//! and spectators never see a hand or the deck order (§8).
+//! CHUNO through the API (docs/rules/chuno.md): whole games played over gRPC from the listed
+//! legal actions only, by the typed SDK and by a client that knows nothing but server
+//! reflection; a CHUNO call sent out of turn is accepted (§6), and a missed one costs two cards;
+//! other seats and spectators never see a hand or the deck order (§8); a deadlock ends as a
+//! stalemate (§9.14); options out of range are refused naming their field (§13).
 
 mod common;
 
@@ -13,6 +14,8 @@ use deckmate::{ActOptions, Client, CreateOptions, Game, pb};
 use pb::chuno_event::Kind as ChunoEvent;
 use prost_reflect::Value;
 use sha2::{Digest, Sha256};
+use tonic::Code;
+use tonic_types::StatusExt;
 
 /// CHUNO with every default.
 fn chuno() -> pb::GameConfig {
@@ -253,6 +256,160 @@ async fn a_chuno_call_sent_out_of_turn_is_accepted_and_a_missed_one_costs_two_ca
         ChunoEvent::ChunoMissed(missed) if missed.seat == obliged as u32
     )));
     assert!(chuno_view(&view).hand_counts[obliged] >= cards_before + 2);
+}
+
+/// An 18-card deck (the golden playthrough "deadlock stalemate" uses it with seed 39).
+fn small_deck() -> pb::ChunoConfig {
+    pb::ChunoConfig {
+        zeros: Some(2),
+        ones: Some(5),
+        twos: Some(5),
+        skips: Some(1),
+        reverses: Some(1),
+        draw_twos: Some(1),
+        wilds: Some(2),
+        wild_draw_fours: Some(1),
+        ..Default::default()
+    }
+}
+
+/// A CHUNO action sent as notation alone, its `kind` unset.
+fn by_notation(text: &str) -> pb::Action {
+    pb::Action {
+        kind: Some(pb::action::Kind::Chuno(pb::ChunoAction {
+            kind: None,
+            notation: text.to_string(),
+        })),
+    }
+}
+
+#[tokio::test]
+async fn a_deadlock_ends_as_a_stalemate_and_actions_may_be_sent_as_notation() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let config = pb::GameConfig {
+        game: Some(pb::game_config::Game::Chuno(small_deck())),
+    };
+    let game = client
+        .create_game(config, 2, CreateOptions::default().with_seed(39))
+        .await
+        .expect("CreateGame");
+    // White plays a Wild and a move, both draw, and White's Wild Draw Four takes the last card
+    // there is: White's turn comes back with an empty deck, the top card alone on the pile and
+    // nothing playable (§7).
+    let plan = [
+        (0, "play W G"),
+        (0, "b2b3"),
+        (1, "draw"),
+        (0, "draw"),
+        (1, "draw"),
+        (0, "play W+4 G"),
+    ];
+    for (seat, text) in plan {
+        game.seats[seat]
+            .act(by_notation(text))
+            .await
+            .unwrap_or_else(|error| panic!("{text} of seat {seat}: {error}"));
+    }
+    let view = game.seats[0].observe().await.unwrap();
+    assert_eq!(view.status(), pb::GameStatus::Finished);
+    let outcome = view.outcome.clone().expect("an outcome");
+    assert_eq!(outcome.reason(), pb::EndReason::Stalemate);
+    assert!(outcome.draw && outcome.winners.is_empty());
+    let observation = chuno_view(&view);
+    assert_eq!(observation.stage(), pb::ChunoStage::Finished);
+    assert_eq!(
+        (observation.deck_count, observation.discard.len()),
+        (0, 1),
+        "nothing left to draw"
+    );
+    assert_eq!(observation.current_player, 0);
+    assert!(view.legal_actions.is_empty() && view.meta_actions.is_empty());
+}
+
+#[tokio::test]
+async fn options_out_of_range_are_refused_with_a_violation_naming_the_field() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let cases = [
+        (
+            pb::ChunoConfig {
+                colours: Some(5),
+                ..Default::default()
+            },
+            "config.chuno.colours",
+        ),
+        (
+            pb::ChunoConfig {
+                wilds: Some(201),
+                ..Default::default()
+            },
+            "config.chuno.wilds",
+        ),
+        (
+            pb::ChunoConfig {
+                max_turns: Some(0),
+                ..Default::default()
+            },
+            "config.chuno.max_turns",
+        ),
+        (
+            // 14 coloured cards: two hands and no starting card.
+            pb::ChunoConfig {
+                zeros: Some(0),
+                ones: Some(14),
+                twos: Some(0),
+                skips: Some(0),
+                reverses: Some(0),
+                draw_twos: Some(0),
+                ..Default::default()
+            },
+            "config.chuno",
+        ),
+    ];
+    for (config, field) in cases {
+        let status = client
+            .raw()
+            .create_game(pb::CreateGameRequest {
+                config: Some(pb::GameConfig {
+                    game: Some(pb::game_config::Game::Chuno(config)),
+                }),
+                seats: 2,
+                seed: None,
+                request_id: deckmate::new_request_id(),
+                spectator_policy: 0,
+            })
+            .await
+            .expect_err(field);
+        assert_eq!(status.code(), Code::InvalidArgument, "{field}");
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "INVALID_REQUEST", "{field}");
+        let violations = status
+            .get_details_bad_request()
+            .expect("a field violation")
+            .field_violations;
+        assert_eq!(violations.len(), 1, "{field}");
+        assert_eq!(violations[0].field, field);
+        assert!(!violations[0].description.is_empty(), "{field}");
+    }
+    // The bounds themselves are accepted.
+    let edge = pb::ChunoConfig {
+        colours: Some(1),
+        wilds: Some(200),
+        max_turns: Some(1),
+        no_progress_moves: Some(0),
+        ..Default::default()
+    };
+    client
+        .create_game(
+            pb::GameConfig {
+                game: Some(pb::game_config::Game::Chuno(edge)),
+            },
+            2,
+            CreateOptions::default(),
+        )
+        .await
+        .expect("options at their bounds");
 }
 
 // ---------------------------------------------------------------------------------------------

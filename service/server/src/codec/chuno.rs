@@ -5,12 +5,12 @@
 //! Every encoded action also carries its notation ("play W G", "e2e4", "chuno"), and an action
 //! whose `kind` is unset is read from that notation.
 
-use deckmate_engine::GameKind;
 use deckmate_engine::chess::{Color, Piece, Role, Square};
 use deckmate_engine::games::chuno::{
     Action, Card, ChessMove, Chuno, Colour, Config, DrawReason, EventView, Kind, MAX_PER_KIND,
     MoveRecord, Observation, Stage,
 };
+use deckmate_engine::{GameKind, SetupError};
 use deckmate_proto::v1 as pb;
 use pb::chuno_action::Kind as ActionKind;
 use pb::chuno_event::Kind as EventKind;
@@ -190,7 +190,13 @@ const COUNT_FIELDS: [&str; 8] = [
     "wild_draw_fours",
 ];
 
-/// Reads the options; unset fields keep the rule file's defaults (§1, §9.1, §9.2, §9.4, §10).
+/// The path of a config field in a `CreateGame` request, as field violations name it.
+fn config_field(name: &str) -> String {
+    format!("config.chuno.{name}")
+}
+
+/// Reads the options; unset fields keep the rule file's defaults (§1, §9.1, §9.2, §9.4, §10,
+/// §13). A value out of range is [`ApiError::InvalidField`] naming its field.
 fn decode_config_message(message: &pb::ChunoConfig) -> Result<Config, ApiError> {
     let mut config = Config::default();
     let counts = [
@@ -208,20 +214,18 @@ fn decode_config_message(message: &pb::ChunoConfig) -> Result<Config, ApiError> 
         *slot = u16::try_from(value)
             .ok()
             .filter(|count| *count <= MAX_PER_KIND)
-            .ok_or_else(|| {
-                ApiError::InvalidRequest(format!(
-                    "config.chuno.{field}: at most {MAX_PER_KIND} cards, not {value}"
-                ))
+            .ok_or_else(|| ApiError::InvalidField {
+                field: config_field(field),
+                description: format!("at most {MAX_PER_KIND} cards, not {value}"),
             })?;
     }
     if let Some(colours) = message.colours {
         config.colours = u8::try_from(colours)
             .ok()
             .filter(|count| (1..=4).contains(count))
-            .ok_or_else(|| {
-                ApiError::InvalidRequest(format!(
-                    "config.chuno.colours: 1 to 4 colours, not {colours}"
-                ))
+            .ok_or_else(|| ApiError::InvalidField {
+                field: config_field("colours"),
+                description: format!("1 to 4 colours, not {colours}"),
             })?;
     }
     if let Some(strict) = message.strict_castling {
@@ -232,16 +236,23 @@ fn decode_config_message(message: &pb::ChunoConfig) -> Result<Config, ApiError> 
     }
     if let Some(turns) = message.max_turns {
         if turns == 0 {
-            return Err(ApiError::InvalidRequest(
-                "config.chuno.max_turns: must be at least 1".into(),
-            ));
+            return Err(ApiError::InvalidField {
+                field: config_field("max_turns"),
+                description: "must be at least 1".into(),
+            });
         }
         config.max_turns = turns;
     }
-    // The engine's checks (enough coloured cards for the deal and the starter) decide the rest.
-    config
-        .validate()
-        .map_err(|error| ApiError::InvalidRequest(format!("config.chuno: {error}")))?;
+    // The engine's checks decide the rest: the ranges above again, and enough coloured cards
+    // for the deal and the starting card (§9.22), a rule about several count fields together,
+    // so the violation names the whole config.
+    config.validate().map_err(|error| ApiError::InvalidField {
+        field: "config.chuno".into(),
+        description: match error {
+            SetupError::InvalidConfig(text) => text,
+            other => other.to_string(),
+        },
+    })?;
     Ok(config)
 }
 
@@ -659,38 +670,68 @@ mod tests {
         assert_eq!(decoded.max_turns, 500);
     }
 
+    /// Asserts that `result` is a field violation of exactly `field` whose description says
+    /// `needle`.
+    fn invalid_field(result: Result<Config, ApiError>, field: &str, needle: &str) {
+        match result {
+            Err(ApiError::InvalidField {
+                field: named,
+                description,
+            }) => {
+                assert_eq!(named, field, "{description}");
+                assert!(
+                    description.contains(needle),
+                    "{description:?} should say {needle:?}"
+                );
+            }
+            other => panic!("expected a violation of {field}, got {other:?}"),
+        }
+    }
+
     #[test]
-    fn out_of_range_configs_name_the_field() {
+    fn out_of_range_configs_are_field_violations_naming_the_field() {
         let decode = |message| Chuno::decode_config(&config_of(message));
-        invalid(
+        invalid_field(
             decode(pb::ChunoConfig {
                 ones: Some(201),
                 ..Default::default()
             }),
             "config.chuno.ones",
+            "at most 200",
         );
-        invalid(
+        invalid_field(
+            decode(pb::ChunoConfig {
+                wild_draw_fours: Some(70_000),
+                ..Default::default()
+            }),
+            "config.chuno.wild_draw_fours",
+            "at most 200",
+        );
+        invalid_field(
             decode(pb::ChunoConfig {
                 colours: Some(5),
                 ..Default::default()
             }),
             "config.chuno.colours",
+            "1 to 4",
         );
-        invalid(
+        invalid_field(
             decode(pb::ChunoConfig {
                 colours: Some(0),
                 ..Default::default()
             }),
             "config.chuno.colours",
+            "1 to 4",
         );
-        invalid(
+        invalid_field(
             decode(pb::ChunoConfig {
                 max_turns: Some(0),
                 ..Default::default()
             }),
             "config.chuno.max_turns",
+            "at least 1",
         );
-        invalid(
+        invalid_field(
             decode(pb::ChunoConfig {
                 zeros: Some(0),
                 ones: Some(5),
@@ -700,8 +741,27 @@ mod tests {
                 draw_twos: Some(0),
                 ..Default::default()
             }),
-            "coloured cards",
+            "config.chuno",
+            "at least 15 coloured cards",
         );
+        // The bounds themselves are accepted: 200 of a kind, 1 colour, a cap of 1 turn, no
+        // no-progress limit, and exactly 15 coloured cards.
+        let edge = decode(pb::ChunoConfig {
+            zeros: Some(0),
+            ones: Some(15),
+            twos: Some(0),
+            skips: Some(0),
+            reverses: Some(0),
+            draw_twos: Some(0),
+            wilds: Some(200),
+            colours: Some(1),
+            max_turns: Some(1),
+            no_progress_moves: Some(0),
+            ..Default::default()
+        })
+        .expect("the bounds are allowed");
+        assert_eq!(edge.coloured_cards(), 15);
+        assert_eq!(edge.count(Kind::Wild), 200);
         invalid(
             Chuno::decode_config(&pb::GameConfig { game: None }),
             "config",

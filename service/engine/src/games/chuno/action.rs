@@ -1,4 +1,4 @@
-//! CHUNO actions (rules/chuno.md §4 turn, §6 CHUNO call) and their notation: `play R2`,
+//! CHUNO actions (docs/rules/chuno.md §4 turn, §6 CHUNO call) and their notation: `play R2`,
 //! `play W G` (a Wild choosing green), `e2e4`, `e7e8q`, `end`, `draw`, `chuno`.
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! §6 the CHUNO call.
+//! §6 the CHUNO call, and how it meets the table's draw offers (§9.13).
 //!
 //! A card that leaves its player with exactly one card starts an obligation. The player may
 //! call at any moment until the opponent's next game action, in or out of turn; the seat is in
@@ -6,10 +6,17 @@
 //! meta action (draw offer, accept, decline, surrender, §9.11) — first gives the player 2
 //! penalty cards, then applies. The player's own actions leave the window open. Once the game
 //! has ended there is no penalty.
+//!
+//! The state keeps a mirror of the table's standing draw offer, because the observation shows
+//! it and only the state reaches [`super::Observation`]. The mirror follows the table's rule
+//! for which game actions answer an offer ([`answers_draw_offer`]), edition by edition, so the
+//! two never disagree.
 
+use super::action::Action;
 use super::deck::draw;
 use super::event::{DrawReason, Event};
 use super::state::State;
+use crate::edition::Edition;
 use crate::game::PlayError;
 use crate::seat::Seat;
 use crate::table::MetaAction;
@@ -47,8 +54,28 @@ pub(crate) fn close_window(state: &mut State, actor: Seat, events: &mut Vec<Even
     }
 }
 
+/// §9.13: whether `action`, taken by the seat a draw offer was made to, answers (and so
+/// declines) the offer under edition 2 and later. Every turn action does; the CHUNO call does
+/// not, because it is no move in the game: it may be made at any moment, even out of turn
+/// (docs/rules/conventions.md §4.3). [`super::Chuno`]'s `Game::answers_draw_offer` is this
+/// function, so the table and the state's mirror decide alike.
+pub(crate) fn answers_draw_offer(action: &Action) -> bool {
+    !matches!(action, Action::CallChuno)
+}
+
+/// §9.13: mirrors the table after a game `action` of `seat`: when the offer standing was made
+/// to `seat` and the action answers it, the offer is declined. Under edition 1 every game
+/// action of the offeree answered it, the call included (§14.2).
+pub(crate) fn mirror_game_action(state: &mut State, seat: Seat, action: &Action) {
+    let answers = !state.edition.has(Edition::SECOND) || answers_draw_offer(action);
+    if answers && state.draw_offer.is_some_and(|offerer| offerer != seat) {
+        state.draw_offer = None;
+    }
+}
+
 /// §6, §9.11: a meta action of `seat` the table has accepted. It closes the opponent's CHUNO
-/// window like any game action, and the draw offer it makes or ends is mirrored into the state.
+/// window like any game action, and the draw offer it makes or ends is mirrored into the state
+/// (§9.13). A resignation ends the game, and the offer with it.
 pub(crate) fn before_meta_action(state: &mut State, seat: Seat, action: MetaAction) -> Vec<Event> {
     let mut events = Vec::new();
     if state.outcome.is_some() {

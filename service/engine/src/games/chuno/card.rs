@@ -1,4 +1,4 @@
-//! CHUNO cards (rules/chuno.md §1): four colours, eight card kinds, and the short notation
+//! CHUNO cards (docs/rules/chuno.md §1): four colours, eight card kinds, and the short notation
 //! people read and type (`R2`, `YS`, `GR`, `B+2`, `W`, `W+4`).
 
 use serde::{Deserialize, Serialize};

@@ -1,4 +1,4 @@
-//! Options (rules/chuno.md §1 deck and colours, §9.4 strict castling, §10 caps).
+//! Options (docs/rules/chuno.md §1 deck and colours, §9.4 strict castling, §10 caps).
 
 use serde::{Deserialize, Serialize};
 
@@ -21,8 +21,9 @@ pub struct Config {
     /// §1, §9.2: how many colours the coloured cards are spread over, round-robin in the order
     /// red, yellow, green, blue (default 4; 1 to 4).
     pub colours: u8,
-    /// §9.4: whether castling keeps the classic limits (the King not attacked on its square, the
-    /// square it crosses or its target). Default false: check is ignored, castling too.
+    /// §9.4: whether castling must avoid attacks (the chess core's `castling_avoids_attacks`:
+    /// the King not attacked on its square, the square it crosses or its target). Default
+    /// false: check does not exist, so castling ignores attacks too.
     pub strict_castling: bool,
     /// §10: the game is drawn after this many consecutive chess moves without a capture or a pawn
     /// move (default 150; 0 turns the limit off).

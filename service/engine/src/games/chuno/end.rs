@@ -2,13 +2,14 @@
 //!
 //! Wins: capturing the enemy King (at once, even mid-turn) and emptying the hand (at once,
 //! before the last card's effect). Draws: an agreed draw (the table's meta actions), a player who
-//! at the start of its turn can neither draw nor play (checked in `turn::begin_turn`), and the
-//! engine caps of §10: [`super::Config::no_progress_moves`] chess moves in a row without a
-//! capture or pawn move, and [`super::Config::max_turns`] turns. Surrender is the table's
-//! resignation.
+//! at the start of its turn can neither draw nor play (checked in `turn::begin_turn`; a
+//! stalemate from edition 2 on, §9.14), and the engine caps of §10:
+//! [`super::Config::no_progress_moves`] chess moves in a row without a capture or pawn move, and
+//! [`super::Config::max_turns`] turns. Surrender is the table's resignation.
 
 use super::observation::Stage;
 use super::state::State;
+use crate::edition::Edition;
 use crate::game::{EndReason, Outcome};
 use crate::seat::Seat;
 
@@ -20,6 +21,18 @@ pub(crate) fn finish(state: &mut State, outcome: Outcome) {
     state.moves_left = 0;
     state.chuno = None;
     state.draw_offer = None;
+}
+
+/// §7, §9.14: the player to start its turn can neither draw nor play, so the game is drawn.
+/// That is a stalemate: the player to move is not in check (CHUNO has none) and has no legal
+/// action. Edition 1 reported it as [`EndReason::NoLegalAction`] and keeps doing so (§14.1).
+pub(crate) fn draw_by_deadlock(state: &mut State) {
+    let reason = if state.edition.has(Edition::SECOND) {
+        EndReason::Stalemate
+    } else {
+        EndReason::NoLegalAction
+    };
+    finish(state, Outcome::draw(reason));
 }
 
 /// §7: `winner` captured the enemy King.

@@ -1,5 +1,5 @@
 //! CHUNO events: [`Event`] holds every detail and stays on the server; [`EventView`] is what
-//! one viewer may know of it (rules/chuno.md §8).
+//! one viewer may know of it (docs/rules/chuno.md §8).
 
 use serde::{Deserialize, Serialize};
 

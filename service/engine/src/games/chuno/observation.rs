@@ -1,4 +1,4 @@
-//! What one viewer sees (rules/chuno.md §8). Other hands and the deck order cannot be
+//! What one viewer sees (docs/rules/chuno.md §8). Other hands and the deck order cannot be
 //! represented here.
 
 use serde::{Deserialize, Serialize};
@@ -56,12 +56,14 @@ pub struct Observation {
     /// §6: the seat whose CHUNO call is pending (it must call before the opponent's next game
     /// action).
     pub chuno_pending: Option<Seat>,
-    /// §7: the seat whose draw offer stands.
+    /// §7, §9.13: the seat whose draw offer stands; always the table's
+    /// ([`crate::Table::draw_offer`]).
     pub draw_offered_by: Option<Seat>,
     /// §5, §9.10: the en passant square left by the last double step, open to the other side
     /// until the next chess move of either side.
     pub en_passant: Option<Square>,
-    /// The number of the current turn, from 1; skipped turns are not turns.
+    /// §9.15: the number of the current turn, from 1. A skipped turn is not a turn; a turn a
+    /// skip gives back is a new one.
     pub turn: u32,
     /// §10: consecutive chess moves without a capture or a pawn move.
     pub quiet_moves: u32,

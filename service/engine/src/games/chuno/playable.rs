@@ -1,6 +1,6 @@
 //! §3: which cards in hand are playable on the top card and the active colour.
 //!
-//! Decision: a Wild Draw Four is playable only by its own condition (no card of the active
+//! Decision (§9.17): a Wild Draw Four is playable only by its own condition (no card of the active
 //! colour in hand), never because the top card is also a Wild Draw Four: §3 lists it apart from
 //! the "same action type" rule, and the source text says it is "only legal" under that
 //! condition.

@@ -53,10 +53,11 @@ pub struct State {
     pub(crate) skips: [u32; SEATS],
     /// §6: the seat whose CHUNO obligation is pending (not yet called, window still open).
     pub(crate) chuno: Option<Seat>,
-    /// §7: the seat whose draw offer stands, mirrored from the table's meta actions so that the
-    /// observation can show it.
+    /// §7: the seat whose draw offer stands, mirrored from the table (its meta actions, and the
+    /// game actions that answer an offer, §9.13) so that the observation can show it.
     pub(crate) draw_offer: Option<Seat>,
-    /// Turns completed so far; skipped turns are not turns (§10).
+    /// Turns completed so far. A skipped turn is not a turn (§10); a turn given back by a skip
+    /// is one (§9.15).
     pub(crate) turns_taken: u32,
     /// §10: consecutive chess moves without a capture or a pawn move.
     pub(crate) quiet_moves: u32,
@@ -66,8 +67,8 @@ pub struct State {
 
 impl State {
     /// The chess rules of §5: castling, en passant, double steps and promotion to Q, R, B or N;
-    /// check not enforced; castling limited by attacks only with [`Config::strict_castling`]
-    /// (§9.4).
+    /// check not enforced; castling must avoid attacks (`castling_avoids_attacks`) only with
+    /// [`Config::strict_castling`] (§9.4).
     pub(crate) fn rules(&self) -> Rules {
         chess_rules(&self.config)
     }
@@ -83,6 +84,15 @@ impl State {
             seats.insert(seat);
         }
         seats
+    }
+
+    /// §9.15: the number of the turn in progress, from 1: one more than the turns completed. It
+    /// grows by one whenever a turn begins, the opponent's or the same player's again after a
+    /// skip, and never changes within a turn or on a meta action. The table counts draw offers
+    /// per turn by it (docs/rules/conventions.md §4.4); observations and `TurnStarted` events
+    /// show it.
+    pub(crate) fn turn_number(&self) -> u32 {
+        self.turns_taken.saturating_add(1)
     }
 
     /// The top card of the discard pile.

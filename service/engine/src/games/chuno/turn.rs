@@ -1,19 +1,20 @@
 //! §4 the turn: listing and validating the actions, playing cards and their effects, chess
 //! moves, drawing, and passing the turn on (with skips, §4 "Skips in a 2-player game").
 //!
-//! Decisions where the rule file is silent:
+//! Decisions of the rule file this module carries out:
 //! * After a number card the turn ends by itself once its last move is made; `EndTurn` ends it
 //!   earlier. A 0 ends the turn at once. A number card with no legal chess move leaves only
-//!   `EndTurn`.
+//!   `EndTurn` (§4.1, §9.18).
 //! * A Wild whose player has no legal chess move ends the turn at once (§4.2).
-//! * Cards in hand that are equal (same kind and colour) are listed once; a wild card is listed
-//!   once per colour in play.
+//! * After a Reverse the player plays a card matching it or ends the turn, never draws (§9.19).
+//! * Cards in hand that are equal (same kind and colour) are listed once (§9.16); a wild card is
+//!   listed once per colour in play (§9.20).
 
 use super::action::{Action, ChessMove};
 use super::call;
 use super::card::{Card, Colour, Kind};
 use super::deck::draw;
-use super::end::{finish, no_progress_reached, win_by_king_capture};
+use super::end::{draw_by_deadlock, finish, no_progress_reached, win_by_king_capture};
 use super::event::{DrawReason, Event};
 use super::moves::{self, chess_moves, find_move};
 use super::observation::Stage;
@@ -105,13 +106,13 @@ pub(crate) fn apply(
     let mut events = Vec::new();
     if *action == Action::CallChuno {
         call::call(state, seat, &mut events)?;
-        mirror_played_on(state, seat);
+        call::mirror_game_action(state, seat, action);
         return Ok(events);
     }
     let step = validate(state, seat, action)?;
     // §6: the opponent's game action closes a pending CHUNO window first.
     call::close_window(state, seat, &mut events);
-    mirror_played_on(state, seat);
+    call::mirror_game_action(state, seat, action);
     match step {
         Step::PlayCard(card, colour) => play_card(state, seat, card, colour, &mut events),
         Step::Move(mv) => make_move(state, seat, mv, &mut events),
@@ -122,13 +123,6 @@ pub(crate) fn apply(
         }
     }
     Ok(events)
-}
-
-/// Mirrors the table: a game action of the seat a draw offer was made to declines it.
-fn mirror_played_on(state: &mut State, seat: Seat) {
-    if state.draw_offer.is_some_and(|offerer| offerer != seat) {
-        state.draw_offer = None;
-    }
 }
 
 fn illegal(message: impl Into<String>) -> PlayError {
@@ -345,7 +339,8 @@ pub(crate) fn end_turn(state: &mut State, events: &mut Vec<Event>) {
     begin_turn(state, next, events);
 }
 
-/// Starts `seat`'s turn. §7: if it can neither draw nor play, the game is drawn.
+/// Starts `seat`'s turn (a new turn, also when a skip gives the turn back: §9.15). §7: if the
+/// player can neither draw nor play, the game is drawn (§9.14).
 pub(crate) fn begin_turn(state: &mut State, seat: Seat, events: &mut Vec<Event>) {
     state.current = seat;
     state.stage = Stage::Start;
@@ -354,11 +349,11 @@ pub(crate) fn begin_turn(state: &mut State, seat: Seat, events: &mut Vec<Event>)
     moves::hand_over(&mut state.position, colour_of(seat));
     events.push(Event::TurnStarted {
         seat,
-        turn: state.turns_taken + 1,
+        turn: state.turn_number(),
     });
     let stuck = !state.can_draw()
         && playable_cards(&state.hands[seat.index()], state.top(), state.active_colour).is_empty();
     if stuck {
-        finish(state, Outcome::draw(EndReason::NoLegalAction));
+        draw_by_deadlock(state);
     }
 }

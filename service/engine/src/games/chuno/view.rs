@@ -41,7 +41,7 @@ pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
         chuno_pending: state.chuno,
         draw_offered_by: state.draw_offer,
         en_passant: state.position.en_passant(),
-        turn: state.turns_taken + 1,
+        turn: state.turn_number(),
         quiet_moves: state.quiet_moves,
         config: state.config.clone(),
     }

@@ -76,7 +76,7 @@ fn s7_a_player_who_can_neither_draw_nor_play_draws_the_game() {
     act(&mut state, 0, "draw");
     assert_eq!(
         Chuno::outcome(&state),
-        Some(Outcome::draw(EndReason::NoLegalAction))
+        Some(Outcome::draw(EndReason::Stalemate))
     );
     assert!(Chuno::to_act(&state).is_empty());
 

@@ -6,9 +6,11 @@ use super::super::observation::Stage;
 use super::super::state::State;
 use super::super::{Action, Card, Chuno, Colour, Config, Event};
 use crate::chess::Position;
+use crate::edition::Edition;
 use crate::game::Game;
 use crate::rng::{GameRng, Seed};
 use crate::seat::Seat;
+use crate::table::Table;
 
 /// The card written as `text` (`R2`, `YS`, `G+2`, `W`, `W+4`).
 pub(super) fn card(text: &str) -> Card {
@@ -127,4 +129,22 @@ pub(super) fn all_cards(state: &State) -> Vec<Card> {
     }
     all.sort();
     all
+}
+
+/// A table of `edition` holding `state` (whose edition it takes too), with a draw offer of
+/// `offer` standing in the table and in the state's mirror.
+///
+/// The table's fields are private, and in real play some situations cannot be reached through
+/// its actions (an offer to a seat whose CHUNO call is pending: making the offer closes the
+/// window, §9.11). The table is therefore written as JSON and read back with the fields set,
+/// exactly as a stored table with those fields would load.
+pub(super) fn table_with(mut state: State, edition: Edition, offer: Option<Seat>) -> Table<Chuno> {
+    state.edition = edition;
+    state.draw_offer = offer;
+    let mut json = serde_json::to_value(Table::<Chuno>::from_state(state)).expect("serializes");
+    json["edition"] = serde_json::to_value(edition).expect("serializes");
+    json["draw_offer"] = serde_json::to_value(offer).expect("serializes");
+    let table: Table<Chuno> = serde_json::from_value(json).expect("a table reads back");
+    assert_eq!((table.edition(), table.draw_offer()), (edition, offer));
+    table
 }
