@@ -1,4 +1,4 @@
-//! Card Chess through the API (rules/card_chess.md): whole games played from the listed legal
+//! Card Chess through the API (docs/rules/card_chess.md): whole games played from the listed legal
 //! actions only, by the typed SDK and by a client that knows nothing but server reflection; and
 //! the §7 no-leak check: no observation, event or history sent to either seat or a spectator
 //! names a base card that has never been face up.
@@ -26,6 +26,7 @@ use pb::card_chess_event::Kind as CardEvent;
 use prost_reflect::{DescriptorPool, DynamicMessage, Value};
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
+use tonic_types::StatusExt;
 
 /// Card Chess with every default.
 fn card_chess() -> pb::GameConfig {
@@ -136,6 +137,107 @@ async fn whole_games_are_played_from_the_legal_actions_and_finish() {
             );
         }
     }
+}
+
+/// The field a `google.rpc.BadRequest` detail of `status` names, checking the error model
+/// (INVALID_ARGUMENT, reason INVALID_REQUEST) on the way.
+fn violated_field(status: &tonic::Status) -> String {
+    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    let info = status.get_details_error_info().expect("an ErrorInfo");
+    assert_eq!(info.reason, "INVALID_REQUEST");
+    let bad_request = status.get_details_bad_request().expect("a BadRequest");
+    match bad_request.field_violations.as_slice() {
+        [violation] => {
+            assert!(!violation.description.is_empty());
+            violation.field.clone()
+        }
+        other => panic!("one field violation expected, got {other:?}"),
+    }
+}
+
+/// §12: every config field out of its range is refused with a field violation naming the
+/// field's proto path; the edges of the ranges are accepted.
+#[tokio::test]
+async fn out_of_range_configs_and_malformed_actions_name_the_field() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let refused = [
+        (
+            pb::CardChessConfig {
+                max_turns: Some(0),
+                ..Default::default()
+            },
+            "config.card_chess.max_turns",
+        ),
+        (
+            pb::CardChessConfig {
+                ace_capture: Some(pb::CardChessAceCapture::Unspecified.into()),
+                ..Default::default()
+            },
+            "config.card_chess.ace_capture",
+        ),
+        (
+            pb::CardChessConfig {
+                ace_capture: Some(3),
+                ..Default::default()
+            },
+            "config.card_chess.ace_capture",
+        ),
+    ];
+    for (config, field) in refused {
+        let status = client
+            .raw()
+            .create_game(pb::CreateGameRequest {
+                config: Some(card_chess_with(config)),
+                seats: 2,
+                seed: None,
+                request_id: deckmate::new_request_id(),
+                spectator_policy: 0,
+            })
+            .await
+            .expect_err("an out-of-range config");
+        assert_eq!(violated_field(&status), field);
+    }
+    let edges = pb::CardChessConfig {
+        no_progress_turns: Some(0),
+        max_turns: Some(1),
+        ..Default::default()
+    };
+    let game = create(&client, card_chess_with(edges), 7).await;
+    let view = game.seats[0].observe().await.expect("a view");
+    let config = card_view(&view).config.expect("the config");
+    assert_eq!(
+        (config.no_progress_turns, config.max_turns),
+        (Some(0), Some(1))
+    );
+
+    // An action naming a spot that does not exist.
+    let mut request = tonic::Request::new(pb::ActRequest {
+        game_id: game.id.clone(),
+        action: Some(pb::Action {
+            kind: Some(pb::action::Kind::CardChess(pb::CardChessAction {
+                kind: Some(pb::card_chess_action::Kind::Move(pb::CardChessMove {
+                    from: "red castle 1".into(),
+                    to: "red castle 9".into(),
+                })),
+            })),
+        }),
+        expected_version: None,
+        request_id: deckmate::new_request_id(),
+    });
+    let token = format!("Bearer {}", game.seats[0].token());
+    request.metadata_mut().insert(
+        "authorization",
+        token.parse().expect("an ASCII authorization header"),
+    );
+    let status = client
+        .raw()
+        .act(request)
+        .await
+        .expect_err("an unknown spot");
+    assert_eq!(violated_field(&status), "action.card_chess.move.to");
+    let after = game.seats[0].observe().await.expect("a view");
+    assert_eq!(after.version, 0, "a refused action changes nothing");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-//! Card Chess actions (rules/card_chess.md §3 A–C, §5.4 replacement).
+//! Card Chess actions (docs/rules/card_chess.md §3 A–C, §5.4 replacement).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

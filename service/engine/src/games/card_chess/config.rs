@@ -1,4 +1,4 @@
-//! Options (rules/card_chess.md §8.2 Ace captures, §9 no-progress draw and hard cap).
+//! Options (docs/rules/card_chess.md §8.2 Ace captures, §9 no-progress draw and hard cap).
 
 use serde::{Deserialize, Serialize};
 

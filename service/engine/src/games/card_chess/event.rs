@@ -1,5 +1,5 @@
 //! Card Chess events: [`Event`] holds every detail and stays on the server; [`EventView`] is
-//! what one viewer may know of it (rules/card_chess.md §7).
+//! what one viewer may know of it (docs/rules/card_chess.md §7).
 //!
 //! No event ever names a base card that has not been face up: the deal of the board reports
 //! only how many cards were dealt, even in the complete history of a finished game (§7).

@@ -1,4 +1,4 @@
-//! Card Chess (`card_chess`), as specified by rules/card_chess.md.
+//! Card Chess (`card_chess`), as specified by docs/rules/card_chess.md.
 //!
 //! Two players, Red (seat 0) and Black (seat 1), fight on a 5 × 5 board of face-down playing
 //! cards from two shuffled decks. Cards of a player's colour are played in from the hand onto
@@ -9,16 +9,18 @@
 //!
 //! # Decisions
 //!
-//! Where the rule file leaves something open, this module decides as follows.
+//! Where the original text leaves something open, this module decides as docs/rules/card_chess.md
+//! §8 says; in short:
 //!
-//! * **Board (§1, §8.1).** Ranks are numbered from Red's side: red castle, red kingdom, middle,
-//!   black kingdom, black castle. Spots are named `<rank name> <file>` such as `red castle 3`;
-//!   parsing also accepts the rule file's rank ids (`RED_CASTLE 3`) and any letter case. The
-//!   board is listed rank by rank from the red castle, files 1 to 5 (see [`Spot`]).
-//! * **Cards.** Standard playing cards come from [`crate::cards`]. Equal cards of the two decks
-//!   are not told apart: hands are sorted, and each distinct card is one action.
-//! * **Replacement (§5.4, §8.5) is its own decision.** After a capture that reveals a card of
-//!   the opponent's colour the capturer chooses, in [`Phase::Replacement`], between
+//! * **Board (§1, §8.1, §8.22).** Ranks are numbered from Red's side: red castle, red kingdom,
+//!   middle, black kingdom, black castle. Spots are named `<rank name> <file>` such as
+//!   `red castle 3`; parsing also accepts the rule file's rank ids (`RED_CASTLE 3`) and any
+//!   letter case. The board is listed rank by rank from the red castle, files 1 to 5 (see
+//!   [`Spot`]).
+//! * **Cards (§8.15).** Standard playing cards come from [`crate::cards`]. Equal cards of the two
+//!   decks are not told apart: hands are sorted, and each distinct card is one action.
+//! * **Replacement (§5.4, §8.5, §8.14) is its own decision.** After a capture that reveals a card
+//!   of the opponent's colour the capturer chooses, in [`Phase::Replacement`], between
 //!   [`Action::KeepRevealed`] and [`Action::Replace`] with any opponent-coloured hand card. The
 //!   choice is offered even when the hand holds no such card (then only keeping is listed), so
 //!   that the flow of the game never tells the opponent what the capturer holds. The check rule
@@ -27,30 +29,34 @@
 //!   replacement: a piece of the mover's colour on the opponent's castle rank goes into check.
 //!   A check spot always holds its piece, so "no piece" already excludes check spots from
 //!   moves; the check flag is tested as well.
-//! * **End of turn (§3).** The mover refills to five. The draw pile is reshuffled from the
-//!   discard pile only when a card must be drawn and the draw pile is empty (so a pile may stand
-//!   empty between turns). With 25 base cards and at most 25 pieces, at least 54 cards are
-//!   always in the hands and the two piles, so a refill never actually runs dry.
+//! * **End of turn (§3, §8.11, §8.12).** The mover refills to five. From the second edition the
+//!   discard pile is reshuffled into a new draw pile as soon as the draw pile becomes empty, as
+//!   the original text says; the first edition waited until a card had to be drawn (§10.2).
+//!   With 25 base cards and at most 25 pieces, at least 44 cards are always in the two piles, so
+//!   a refill never actually runs dry.
 //! * **Pieces in play (§3.A, §8.6)** are limited only when playing in; nothing else checks the
 //!   count. (A capture never adds a piece to a side on balance: the capturer or the captured
 //!   piece leaves as the revealed card arrives.)
-//! * **No legal action (§6, §8.9)** is judged automatically when a turn starts. The game ends
-//!   at once: the seat loses if the opponent could play in or move, otherwise it is a
+//! * **No legal action (§6, §8.9, §8.16)** is judged automatically when a turn starts. The game
+//!   ends at once: the seat loses if the opponent could play in or move, otherwise it is a
 //!   stalemate. Both hands are shown ([`Event::NoLegalAction`], `shown_hand` in the
 //!   observation), because the result depends on them.
-//! * **Outcomes.** Five checks win with [`crate::EndReason::Score`] and the scores are each
-//!   seat's checks (so it reads "seat 0 wins 5 to 2"). No legal action ends with
-//!   [`crate::EndReason::NoLegalAction`] (a win for the opponent or a draw), the §9 limits with
-//!   [`crate::EndReason::NoProgress`] and [`crate::EndReason::TurnCap`] draws.
-//! * **Turns (§9).** A turn is one play-in, exchange or move, together with its replacement
-//!   choice. Progress is a capture, a play-in or a new check; [`Config::no_progress_turns`] = 0
-//!   switches the no-progress draw off, while [`Config::max_turns`] (at least 1) always holds.
+//! * **Outcomes (§8.17).** Five checks win with [`crate::EndReason::Score`] and the scores are
+//!   each seat's checks (so it reads "seat 0 wins 5 to 2"). No legal action is a win for the
+//!   opponent with [`crate::EndReason::NoLegalAction`], or a draw: [`crate::EndReason::Stalemate`]
+//!   from the second edition, [`crate::EndReason::NoLegalAction`] in the first (§10.1). The §9
+//!   limits end with [`crate::EndReason::NoProgress`] and [`crate::EndReason::TurnCap`] draws.
+//! * **Turns (§9, §8.18).** A turn is one play-in, exchange or move, together with its
+//!   replacement choice; [`Game::turn_number`] is the number of turns completed, which grows
+//!   exactly when the next turn begins. Progress is a capture, a play-in or a new check;
+//!   [`Config::no_progress_turns`] = 0 switches the no-progress draw off, while
+//!   [`Config::max_turns`] (at least 1) always holds.
 //! * **Ace captures (§8.2)** follow [`Config::ace_capture`], default [`AceCapture::OnlyAces`].
 //! * **Hidden information (§7).** See `view.rs` and `resample.rs`. No event names a base card
 //!   that has never been face up: the board deal reports only its size, even in the history of
 //!   a finished game. Error messages speak only of public facts and the actor's own hand.
-//! * **Randomness.** The initial shuffle and each reshuffle of the discard pile, both from the
-//!   generator seeded by the game's seed and kept in the state, reported as
+//! * **Randomness (§7).** The initial shuffle and each reshuffle of the discard pile, both from
+//!   the generator seeded by the game's seed and kept in the state, reported as
 //!   [`Event::DeckShuffled`] and [`Event::DiscardReshuffled`].
 
 mod action;
@@ -83,7 +89,7 @@ use crate::game::{Game, Outcome, PlayError, SetupError};
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
 
-/// Card Chess: a 5 × 5 board of face-down playing cards (rules/card_chess.md).
+/// Card Chess: a 5 × 5 board of face-down playing cards (docs/rules/card_chess.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CardChess;
 
@@ -137,6 +143,10 @@ impl Game for CardChess {
         view::observe(state, viewer)
     }
 
+    /// §8.18: the turns completed so far. A turn ends only after its action has fully resolved,
+    /// including the replacement choice after a capture, and the next turn begins at that very
+    /// moment; so the number grows exactly when a new turn begins and stays put within a turn
+    /// (a pending replacement too) and on meta actions, which never touch the state.
     fn turn_number(state: &State) -> u32 {
         state.turns_taken
     }

@@ -1,4 +1,4 @@
-//! What one viewer sees (rules/card_chess.md §7). Base cards never seen face up, other hands
+//! What one viewer sees (docs/rules/card_chess.md §7). Base cards never seen face up, other hands
 //! and the draw-pile order cannot be represented here.
 
 use super::config::Config;

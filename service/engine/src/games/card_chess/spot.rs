@@ -1,4 +1,4 @@
-//! The 5 × 5 board's ranks, files and spots (rules/card_chess.md §1).
+//! The 5 × 5 board's ranks, files and spots (docs/rules/card_chess.md §1).
 //!
 //! Ranks are numbered from Red's side: 0 = red castle, 1 = red kingdom, 2 = middle,
 //! 3 = black kingdom, 4 = black castle. Files are numbered 1–5. A spot is written

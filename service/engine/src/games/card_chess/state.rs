@@ -1,9 +1,9 @@
 //! The authoritative Card Chess state and the small queries every rule module shares.
 //!
-//! Layout (rules/card_chess.md §1, §2.4): seat 0 is Red and owns the red castle (rank 0), seat 1
-//! is Black and owns the black castle (rank 4). Hands are kept sorted, because cards of the two
-//! decks that are equal cannot be told apart and the order in which they were drawn is not part
-//! of the game. The draw pile is drawn from the end of its vector (the "top").
+//! Layout (docs/rules/card_chess.md §1, §2.4): seat 0 is Red and owns the red castle (rank 0),
+//! seat 1 is Black and owns the black castle (rank 4). Hands are kept sorted, because cards of
+//! the two decks that are equal cannot be told apart and the order in which they were drawn is
+//! not part of the game (§8.15). The draw pile is drawn from the end of its vector (the "top").
 
 use serde::{Deserialize, Serialize};
 
@@ -65,7 +65,9 @@ pub struct State {
     pub(crate) replacement_spot: Option<Spot>,
     /// Whether each seat's previous turn was an exchange (§3.B).
     pub(crate) exchanged_last: [bool; SEATS],
-    /// Turns completed (§9 hard cap).
+    /// Turns completed (§9 hard cap). A turn ends only once its action has fully resolved,
+    /// replacement choice included, so this is also the number of the turn in progress
+    /// ([`crate::Game::turn_number`], §8.18).
     pub(crate) turns_taken: u32,
     /// Consecutive completed turns without a capture, play-in or new check (§9).
     pub(crate) turns_without_progress: u32,

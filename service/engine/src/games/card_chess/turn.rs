@@ -7,6 +7,10 @@
 //! turn the mover refills to five, the win and the §9 limits are checked, and the next turn
 //! starts; a player without any legal action at the start of its turn loses or is stalemated at
 //! once (§6).
+//!
+//! Two rules depend on the game's edition (§10): the second edition reports the stalemate as
+//! [`EndReason::Stalemate`] (§10.1) and reshuffles the discard pile as soon as the draw pile
+//! becomes empty (§10.2); the first keeps its original behaviour for stored games.
 
 use super::action::Action;
 use super::event::Event;
@@ -18,6 +22,7 @@ use super::state::{
     seats,
 };
 use crate::cards::Card;
+use crate::edition::Edition;
 use crate::game::{EndReason, Outcome, PlayError};
 use crate::rng::shuffle;
 use crate::seat::Seat;
@@ -402,6 +407,9 @@ fn start_turn(state: &mut State, seat: Seat, events: &mut Vec<Event>) {
     });
     let outcome = if opponent_could_act {
         Outcome::win(opponent, EndReason::NoLegalAction)
+    } else if state.edition.has(Edition::SECOND) {
+        // §10.1: the original text calls this draw a stalemate, and so does the result.
+        Outcome::draw(EndReason::Stalemate)
     } else {
         Outcome::draw(EndReason::NoLegalAction)
     };
@@ -418,26 +426,46 @@ fn finish(state: &mut State, outcome: Outcome) {
 /// Draws up to `count` cards for `seat`, shuffling the discard pile into a new draw pile when
 /// the draw pile runs out, and drawing what there is when both are empty (§3 end of turn).
 /// Reports each batch drawn and each reshuffle, in order.
+///
+/// When the reshuffle happens is an edition matter (§8.12, §10.2). The original text says the
+/// discard pile replaces the draw pile "when the draw pile becomes empty", so from
+/// [`Edition::SECOND`] on the discard pile is shuffled in as soon as the last card is drawn:
+/// cards discarded later (captured pieces, an exchanged hand) go to the new discard pile, not
+/// into the pile being drawn from. [`Edition::FIRST`] reshuffled only when a card had to be
+/// drawn from an empty pile, so the pile could stand empty between turns. Both editions still
+/// reshuffle on demand, which under the second edition is needed only if the discard pile was
+/// empty when the draw pile ran out (it never is: at least 44 cards are always in the two piles,
+/// §8.11).
 pub(crate) fn draw(state: &mut State, seat: Seat, count: usize, events: &mut Vec<Event>) {
+    let at_once = state.edition.has(Edition::SECOND);
     let mut batch = Vec::new();
     let mut drawn = 0;
     while drawn < count {
         if let Some(card) = state.draw_pile.pop() {
             batch.push(card);
             drawn += 1;
+            if at_once && state.draw_pile.is_empty() && !state.discard.is_empty() {
+                add_to_hand(state, seat, &mut batch, events);
+                reshuffle_discard(state, events);
+            }
             continue;
         }
         if state.discard.is_empty() {
             break;
         }
         add_to_hand(state, seat, &mut batch, events);
-        state.draw_pile = std::mem::take(&mut state.discard);
-        shuffle(&mut state.draw_pile, &mut state.rng);
-        events.push(Event::DiscardReshuffled {
-            cards: state.draw_pile.len() as u32,
-        });
+        reshuffle_discard(state, events);
     }
     add_to_hand(state, seat, &mut batch, events);
+}
+
+/// §3 end of turn: the discard pile, shuffled, becomes the draw pile.
+fn reshuffle_discard(state: &mut State, events: &mut Vec<Event>) {
+    state.draw_pile = std::mem::take(&mut state.discard);
+    shuffle(&mut state.draw_pile, &mut state.rng);
+    events.push(Event::DiscardReshuffled {
+        cards: state.draw_pile.len() as u32,
+    });
 }
 
 /// Puts the drawn `batch` into `seat`'s hand (kept sorted) and reports it; nothing when empty.

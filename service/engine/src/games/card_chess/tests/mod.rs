@@ -1,6 +1,7 @@
-//! Rule tests, one module per section of rules/card_chess.md. Test names start with the section
-//! they check (`s4_…` checks §4).
+//! Rule tests, one module per section of docs/rules/card_chess.md. Test names start with the
+//! section they check (`s4_…` checks §4; `s10_…` the rules editions of §10).
 
+mod s10_editions;
 mod s1_components;
 mod s2_setup;
 mod s3_turn;

@@ -97,9 +97,10 @@ fn s6_no_legal_action_is_a_stalemate_when_the_opponent_could_not_play_in_or_move
             ..
         })
     ));
+    // Reported as a stalemate, as the original text calls it (§10.1).
     assert_eq!(
         CardChess::outcome(&state),
-        Some(Outcome::draw(EndReason::NoLegalAction))
+        Some(Outcome::draw(EndReason::Stalemate))
     );
 }
 

@@ -1,10 +1,13 @@
-//! §8 ambiguities: each recommended resolution, in the order of the rule file.
+//! §8 decisions: each point the original text leaves open, in the order of the rule file.
+
+use rand::SeedableRng;
 
 use super::super::{AceCapture, Action, BoardRank, CardChess, Config, Event};
 use super::support::*;
 use crate::cards::{Rank, Suit, standard_decks};
 use crate::game::{EndReason, Game, Outcome};
-use crate::seat::Seat;
+use crate::rng::{GameRng, Seed};
+use crate::seat::{Seat, Viewer};
 
 #[test]
 fn s8_1_the_ranks_use_the_five_ids_with_middle_as_the_placeholder() {
@@ -200,7 +203,7 @@ fn s8_9_the_loss_is_judged_at_the_start_of_the_turn_and_an_exchange_does_not_cou
     );
     assert_eq!(
         CardChess::outcome(&state),
-        Some(Outcome::draw(EndReason::NoLegalAction))
+        Some(Outcome::draw(EndReason::Stalemate))
     );
 }
 
@@ -212,4 +215,66 @@ fn s8_10_there_are_no_jokers() {
         shoe.iter()
             .all(|card| Rank::ALL.contains(&card.rank) && Suit::ALL.contains(&card.suit))
     );
+}
+
+#[test]
+fn s8_11_the_piles_always_hold_at_least_44_cards_and_the_draw_pile_never_stays_empty() {
+    let mut steps = 0;
+    for seed in 0..30 {
+        let (mut state, _) =
+            CardChess::new_game(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
+        let mut rng = GameRng::seed_from_u64(seed);
+        loop {
+            let piles = state.draw_pile.len() + state.discard.len();
+            assert!(piles >= 44, "seed {seed}: only {piles} cards in the piles");
+            // §8.12: from the second edition the draw pile is refilled the moment it empties.
+            assert!(!state.draw_pile.is_empty(), "seed {seed}: empty draw pile");
+            steps += 1;
+            if random_step(&mut state, &mut rng).is_none() {
+                break;
+            }
+        }
+    }
+    assert!(steps > 1000, "only {steps} positions checked");
+}
+
+#[test]
+fn s8_13_an_exchange_is_allowed_on_the_first_turn_and_the_hand_is_shown_to_everyone() {
+    let (mut state, _) = CardChess::new_game(&Config::default(), 2, Seed::from_u64(4)).unwrap();
+    assert!(CardChess::legal_actions(&state, Seat(0)).contains(&Action::Exchange));
+    let hand = state.hands[0].clone();
+    act(&mut state, 0, Action::Exchange);
+    for viewer in [Viewer::Seat(Seat(1)), Viewer::Spectator] {
+        assert_eq!(CardChess::observe(&state, viewer).discard, hand);
+    }
+    // An opponent's exchange does not stop the next one of its own.
+    assert!(CardChess::legal_actions(&state, Seat(1)).contains(&Action::Exchange));
+}
+
+#[test]
+fn s8_21_a_fifth_check_on_the_last_allowed_turn_wins_rather_than_draws() {
+    let mut state = position(
+        0,
+        &[
+            ("black castle 1", "2H"),
+            ("black castle 2", "3H"),
+            ("black castle 3", "4H"),
+            ("black castle 4", "5D"),
+            ("black kingdom 5", "6D"),
+        ],
+    );
+    for file in 1..=4 {
+        set_check(&mut state, &format!("black castle {file}"));
+    }
+    state.config = Config {
+        no_progress_turns: 10,
+        max_turns: 20,
+        ..Config::default()
+    };
+    state.turns_taken = 19;
+    state.turns_without_progress = 9;
+    act(&mut state, 0, mv("black kingdom 5", "black castle 5"));
+    let outcome = CardChess::outcome(&state).expect("the game is over");
+    assert_eq!(outcome.reason, EndReason::Score);
+    assert_eq!(outcome.scores, vec![5, 0]);
 }
