@@ -16,7 +16,9 @@
 //! * Raindropchess: flips legal on public information only; checkmate, stalemate, repetition and
 //!   dead material end the game with their own reasons (docs/rules/raindrop_chess.md §4, §6);
 //! * CHUNO: the deadlock draw is a stalemate, and a CHUNO call leaves a draw offer standing
-//!   (docs/rules/chuno.md §7).
+//!   (docs/rules/chuno.md §9.13, §9.14, §14);
+//! * Card Chess: a draw without a legal action is a stalemate, and the discard pile is reshuffled
+//!   as soon as the draw pile becomes empty (docs/rules/card_chess.md §10).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
