@@ -68,6 +68,7 @@ impl GameCodec for PigeonChess {
                 spot: spot.to_string(),
             }),
             Action::EndGame => ActionKind::EndGame(pb::PigeonChessEndGame {}),
+            Action::Pass => ActionKind::Pass(pb::PigeonChessPass {}),
         };
         pb::Action {
             kind: Some(pb::action::Kind::PigeonChess(pb::PigeonChessAction {
@@ -197,6 +198,11 @@ impl GameCodec for PigeonChess {
             }),
             EventView::Passed { seat } => EventKind::Passed(pb::PigeonChessPassed {
                 seat: seat_to_u32(*seat),
+                by_choice: false,
+            }),
+            EventView::PassedByChoice { seat } => EventKind::Passed(pb::PigeonChessPassed {
+                seat: seat_to_u32(*seat),
+                by_choice: true,
             }),
         };
         pb::event::Kind::PigeonChess(pb::PigeonChessEvent { kind: Some(kind) })
@@ -207,7 +213,13 @@ impl GameCodec for PigeonChess {
 const COUNT_FIELDS: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "kings"];
 
 /// Reads the options; unset fields keep the rule file's defaults (§1, §5(e), §5(f), §7.1).
+/// An out-of-range option is [`ApiError::InvalidField`] naming its proto field path
+/// (`config.pigeon_chess.kings`), or `config.pigeon_chess` when only the sum of the card counts
+/// is wrong.
 fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiError> {
+    const FIELD: &str = "config.pigeon_chess";
+    let invalid =
+        |field: String, description: String| ApiError::InvalidField { field, description };
     let mut config = Config::default();
     let counts = [
         message.pawns,
@@ -223,31 +235,39 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
             .ok()
             .filter(|count| usize::from(*count) <= MAX_DECK)
             .ok_or_else(|| {
-                ApiError::InvalidRequest(format!(
-                    "config.pigeon_chess.{field}: at most {MAX_DECK} cards, not {value}"
-                ))
+                invalid(
+                    format!("{FIELD}.{field}"),
+                    format!("at most {MAX_DECK} cards, not {value}"),
+                )
             })?;
     }
     if config.count(Piece::King) > 1 {
-        return Err(ApiError::InvalidRequest(format!(
-            "config.pigeon_chess.kings: a deck holds 0 or 1 King, not {}",
-            config.count(Piece::King)
-        )));
+        return Err(invalid(
+            format!("{FIELD}.kings"),
+            format!(
+                "a deck holds 0 or 1 King, not {}",
+                config.count(Piece::King)
+            ),
+        ));
     }
     let size = config.deck_size();
     if !(MIN_DECK..=MAX_DECK).contains(&size) {
-        return Err(ApiError::InvalidRequest(format!(
-            "config.pigeon_chess: pawns + knights + bishops + rooks + queens + kings must total \
-             {MIN_DECK} to {MAX_DECK} cards per deck, not {size}"
-        )));
+        return Err(invalid(
+            FIELD.into(),
+            format!(
+                "pawns + knights + bishops + rooks + queens + kings must total {MIN_DECK} to \
+                 {MAX_DECK} cards per deck, not {size}"
+            ),
+        ));
     }
     if let Some(turns) = message.no_progress_turns {
         config.no_progress_turns = turns;
     }
     if let Some(turns) = message.max_turns {
         if turns == 0 {
-            return Err(ApiError::InvalidRequest(
-                "config.pigeon_chess.max_turns: must be at least 1".into(),
+            return Err(invalid(
+                format!("{FIELD}.max_turns"),
+                "must be at least 1".into(),
             ));
         }
         config.max_turns = turns;
@@ -255,7 +275,7 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
     // The engine's own check stays authoritative should it ever grow stricter.
     config
         .validate()
-        .map_err(|error| ApiError::InvalidRequest(format!("config.pigeon_chess: {error}")))?;
+        .map_err(|error| invalid(FIELD.into(), error.to_string()))?;
     Ok(config)
 }
 
@@ -302,6 +322,7 @@ fn decode_action_message(message: &pb::PigeonChessAction) -> Result<Action, ApiE
             spot: decode_spot(&place.spot, "action.pigeon_chess.place.spot")?,
         },
         ActionKind::EndGame(_) => Action::EndGame,
+        ActionKind::Pass(_) => Action::Pass,
     })
 }
 
@@ -469,12 +490,33 @@ mod tests {
     }
 
     #[test]
-    fn end_game_round_trips() {
-        let wire = PigeonChess::encode_action(&Action::EndGame);
+    fn end_game_and_pass_round_trip() {
+        for action in [Action::EndGame, Action::Pass] {
+            let wire = PigeonChess::encode_action(&action);
+            assert_eq!(
+                PigeonChess::decode_action(wire.kind.as_ref().unwrap()),
+                Ok(action)
+            );
+        }
         assert_eq!(
-            PigeonChess::decode_action(wire.kind.as_ref().unwrap()),
-            Ok(Action::EndGame)
+            PigeonChess::decode_action(&action_of(ActionKind::Pass(pb::PigeonChessPass {}))),
+            Ok(Action::Pass)
         );
+    }
+
+    #[test]
+    fn passes_travel_as_passed_events_that_say_whether_they_were_chosen() {
+        for (view, by_choice) in [
+            (EventView::Passed { seat: Seat(1) }, false),
+            (EventView::PassedByChoice { seat: Seat(1) }, true),
+        ] {
+            match PigeonChess::encode_event(&view) {
+                pb::event::Kind::PigeonChess(pb::PigeonChessEvent {
+                    kind: Some(EventKind::Passed(message)),
+                }) => assert_eq!(message, pb::PigeonChessPassed { seat: 1, by_choice }),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
     }
 
     #[test]
@@ -599,45 +641,89 @@ mod tests {
         assert_eq!(decoded.no_progress_turns, 20);
     }
 
+    /// Asserts that `result` is an `InvalidField` for exactly `field` whose description
+    /// contains `needle`.
+    fn invalid_field(result: Result<Config, ApiError>, field: &str, needle: &str) {
+        match result {
+            Err(ApiError::InvalidField {
+                field: actual,
+                description,
+            }) => {
+                assert_eq!(actual, field);
+                assert!(
+                    description.contains(needle),
+                    "{description:?} should say {needle:?}"
+                );
+            }
+            other => panic!("expected InvalidField for {field}, got {other:?}"),
+        }
+    }
+
     #[test]
-    fn out_of_range_configs_name_the_field() {
+    fn out_of_range_configs_are_field_violations_naming_the_proto_field() {
         let decode = |message| PigeonChess::decode_config(&config_of(message));
-        invalid(
+        invalid_field(
             decode(pb::PigeonChessConfig {
                 kings: Some(2),
                 ..Default::default()
             }),
-            "kings",
+            "config.pigeon_chess.kings",
+            "0 or 1 King, not 2",
         );
-        invalid(
+        invalid_field(
             decode(pb::PigeonChessConfig {
                 rooks: Some(300),
                 ..Default::default()
             }),
-            "rooks",
+            "config.pigeon_chess.rooks",
+            "at most 64 cards, not 300",
         );
-        invalid(
+        invalid_field(
             decode(pb::PigeonChessConfig {
                 max_turns: Some(0),
                 ..Default::default()
             }),
-            "max_turns",
+            "config.pigeon_chess.max_turns",
+            "at least 1",
         );
-        invalid(
+        invalid_field(
             decode(pb::PigeonChessConfig {
                 pawns: Some(0),
                 knights: Some(0),
                 ..Default::default()
             }),
-            "pawns + knights",
+            "config.pigeon_chess",
+            "8 to 64 cards per deck, not 6",
         );
-        invalid(
+        invalid_field(
             decode(pb::PigeonChessConfig {
                 pawns: Some(60),
                 ..Default::default()
             }),
-            "pawns + knights",
+            "config.pigeon_chess",
+            "not 68",
         );
+        // The edges of every range are accepted.
+        let edges = decode(pb::PigeonChessConfig {
+            pawns: Some(2),
+            knights: Some(2),
+            bishops: Some(2),
+            rooks: Some(1),
+            queens: Some(1),
+            kings: Some(0),
+            no_progress_turns: Some(0),
+            max_turns: Some(1),
+        })
+        .expect("an eight-card deck without a King, no limit, one turn");
+        assert_eq!(edges.deck_size(), MIN_DECK);
+        let largest = decode(pb::PigeonChessConfig {
+            pawns: Some(56),
+            max_turns: Some(u32::MAX),
+            no_progress_turns: Some(u32::MAX),
+            ..Default::default()
+        })
+        .expect("a 64-card deck");
+        assert_eq!(largest.deck_size(), MAX_DECK);
         invalid(
             PigeonChess::decode_config(&pb::GameConfig { game: None }),
             "config",
