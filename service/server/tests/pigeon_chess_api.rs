@@ -1,6 +1,7 @@
 //! Pigeon Chess through the API (docs/rules/pigeon_chess.md): the chosen pass of §7.10 sent over
 //! gRPC by the typed SDK and by a client that knows only server reflection, the `Passed` event it
-//! produces as every viewer sees it, and out-of-range options refused as field violations (§10).
+//! produces as every viewer sees it, and out-of-range options (§10) and unreadable actions (§9)
+//! refused as field violations.
 //!
 //! The games use the smallest deck the rules allow (§7.1) so that a seat with one stuck card
 //! and no hand, the only position where a pass is listed, comes early: seed 208 under the
@@ -234,8 +235,20 @@ async fn a_reflection_only_client_sends_the_pass_by_field_names() {
     );
 }
 
+/// Asserts that `status` is INVALID_ARGUMENT / INVALID_REQUEST with one field violation, for
+/// `field`.
+fn assert_field_violation(status: &tonic::Status, field: &str) {
+    assert_eq!(status.code(), Code::InvalidArgument, "{field}");
+    let info = status.get_details_error_info().expect("error info");
+    assert_eq!(info.reason, "INVALID_REQUEST");
+    let bad_request = status.get_details_bad_request().expect("a field violation");
+    assert_eq!(bad_request.field_violations.len(), 1);
+    assert_eq!(bad_request.field_violations[0].field, field);
+    assert!(status.message().starts_with(field), "{}", status.message());
+}
+
 #[tokio::test]
-async fn out_of_range_options_are_field_violations_and_defaults_are_listed() {
+async fn unreadable_options_and_actions_are_field_violations() {
     let server = TestServer::start().await;
     let client = server.client().await;
 
@@ -301,13 +314,7 @@ async fn out_of_range_options_are_field_violations_and_defaults_are_listed() {
             })
             .await
             .expect_err("an out-of-range option");
-        assert_eq!(status.code(), Code::InvalidArgument, "{field}");
-        let info = status.get_details_error_info().expect("error info");
-        assert_eq!(info.reason, "INVALID_REQUEST");
-        let bad_request = status.get_details_bad_request().expect("a field violation");
-        assert_eq!(bad_request.field_violations.len(), 1);
-        assert_eq!(bad_request.field_violations[0].field, field);
-        assert!(status.message().starts_with(field), "{}", status.message());
+        assert_field_violation(&status, field);
     }
 
     // The smallest deck and the shortest game are accepted.
@@ -328,4 +335,42 @@ async fn out_of_range_options_are_field_violations_and_defaults_are_listed() {
     assert_eq!(effective.max_turns, Some(1));
     assert_eq!(effective.no_progress_turns, Some(0));
     assert_eq!(effective.queens, Some(0));
+
+    // An action the server cannot read names its field too, and changes nothing.
+    let unreadable = [
+        (
+            PigeonKind::Move(pb::PigeonChessMove {
+                from: "b2".into(),
+                to: "d9".into(),
+            }),
+            "action.pigeon_chess.move.to",
+        ),
+        (
+            PigeonKind::PlaceFrontRow(pb::PigeonChessRow {
+                pieces: vec![pb::PigeonChessPiece::Pawn.into(); 2],
+            }),
+            "action.pigeon_chess.place_front_row.pieces",
+        ),
+    ];
+    for (kind, field) in unreadable {
+        let mut request = tonic::Request::new(pb::ActRequest {
+            game_id: game.id.clone(),
+            action: Some(pigeon_action(kind)),
+            expected_version: Some(0),
+            request_id: deckmate::new_request_id(),
+        });
+        request.metadata_mut().insert(
+            "authorization",
+            format!("Bearer {}", game.seats[0].token())
+                .parse()
+                .expect("ASCII metadata"),
+        );
+        let status = client
+            .raw()
+            .act(request)
+            .await
+            .expect_err("an unreadable action");
+        assert_field_violation(&status, field);
+    }
+    assert_eq!(game.seats[0].observe().await.expect("view").version, 0);
 }

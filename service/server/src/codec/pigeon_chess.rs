@@ -1,7 +1,9 @@
 //! Pigeon Chess on the wire (proto/deckmate/v1/games/pigeon_chess.proto).
 //!
 //! Spots travel as their names ("a1" … "c4"), pieces as `PigeonChessPiece`, and the board as the
-//! 12 spots in the order a1, b1, c1, a2, …, c4.
+//! 12 spots in the order a1, b1, c1, a2, …, c4. An option out of range or an action field that
+//! cannot be read is [`ApiError::InvalidField`] with the field's proto path (§9, §10), so that a
+//! client can show the error next to the field at fault.
 
 use deckmate_engine::GameKind;
 use deckmate_engine::games::pigeon_chess::{
@@ -218,8 +220,6 @@ const COUNT_FIELDS: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens
 /// is wrong.
 fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiError> {
     const FIELD: &str = "config.pigeon_chess";
-    let invalid =
-        |field: String, description: String| ApiError::InvalidField { field, description };
     let mut config = Config::default();
     let counts = [
         message.pawns,
@@ -235,14 +235,14 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
             .ok()
             .filter(|count| usize::from(*count) <= MAX_DECK)
             .ok_or_else(|| {
-                invalid(
+                invalid_field(
                     format!("{FIELD}.{field}"),
                     format!("at most {MAX_DECK} cards, not {value}"),
                 )
             })?;
     }
     if config.count(Piece::King) > 1 {
-        return Err(invalid(
+        return Err(invalid_field(
             format!("{FIELD}.kings"),
             format!(
                 "a deck holds 0 or 1 King, not {}",
@@ -252,8 +252,8 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
     }
     let size = config.deck_size();
     if !(MIN_DECK..=MAX_DECK).contains(&size) {
-        return Err(invalid(
-            FIELD.into(),
+        return Err(invalid_field(
+            FIELD,
             format!(
                 "pawns + knights + bishops + rooks + queens + kings must total {MIN_DECK} to \
                  {MAX_DECK} cards per deck, not {size}"
@@ -265,9 +265,9 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
     }
     if let Some(turns) = message.max_turns {
         if turns == 0 {
-            return Err(invalid(
+            return Err(invalid_field(
                 format!("{FIELD}.max_turns"),
-                "must be at least 1".into(),
+                "must be at least 1",
             ));
         }
         config.max_turns = turns;
@@ -275,7 +275,7 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
     // The engine's own check stays authoritative should it ever grow stricter.
     config
         .validate()
-        .map_err(|error| invalid(FIELD.into(), error.to_string()))?;
+        .map_err(|error| invalid_field(FIELD, error.to_string()))?;
     Ok(config)
 }
 
@@ -294,13 +294,11 @@ fn config_message(config: &Config) -> pb::PigeonChessConfig {
     }
 }
 
-/// Reads one Pigeon Chess action; `field` paths in messages start at `action.pigeon_chess`.
+/// Reads one Pigeon Chess action. A missing or unreadable field is [`ApiError::InvalidField`]
+/// naming its proto field path, which starts at `action.pigeon_chess`.
 fn decode_action_message(message: &pb::PigeonChessAction) -> Result<Action, ApiError> {
-    const FIELD: &str = "action.pigeon_chess";
     let Some(kind) = &message.kind else {
-        return Err(ApiError::InvalidRequest(format!(
-            "{FIELD}: no action is set"
-        )));
+        return Err(invalid_field("action.pigeon_chess", "no action is set"));
     };
     Ok(match kind {
         ActionKind::PlaceFrontRow(row) => {
@@ -326,6 +324,15 @@ fn decode_action_message(message: &pb::PigeonChessAction) -> Result<Action, ApiE
     })
 }
 
+/// The error for one field of a request: INVALID_REQUEST with a `google.rpc.BadRequest` field
+/// violation naming the field's proto path, so that a client can point at the culprit.
+fn invalid_field(field: impl Into<String>, description: impl Into<String>) -> ApiError {
+    ApiError::InvalidField {
+        field: field.into(),
+        description: description.into(),
+    }
+}
+
 /// Reads a setup row: exactly three pieces, for columns a, b and c (§2.2, §2.3).
 fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiError> {
     match row.pieces.as_slice() {
@@ -334,10 +341,10 @@ fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiEr
             decode_piece(*b, &format!("{field}.pieces[1]"))?,
             decode_piece(*c, &format!("{field}.pieces[2]"))?,
         ]),
-        pieces => Err(ApiError::InvalidRequest(format!(
-            "{field}.pieces: a row holds exactly 3 pieces, not {}",
-            pieces.len()
-        ))),
+        pieces => Err(invalid_field(
+            format!("{field}.pieces"),
+            format!("a row holds exactly 3 pieces, not {}", pieces.len()),
+        )),
     }
 }
 
@@ -350,22 +357,18 @@ fn decode_piece(value: i32, field: &str) -> Result<Piece, ApiError> {
         Ok(pb::PigeonChessPiece::Rook) => Ok(Piece::Rook),
         Ok(pb::PigeonChessPiece::Queen) => Ok(Piece::Queen),
         Ok(pb::PigeonChessPiece::King) => Ok(Piece::King),
-        Ok(pb::PigeonChessPiece::Unspecified) => {
-            Err(ApiError::InvalidRequest(format!("{field}: must be set")))
-        }
-        Err(_) => Err(ApiError::InvalidRequest(format!(
-            "{field}: unknown piece {value}"
-        ))),
+        Ok(pb::PigeonChessPiece::Unspecified) => Err(invalid_field(field, "must be set")),
+        Err(_) => Err(invalid_field(field, format!("unknown piece {value}"))),
     }
 }
 
 /// Reads a spot name ("a1" … "c4").
 fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
     if name.is_empty() {
-        return Err(ApiError::InvalidRequest(format!("{field}: must be set")));
+        return Err(invalid_field(field, "must be set"));
     }
     name.parse()
-        .map_err(|_| ApiError::InvalidRequest(format!("{field}: not a spot name (a1 to c4)")))
+        .map_err(|_| invalid_field(field, "not a spot name (a1 to c4)"))
 }
 
 /// A piece on the wire.
@@ -520,75 +523,90 @@ mod tests {
     }
 
     #[test]
-    fn malformed_actions_are_invalid_requests() {
+    fn malformed_actions_are_field_violations_naming_the_proto_field() {
         use pb::PigeonChessPiece as P;
         let row = |pieces: Vec<P>| pb::PigeonChessRow {
             pieces: pieces.into_iter().map(i32::from).collect(),
         };
         let decode = |kind: ActionKind| PigeonChess::decode_action(&action_of(kind));
-
-        invalid(
-            decode(ActionKind::PlaceFrontRow(row(vec![P::Pawn, P::Pawn]))),
-            "place_front_row.pieces",
-        );
-        invalid(
-            decode(ActionKind::PlaceBackRow(row(vec![P::Pawn; 4]))),
-            "place_back_row.pieces",
-        );
-        invalid(
-            decode(ActionKind::PlaceFrontRow(row(vec![
-                P::Pawn,
-                P::Unspecified,
-                P::Rook,
-            ]))),
-            "place_front_row.pieces[1]",
-        );
-        invalid(
-            decode(ActionKind::PlaceFrontRow(pb::PigeonChessRow {
-                pieces: vec![1, 2, 42],
-            })),
-            "pieces[2]",
-        );
-        invalid(
-            decode(ActionKind::RevealForFirst(pb::PigeonChessRevealForFirst {
-                piece: 0,
-            })),
-            "reveal_for_first.piece",
-        );
-        invalid(
-            decode(ActionKind::Move(pb::PigeonChessMove {
-                from: "a1".into(),
-                to: "d2".into(),
-            })),
-            "move.to",
-        );
-        invalid(
-            decode(ActionKind::Move(pb::PigeonChessMove {
-                from: String::new(),
-                to: "a2".into(),
-            })),
-            "move.from",
-        );
-        invalid(
-            decode(ActionKind::Place(pb::PigeonChessPlace {
-                piece: P::Queen.into(),
-                spot: "A1".into(),
-            })),
-            "place.spot",
-        );
-        invalid(
-            decode(ActionKind::Place(pb::PigeonChessPlace {
-                piece: -3,
-                spot: "a1".into(),
-            })),
-            "place.piece",
-        );
-        invalid(
-            PigeonChess::decode_action(&pb::action::Kind::PigeonChess(pb::PigeonChessAction {
-                kind: None,
-            })),
-            "action.pigeon_chess",
-        );
+        let cases = [
+            (
+                decode(ActionKind::PlaceFrontRow(row(vec![P::Pawn, P::Pawn]))),
+                "action.pigeon_chess.place_front_row.pieces",
+                "exactly 3 pieces, not 2",
+            ),
+            (
+                decode(ActionKind::PlaceBackRow(row(vec![P::Pawn; 4]))),
+                "action.pigeon_chess.place_back_row.pieces",
+                "not 4",
+            ),
+            (
+                decode(ActionKind::PlaceFrontRow(row(vec![
+                    P::Pawn,
+                    P::Unspecified,
+                    P::Rook,
+                ]))),
+                "action.pigeon_chess.place_front_row.pieces[1]",
+                "must be set",
+            ),
+            (
+                decode(ActionKind::PlaceFrontRow(pb::PigeonChessRow {
+                    pieces: vec![1, 2, 42],
+                })),
+                "action.pigeon_chess.place_front_row.pieces[2]",
+                "unknown piece 42",
+            ),
+            (
+                decode(ActionKind::RevealForFirst(pb::PigeonChessRevealForFirst {
+                    piece: 0,
+                })),
+                "action.pigeon_chess.reveal_for_first.piece",
+                "must be set",
+            ),
+            (
+                decode(ActionKind::Move(pb::PigeonChessMove {
+                    from: "a1".into(),
+                    to: "d2".into(),
+                })),
+                "action.pigeon_chess.move.to",
+                "not a spot name",
+            ),
+            (
+                decode(ActionKind::Move(pb::PigeonChessMove {
+                    from: String::new(),
+                    to: "a2".into(),
+                })),
+                "action.pigeon_chess.move.from",
+                "must be set",
+            ),
+            (
+                decode(ActionKind::Place(pb::PigeonChessPlace {
+                    piece: P::Queen.into(),
+                    spot: "A1".into(),
+                })),
+                "action.pigeon_chess.place.spot",
+                "not a spot name",
+            ),
+            (
+                decode(ActionKind::Place(pb::PigeonChessPlace {
+                    piece: -3,
+                    spot: "a1".into(),
+                })),
+                "action.pigeon_chess.place.piece",
+                "unknown piece -3",
+            ),
+            (
+                PigeonChess::decode_action(&pb::action::Kind::PigeonChess(pb::PigeonChessAction {
+                    kind: None,
+                })),
+                "action.pigeon_chess",
+                "no action is set",
+            ),
+        ];
+        for (result, field, needle) in cases {
+            field_violation(result, field, needle);
+        }
+        // Another game's action, or a meta action, is no field of ours to blame.
         invalid(
             PigeonChess::decode_action(&pb::action::Kind::Meta(pb::MetaAction {
                 kind: pb::MetaActionKind::Resign.into(),
@@ -643,7 +661,7 @@ mod tests {
 
     /// Asserts that `result` is an `InvalidField` for exactly `field` whose description
     /// contains `needle`.
-    fn invalid_field(result: Result<Config, ApiError>, field: &str, needle: &str) {
+    fn field_violation(result: Result<impl std::fmt::Debug, ApiError>, field: &str, needle: &str) {
         match result {
             Err(ApiError::InvalidField {
                 field: actual,
@@ -662,7 +680,7 @@ mod tests {
     #[test]
     fn out_of_range_configs_are_field_violations_naming_the_proto_field() {
         let decode = |message| PigeonChess::decode_config(&config_of(message));
-        invalid_field(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 kings: Some(2),
                 ..Default::default()
@@ -670,7 +688,7 @@ mod tests {
             "config.pigeon_chess.kings",
             "0 or 1 King, not 2",
         );
-        invalid_field(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 rooks: Some(300),
                 ..Default::default()
@@ -678,7 +696,7 @@ mod tests {
             "config.pigeon_chess.rooks",
             "at most 64 cards, not 300",
         );
-        invalid_field(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 max_turns: Some(0),
                 ..Default::default()
@@ -686,7 +704,7 @@ mod tests {
             "config.pigeon_chess.max_turns",
             "at least 1",
         );
-        invalid_field(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 pawns: Some(0),
                 knights: Some(0),
@@ -695,7 +713,7 @@ mod tests {
             "config.pigeon_chess",
             "8 to 64 cards per deck, not 6",
         );
-        invalid_field(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 pawns: Some(60),
                 ..Default::default()
