@@ -1,7 +1,9 @@
 //! Pigeon Chess on the wire (proto/deckmate/v1/games/pigeon_chess.proto).
 //!
 //! Spots travel as their names ("a1" … "c4"), pieces as `PigeonChessPiece`, and the board as the
-//! 12 spots in the order a1, b1, c1, a2, …, c4.
+//! 12 spots in the order a1, b1, c1, a2, …, c4. An option out of range or an action field that
+//! cannot be read is [`ApiError::InvalidField`] with the field's proto path (§9, §10), so that a
+//! client can show the error next to the field at fault.
 
 use deckmate_engine::GameKind;
 use deckmate_engine::games::pigeon_chess::{
@@ -68,6 +70,7 @@ impl GameCodec for PigeonChess {
                 spot: spot.to_string(),
             }),
             Action::EndGame => ActionKind::EndGame(pb::PigeonChessEndGame {}),
+            Action::Pass => ActionKind::Pass(pb::PigeonChessPass {}),
         };
         pb::Action {
             kind: Some(pb::action::Kind::PigeonChess(pb::PigeonChessAction {
@@ -197,6 +200,11 @@ impl GameCodec for PigeonChess {
             }),
             EventView::Passed { seat } => EventKind::Passed(pb::PigeonChessPassed {
                 seat: seat_to_u32(*seat),
+                by_choice: false,
+            }),
+            EventView::PassedByChoice { seat } => EventKind::Passed(pb::PigeonChessPassed {
+                seat: seat_to_u32(*seat),
+                by_choice: true,
             }),
         };
         pb::event::Kind::PigeonChess(pb::PigeonChessEvent { kind: Some(kind) })
@@ -207,7 +215,11 @@ impl GameCodec for PigeonChess {
 const COUNT_FIELDS: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "kings"];
 
 /// Reads the options; unset fields keep the rule file's defaults (§1, §5(e), §5(f), §7.1).
+/// An out-of-range option is [`ApiError::InvalidField`] naming its proto field path
+/// (`config.pigeon_chess.kings`), or `config.pigeon_chess` when only the sum of the card counts
+/// is wrong.
 fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiError> {
+    const FIELD: &str = "config.pigeon_chess";
     let mut config = Config::default();
     let counts = [
         message.pawns,
@@ -223,31 +235,39 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
             .ok()
             .filter(|count| usize::from(*count) <= MAX_DECK)
             .ok_or_else(|| {
-                ApiError::InvalidRequest(format!(
-                    "config.pigeon_chess.{field}: at most {MAX_DECK} cards, not {value}"
-                ))
+                invalid_field(
+                    format!("{FIELD}.{field}"),
+                    format!("at most {MAX_DECK} cards, not {value}"),
+                )
             })?;
     }
     if config.count(Piece::King) > 1 {
-        return Err(ApiError::InvalidRequest(format!(
-            "config.pigeon_chess.kings: a deck holds 0 or 1 King, not {}",
-            config.count(Piece::King)
-        )));
+        return Err(invalid_field(
+            format!("{FIELD}.kings"),
+            format!(
+                "a deck holds 0 or 1 King, not {}",
+                config.count(Piece::King)
+            ),
+        ));
     }
     let size = config.deck_size();
     if !(MIN_DECK..=MAX_DECK).contains(&size) {
-        return Err(ApiError::InvalidRequest(format!(
-            "config.pigeon_chess: pawns + knights + bishops + rooks + queens + kings must total \
-             {MIN_DECK} to {MAX_DECK} cards per deck, not {size}"
-        )));
+        return Err(invalid_field(
+            FIELD,
+            format!(
+                "pawns + knights + bishops + rooks + queens + kings must total {MIN_DECK} to \
+                 {MAX_DECK} cards per deck, not {size}"
+            ),
+        ));
     }
     if let Some(turns) = message.no_progress_turns {
         config.no_progress_turns = turns;
     }
     if let Some(turns) = message.max_turns {
         if turns == 0 {
-            return Err(ApiError::InvalidRequest(
-                "config.pigeon_chess.max_turns: must be at least 1".into(),
+            return Err(invalid_field(
+                format!("{FIELD}.max_turns"),
+                "must be at least 1",
             ));
         }
         config.max_turns = turns;
@@ -255,7 +275,7 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
     // The engine's own check stays authoritative should it ever grow stricter.
     config
         .validate()
-        .map_err(|error| ApiError::InvalidRequest(format!("config.pigeon_chess: {error}")))?;
+        .map_err(|error| invalid_field(FIELD, error.to_string()))?;
     Ok(config)
 }
 
@@ -274,13 +294,11 @@ fn config_message(config: &Config) -> pb::PigeonChessConfig {
     }
 }
 
-/// Reads one Pigeon Chess action; `field` paths in messages start at `action.pigeon_chess`.
+/// Reads one Pigeon Chess action. A missing or unreadable field is [`ApiError::InvalidField`]
+/// naming its proto field path, which starts at `action.pigeon_chess`.
 fn decode_action_message(message: &pb::PigeonChessAction) -> Result<Action, ApiError> {
-    const FIELD: &str = "action.pigeon_chess";
     let Some(kind) = &message.kind else {
-        return Err(ApiError::InvalidRequest(format!(
-            "{FIELD}: no action is set"
-        )));
+        return Err(invalid_field("action.pigeon_chess", "no action is set"));
     };
     Ok(match kind {
         ActionKind::PlaceFrontRow(row) => {
@@ -302,7 +320,17 @@ fn decode_action_message(message: &pb::PigeonChessAction) -> Result<Action, ApiE
             spot: decode_spot(&place.spot, "action.pigeon_chess.place.spot")?,
         },
         ActionKind::EndGame(_) => Action::EndGame,
+        ActionKind::Pass(_) => Action::Pass,
     })
+}
+
+/// The error for one field of a request: INVALID_REQUEST with a `google.rpc.BadRequest` field
+/// violation naming the field's proto path, so that a client can point at the culprit.
+fn invalid_field(field: impl Into<String>, description: impl Into<String>) -> ApiError {
+    ApiError::InvalidField {
+        field: field.into(),
+        description: description.into(),
+    }
 }
 
 /// Reads a setup row: exactly three pieces, for columns a, b and c (§2.2, §2.3).
@@ -313,10 +341,10 @@ fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiEr
             decode_piece(*b, &format!("{field}.pieces[1]"))?,
             decode_piece(*c, &format!("{field}.pieces[2]"))?,
         ]),
-        pieces => Err(ApiError::InvalidRequest(format!(
-            "{field}.pieces: a row holds exactly 3 pieces, not {}",
-            pieces.len()
-        ))),
+        pieces => Err(invalid_field(
+            format!("{field}.pieces"),
+            format!("a row holds exactly 3 pieces, not {}", pieces.len()),
+        )),
     }
 }
 
@@ -329,22 +357,18 @@ fn decode_piece(value: i32, field: &str) -> Result<Piece, ApiError> {
         Ok(pb::PigeonChessPiece::Rook) => Ok(Piece::Rook),
         Ok(pb::PigeonChessPiece::Queen) => Ok(Piece::Queen),
         Ok(pb::PigeonChessPiece::King) => Ok(Piece::King),
-        Ok(pb::PigeonChessPiece::Unspecified) => {
-            Err(ApiError::InvalidRequest(format!("{field}: must be set")))
-        }
-        Err(_) => Err(ApiError::InvalidRequest(format!(
-            "{field}: unknown piece {value}"
-        ))),
+        Ok(pb::PigeonChessPiece::Unspecified) => Err(invalid_field(field, "must be set")),
+        Err(_) => Err(invalid_field(field, format!("unknown piece {value}"))),
     }
 }
 
 /// Reads a spot name ("a1" … "c4").
 fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
     if name.is_empty() {
-        return Err(ApiError::InvalidRequest(format!("{field}: must be set")));
+        return Err(invalid_field(field, "must be set"));
     }
     name.parse()
-        .map_err(|_| ApiError::InvalidRequest(format!("{field}: not a spot name (a1 to c4)")))
+        .map_err(|_| invalid_field(field, "not a spot name (a1 to c4)"))
 }
 
 /// A piece on the wire.
@@ -469,84 +493,120 @@ mod tests {
     }
 
     #[test]
-    fn end_game_round_trips() {
-        let wire = PigeonChess::encode_action(&Action::EndGame);
+    fn end_game_and_pass_round_trip() {
+        for action in [Action::EndGame, Action::Pass] {
+            let wire = PigeonChess::encode_action(&action);
+            assert_eq!(
+                PigeonChess::decode_action(wire.kind.as_ref().unwrap()),
+                Ok(action)
+            );
+        }
         assert_eq!(
-            PigeonChess::decode_action(wire.kind.as_ref().unwrap()),
-            Ok(Action::EndGame)
+            PigeonChess::decode_action(&action_of(ActionKind::Pass(pb::PigeonChessPass {}))),
+            Ok(Action::Pass)
         );
     }
 
     #[test]
-    fn malformed_actions_are_invalid_requests() {
+    fn passes_travel_as_passed_events_that_say_whether_they_were_chosen() {
+        for (view, by_choice) in [
+            (EventView::Passed { seat: Seat(1) }, false),
+            (EventView::PassedByChoice { seat: Seat(1) }, true),
+        ] {
+            match PigeonChess::encode_event(&view) {
+                pb::event::Kind::PigeonChess(pb::PigeonChessEvent {
+                    kind: Some(EventKind::Passed(message)),
+                }) => assert_eq!(message, pb::PigeonChessPassed { seat: 1, by_choice }),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_actions_are_field_violations_naming_the_proto_field() {
         use pb::PigeonChessPiece as P;
         let row = |pieces: Vec<P>| pb::PigeonChessRow {
             pieces: pieces.into_iter().map(i32::from).collect(),
         };
         let decode = |kind: ActionKind| PigeonChess::decode_action(&action_of(kind));
-
-        invalid(
-            decode(ActionKind::PlaceFrontRow(row(vec![P::Pawn, P::Pawn]))),
-            "place_front_row.pieces",
-        );
-        invalid(
-            decode(ActionKind::PlaceBackRow(row(vec![P::Pawn; 4]))),
-            "place_back_row.pieces",
-        );
-        invalid(
-            decode(ActionKind::PlaceFrontRow(row(vec![
-                P::Pawn,
-                P::Unspecified,
-                P::Rook,
-            ]))),
-            "place_front_row.pieces[1]",
-        );
-        invalid(
-            decode(ActionKind::PlaceFrontRow(pb::PigeonChessRow {
-                pieces: vec![1, 2, 42],
-            })),
-            "pieces[2]",
-        );
-        invalid(
-            decode(ActionKind::RevealForFirst(pb::PigeonChessRevealForFirst {
-                piece: 0,
-            })),
-            "reveal_for_first.piece",
-        );
-        invalid(
-            decode(ActionKind::Move(pb::PigeonChessMove {
-                from: "a1".into(),
-                to: "d2".into(),
-            })),
-            "move.to",
-        );
-        invalid(
-            decode(ActionKind::Move(pb::PigeonChessMove {
-                from: String::new(),
-                to: "a2".into(),
-            })),
-            "move.from",
-        );
-        invalid(
-            decode(ActionKind::Place(pb::PigeonChessPlace {
-                piece: P::Queen.into(),
-                spot: "A1".into(),
-            })),
-            "place.spot",
-        );
-        invalid(
-            decode(ActionKind::Place(pb::PigeonChessPlace {
-                piece: -3,
-                spot: "a1".into(),
-            })),
-            "place.piece",
-        );
-        invalid(
-            PigeonChess::decode_action(&pb::action::Kind::PigeonChess(pb::PigeonChessAction {
-                kind: None,
-            })),
-            "action.pigeon_chess",
-        );
+        let cases = [
+            (
+                decode(ActionKind::PlaceFrontRow(row(vec![P::Pawn, P::Pawn]))),
+                "action.pigeon_chess.place_front_row.pieces",
+                "exactly 3 pieces, not 2",
+            ),
+            (
+                decode(ActionKind::PlaceBackRow(row(vec![P::Pawn; 4]))),
+                "action.pigeon_chess.place_back_row.pieces",
+                "not 4",
+            ),
+            (
+                decode(ActionKind::PlaceFrontRow(row(vec![
+                    P::Pawn,
+                    P::Unspecified,
+                    P::Rook,
+                ]))),
+                "action.pigeon_chess.place_front_row.pieces[1]",
+                "must be set",
+            ),
+            (
+                decode(ActionKind::PlaceFrontRow(pb::PigeonChessRow {
+                    pieces: vec![1, 2, 42],
+                })),
+                "action.pigeon_chess.place_front_row.pieces[2]",
+                "unknown piece 42",
+            ),
+            (
+                decode(ActionKind::RevealForFirst(pb::PigeonChessRevealForFirst {
+                    piece: 0,
+                })),
+                "action.pigeon_chess.reveal_for_first.piece",
+                "must be set",
+            ),
+            (
+                decode(ActionKind::Move(pb::PigeonChessMove {
+                    from: "a1".into(),
+                    to: "d2".into(),
+                })),
+                "action.pigeon_chess.move.to",
+                "not a spot name",
+            ),
+            (
+                decode(ActionKind::Move(pb::PigeonChessMove {
+                    from: String::new(),
+                    to: "a2".into(),
+                })),
+                "action.pigeon_chess.move.from",
+                "must be set",
+            ),
+            (
+                decode(ActionKind::Place(pb::PigeonChessPlace {
+                    piece: P::Queen.into(),
+                    spot: "A1".into(),
+                })),
+                "action.pigeon_chess.place.spot",
+                "not a spot name",
+            ),
+            (
+                decode(ActionKind::Place(pb::PigeonChessPlace {
+                    piece: -3,
+                    spot: "a1".into(),
+                })),
+                "action.pigeon_chess.place.piece",
+                "unknown piece -3",
+            ),
+            (
+                PigeonChess::decode_action(&pb::action::Kind::PigeonChess(pb::PigeonChessAction {
+                    kind: None,
+                })),
+                "action.pigeon_chess",
+                "no action is set",
+            ),
+        ];
+        for (result, field, needle) in cases {
+            field_violation(result, field, needle);
+        }
+        // Another game's action, or a meta action, is no field of ours to blame.
         invalid(
             PigeonChess::decode_action(&pb::action::Kind::Meta(pb::MetaAction {
                 kind: pb::MetaActionKind::Resign.into(),
@@ -599,45 +659,89 @@ mod tests {
         assert_eq!(decoded.no_progress_turns, 20);
     }
 
+    /// Asserts that `result` is an `InvalidField` for exactly `field` whose description
+    /// contains `needle`.
+    fn field_violation(result: Result<impl std::fmt::Debug, ApiError>, field: &str, needle: &str) {
+        match result {
+            Err(ApiError::InvalidField {
+                field: actual,
+                description,
+            }) => {
+                assert_eq!(actual, field);
+                assert!(
+                    description.contains(needle),
+                    "{description:?} should say {needle:?}"
+                );
+            }
+            other => panic!("expected InvalidField for {field}, got {other:?}"),
+        }
+    }
+
     #[test]
-    fn out_of_range_configs_name_the_field() {
+    fn out_of_range_configs_are_field_violations_naming_the_proto_field() {
         let decode = |message| PigeonChess::decode_config(&config_of(message));
-        invalid(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 kings: Some(2),
                 ..Default::default()
             }),
-            "kings",
+            "config.pigeon_chess.kings",
+            "0 or 1 King, not 2",
         );
-        invalid(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 rooks: Some(300),
                 ..Default::default()
             }),
-            "rooks",
+            "config.pigeon_chess.rooks",
+            "at most 64 cards, not 300",
         );
-        invalid(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 max_turns: Some(0),
                 ..Default::default()
             }),
-            "max_turns",
+            "config.pigeon_chess.max_turns",
+            "at least 1",
         );
-        invalid(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 pawns: Some(0),
                 knights: Some(0),
                 ..Default::default()
             }),
-            "pawns + knights",
+            "config.pigeon_chess",
+            "8 to 64 cards per deck, not 6",
         );
-        invalid(
+        field_violation(
             decode(pb::PigeonChessConfig {
                 pawns: Some(60),
                 ..Default::default()
             }),
-            "pawns + knights",
+            "config.pigeon_chess",
+            "not 68",
         );
+        // The edges of every range are accepted.
+        let edges = decode(pb::PigeonChessConfig {
+            pawns: Some(2),
+            knights: Some(2),
+            bishops: Some(2),
+            rooks: Some(1),
+            queens: Some(1),
+            kings: Some(0),
+            no_progress_turns: Some(0),
+            max_turns: Some(1),
+        })
+        .expect("an eight-card deck without a King, no limit, one turn");
+        assert_eq!(edges.deck_size(), MIN_DECK);
+        let largest = decode(pb::PigeonChessConfig {
+            pawns: Some(56),
+            max_turns: Some(u32::MAX),
+            no_progress_turns: Some(u32::MAX),
+            ..Default::default()
+        })
+        .expect("a 64-card deck");
+        assert_eq!(largest.deck_size(), MAX_DECK);
         invalid(
             PigeonChess::decode_config(&pb::GameConfig { game: None }),
             "config",

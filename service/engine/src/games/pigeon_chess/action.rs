@@ -1,4 +1,4 @@
-//! Pigeon Chess actions (rules/pigeon_chess.md §2 setup choices, §3 turn actions).
+//! Pigeon Chess actions (docs/rules/pigeon_chess.md §2 setup choices, §3 turn actions).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -30,6 +30,9 @@ pub enum Action {
     },
     /// §3.2 / §5(a): end the game, with exactly one card on the board and none in hand.
     EndGame,
+    /// §3.2, §7.10: let the turn go by instead of ending the game. Edition 2 on, and only while
+    /// ending the game is the seat's one other choice.
+    Pass,
 }
 
 impl fmt::Display for Action {
@@ -41,6 +44,7 @@ impl fmt::Display for Action {
             Action::Move { from, to } => write!(f, "{from}{to}"),
             Action::Place { piece, spot } => write!(f, "place {piece}@{spot}"),
             Action::EndGame => write!(f, "end"),
+            Action::Pass => write!(f, "pass"),
         }
     }
 }

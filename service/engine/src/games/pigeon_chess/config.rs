@@ -1,4 +1,4 @@
-//! Options (rules/pigeon_chess.md §1 deck contents, §5(e) and §5(f) caps).
+//! Options (docs/rules/pigeon_chess.md §1 deck contents, §5(e) and §5(f) caps).
 
 use serde::{Deserialize, Serialize};
 

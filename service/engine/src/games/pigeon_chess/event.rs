@@ -1,5 +1,5 @@
 //! Pigeon Chess events: [`Event`] holds every detail and stays on the server; [`EventView`] is
-//! what one viewer may know of it (rules/pigeon_chess.md §6).
+//! what one viewer may know of it (docs/rules/pigeon_chess.md §6).
 
 use serde::{Deserialize, Serialize};
 
@@ -109,6 +109,12 @@ pub enum Event {
         /// Who passed.
         seat: Seat,
     },
+    /// §3.2, §7.10: the seat chose to pass ([`super::Action::Pass`]) rather than end the game.
+    /// A variant of its own, added last, so that events stored before it existed still decode.
+    PassedByChoice {
+        /// Who passed.
+        seat: Seat,
+    },
 }
 
 /// An event as one viewer may know it: the secret parts are `None` for viewers who may not see
@@ -203,8 +209,13 @@ pub enum EventView {
         /// The card, only for its owner.
         piece: Option<Piece>,
     },
-    /// A seat passed.
+    /// A seat had no legal action and passed.
     Passed {
+        /// Who passed.
+        seat: Seat,
+    },
+    /// A seat chose to pass rather than end the game.
+    PassedByChoice {
         /// Who passed.
         seat: Seat,
     },

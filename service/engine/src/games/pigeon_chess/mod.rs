@@ -1,4 +1,4 @@
-//! Pigeon Chess (`pigeon_chess`), as specified by rules/pigeon_chess.md.
+//! Pigeon Chess (`pigeon_chess`), as specified by docs/rules/pigeon_chess.md.
 //!
 //! Two players each own a deck of chess-piece cards (default: 8 P, 2 N, 2 B, 2 R, 1 Q, 1 K) and
 //! fight on a 3 × 4 grid. Attacks by anything but a Pawn score the attacked card; a Pawn that
@@ -21,8 +21,15 @@
 //! * **Turns (§3).** A turn starts automatically when the previous one ends: the seat's card
 //!   placed face down on its previous turn is turned up. A seat without any legal action passes
 //!   automatically (§3.4, §7.4); a pass counts as a turn. `EndGame` is legal only with exactly one
-//!   card on the board and none in hand (§3.2, §5(a)).
-//! * **End (§5).** (a) `EndGame`; (b) two consecutive seats without a legal action; (c) both
+//!   card on the board and none in hand (§3.2, §5(a)). From edition 2 on, a seat whose one card
+//!   cannot move may [`Action::Pass`] instead (§7.10); edition 1 games keep `EndGame` as the
+//!   only choice there, as their players were shown.
+//! * **Turn numbers.** [`Game::turn_number`] counts the three simultaneous setup steps as turns
+//!   0, 1 and 2 and play turn `n` (from 1) as `2 + n`, so it grows with every new turn,
+//!   automatic and chosen passes included, and never within one, nor on a meta action
+//!   ([`crate::Table`] allows each seat one draw offer per turn by it).
+//! * **End (§5).** (a) `EndGame`; (b) two passes in a row (two consecutive seats without a
+//!   legal action, or a chosen pass next to an automatic one); (c) both
 //!   seats with exactly one card on the board and none in hand; (d) a seat with no card on the
 //!   board or in hand; (e) [`Config::no_progress_turns`] turns in a row without an attack, pawn
 //!   move, pawn scoring or placement (0 = off); (f) [`Config::max_turns`] turns. Scores are the
@@ -61,7 +68,7 @@ use crate::game::{Game, Outcome, PlayError, SetupError};
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
 
-/// Pigeon Chess: chess cards on a 3 × 4 grid (rules/pigeon_chess.md).
+/// Pigeon Chess: chess cards on a 3 × 4 grid (docs/rules/pigeon_chess.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PigeonChess;
 
@@ -121,6 +128,7 @@ impl Game for PigeonChess {
             Action::Move { from, to } => turn::play_move(state, seat, from, to),
             Action::Place { piece, spot } => turn::place(state, seat, piece, spot),
             Action::EndGame => turn::end_game(state, seat),
+            Action::Pass => turn::pass(state, seat),
         }
     }
 
@@ -133,7 +141,9 @@ impl Game for PigeonChess {
             Phase::FrontRow => 0,
             Phase::BackRow => 1,
             Phase::FirstPlayer => 2,
-            Phase::Play | Phase::Finished => 3 + state.turns_taken,
+            // Play turn n (from 1) starts once n - 1 turns are taken. Saturating: a config may
+            // allow up to u32::MAX turns, and the number must never wrap back.
+            Phase::Play | Phase::Finished => state.turns_taken.saturating_add(3),
         }
     }
 

@@ -1,4 +1,4 @@
-//! What one viewer sees (rules/pigeon_chess.md §6). Face-down cards of others, other hands and
+//! What one viewer sees (docs/rules/pigeon_chess.md §6). Face-down cards of others, other hands and
 //! deck order cannot be represented here.
 
 use super::config::Config;

@@ -1,4 +1,4 @@
-//! Pieces and spots of the 3 × 4 grid (rules/pigeon_chess.md §1).
+//! Pieces and spots of the 3 × 4 grid (docs/rules/pigeon_chess.md §1).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,6 +1,6 @@
 //! The authoritative Pigeon Chess state and the small queries every rule module shares.
 //!
-//! Layout decisions (rules/pigeon_chess.md §1, §7.2): seat 0 owns rows 1–2 (back row 1, front
+//! Layout decisions (docs/rules/pigeon_chess.md §1, §7.2): seat 0 owns rows 1–2 (back row 1, front
 //! row 2), seat 1 owns rows 3–4 (front row 3, back row 4). Hands are multisets (a count per
 //! piece), because cards of one piece are interchangeable. Decks are drawn from the end of their
 //! vector, which is the "top" of the pile.

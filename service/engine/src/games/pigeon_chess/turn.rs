@@ -1,11 +1,16 @@
-//! §3 turns (start-of-turn flip, optional end, move or place, automatic passes) and §5 end
-//! conditions.
+//! §3 turns (start-of-turn flip, optional end, move or place, passes) and §5 end conditions.
 //!
 //! A turn starts automatically when the previous one completes: `TurnStarted` is reported and
 //! the seat's face-down cards (only ever the one it placed on its previous turn, since both setup
 //! rows are revealed before play) are turned face up (§3.1, §7.6). If the seat then has no legal
 //! action it passes at once (§3.4, §7.4); if the turn before was a pass too, neither seat can act
 //! and the game ends (§5(b)). The end conditions (c)–(f) are checked after every completed turn.
+//!
+//! From [`Edition::SECOND`] on, a seat whose only choice would be `EndGame` (one stuck card, no
+//! hand) may also [`Action::Pass`] (§3.2, §7.10): the rules make ending the game an option, and
+//! the first release turned it into an obligation whenever the card was stuck, although the
+//! opponent's next move might free it. A chosen pass is a turn without progress like an
+//! automatic one, so two passes in a row still end the game by §5(b).
 
 use super::action::Action;
 use super::event::{Event, RowSide};
@@ -13,6 +18,7 @@ use super::movement::{destinations, has_any_move};
 use super::observation::Phase;
 use super::piece::{Piece, Spot};
 use super::state::{Card, State, hand_cards, row_index, row_spots, seats};
+use crate::edition::Edition;
 use crate::game::{EndReason, Outcome, PlayError};
 use crate::seat::Seat;
 
@@ -27,7 +33,8 @@ pub(crate) fn begin_play(state: &mut State, first: Seat, events: &mut Vec<Event>
 }
 
 /// The turn actions `seat` may take now: moves and attacks (by origin spot), then placements
-/// (highest worth first, columns a to c), then ending the game when §3.2 allows it.
+/// (highest worth first, columns a to c), then ending the game when §3.2 allows it, then a pass
+/// when §7.10 allows it.
 pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     if state.phase != Phase::Play || state.current != Some(seat) {
         return Vec::new();
@@ -52,6 +59,9 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     }
     if may_end_game(state, seat) {
         actions.push(Action::EndGame);
+        if may_pass(state, seat) {
+            actions.push(Action::Pass);
+        }
     }
     actions
 }
@@ -59,6 +69,13 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
 /// §3.2 / §5(a): exactly one card on the board and none in hand.
 fn may_end_game(state: &State, seat: Seat) -> bool {
     state.board_count(seat) == 1 && state.hand_count(seat) == 0
+}
+
+/// §3.2, §7.10: under edition 2 on, a seat may pass instead of ending the game when ending it is
+/// its only other choice: one card on the board that cannot move, and no hand (so nothing to
+/// place either).
+fn may_pass(state: &State, seat: Seat) -> bool {
+    state.edition.has(Edition::SECOND) && may_end_game(state, seat) && !has_any_move(state, seat)
 }
 
 /// Whether `seat` has any turn action at all.
@@ -185,6 +202,35 @@ pub(crate) fn end_game(state: &mut State, seat: Seat) -> Result<Vec<Event>, Play
     Ok(Vec::new())
 }
 
+/// §3.2, §7.10: `seat` lets its turn go by instead of ending the game. The pass is a turn
+/// without progress (§5(e)); if the opponent's turn just before was a pass too, neither seat had
+/// anything to do and the game ends (§5(b)).
+pub(crate) fn pass(state: &mut State, seat: Seat) -> Result<Vec<Event>, PlayError> {
+    require_play(state)?;
+    if !may_pass(state, seat) {
+        return Err(PlayError::Illegal(if state.edition.has(Edition::SECOND) {
+            "you may pass only when ending the game is your one other choice".into()
+        } else {
+            "passing by choice is not part of the rules this game was created under".into()
+        }));
+    }
+    let mut events = vec![Event::PassedByChoice { seat }];
+    let second_pass = state.last_turn_passed;
+    record_turn(state, false, true);
+    // §5(b) comes first: two passes in a row say more about the game than a cap reached on the
+    // same turn.
+    let reason = if second_pass {
+        Some(EndReason::NoLegalAction)
+    } else {
+        end_reason(state)
+    };
+    match reason {
+        Some(reason) => finish(state, reason),
+        None => start_turn(state, seat.opponent(), &mut events),
+    }
+    Ok(events)
+}
+
 /// Counts a finished turn of `seat`, checks §5(c)–(f) and, if the game goes on, starts the
 /// opponent's turn.
 fn complete_turn(
@@ -201,13 +247,7 @@ fn complete_turn(
 
 /// Counts a finished turn and ends the game if an end condition holds; returns whether it did.
 fn count_turn(state: &mut State, progress: bool, passed: bool) -> bool {
-    state.turns_taken += 1;
-    state.turns_without_progress = if progress {
-        0
-    } else {
-        state.turns_without_progress + 1
-    };
-    state.last_turn_passed = passed;
+    record_turn(state, progress, passed);
     match end_reason(state) {
         Some(reason) => {
             finish(state, reason);
@@ -215,6 +255,18 @@ fn count_turn(state: &mut State, progress: bool, passed: bool) -> bool {
         }
         None => false,
     }
+}
+
+/// Counts a finished turn: §5(f) counts every turn, §5(e) those without progress, and §5(b)
+/// needs to know whether it was a pass.
+fn record_turn(state: &mut State, progress: bool, passed: bool) {
+    state.turns_taken += 1;
+    state.turns_without_progress = if progress {
+        0
+    } else {
+        state.turns_without_progress + 1
+    };
+    state.last_turn_passed = passed;
 }
 
 /// §3.1, §3.4: starts `seat`'s turn, flipping its face-down cards; passes for as long as the

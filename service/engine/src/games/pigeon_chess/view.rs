@@ -133,5 +133,6 @@ pub(crate) fn reveal_event(event: &Event) -> EventView {
             piece: Some(piece),
         },
         Event::Passed { seat } => EventView::Passed { seat },
+        Event::PassedByChoice { seat } => EventView::PassedByChoice { seat },
     }
 }

@@ -1,4 +1,4 @@
-//! Rule tests, one module per section of rules/pigeon_chess.md. Test names start with the
+//! Rule tests, one module per section of docs/rules/pigeon_chess.md. Test names start with the
 //! section they check (`s3_…` checks §3).
 
 mod s1_components;

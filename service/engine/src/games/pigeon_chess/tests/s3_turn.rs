@@ -223,3 +223,76 @@ fn s3_turns_alternate_and_only_the_seat_to_move_may_act() {
         Err(PlayError::NotYourTurn)
     );
 }
+
+#[test]
+fn s3_turn_numbers_count_setup_steps_as_0_1_2_and_grow_with_every_play_turn() {
+    use crate::rng::{GameRng, Seed};
+    use rand::{Rng, SeedableRng};
+    for seed in 0..40 {
+        let (mut state, _) =
+            PigeonChess::new_game(&Default::default(), 2, Seed::from_u64(seed)).unwrap();
+        let mut rng = GameRng::seed_from_u64(seed);
+        // The play turn in progress, from the last TurnStarted event.
+        let mut play_turn = None;
+        while PigeonChess::outcome(&state).is_none() {
+            let before = PigeonChess::turn_number(&state);
+            let expected = match state.phase {
+                Phase::FrontRow => 0,
+                Phase::BackRow => 1,
+                Phase::FirstPlayer => 2,
+                Phase::Play => 2 + play_turn.expect("play began with a TurnStarted event"),
+                Phase::Finished => unreachable!("the loop stops at the end"),
+            };
+            assert_eq!(before, expected, "seed {seed}");
+            let seats: Vec<Seat> = PigeonChess::to_act(&state).iter().collect();
+            let seat = seats[rng.random_range(0..seats.len())];
+            let legal = PigeonChess::legal_actions(&state, seat);
+            let action = legal[rng.random_range(0..legal.len())];
+            let phase = state.phase;
+            let events = act(&mut state, seat.0, action);
+            let started: Vec<u32> = events
+                .iter()
+                .filter_map(|event| match event {
+                    Event::TurnStarted { turn, .. } => Some(*turn),
+                    _ => None,
+                })
+                .collect();
+            if let Some(last) = started.last() {
+                play_turn = Some(*last);
+            }
+            let after = PigeonChess::turn_number(&state);
+            if PigeonChess::outcome(&state).is_some() {
+                assert!(after >= before, "seed {seed}: the number went back");
+            } else if started.is_empty() && phase == state.phase {
+                // A simultaneous setup choice of one seat: the step goes on, and so does the turn.
+                assert_eq!(after, before, "seed {seed}: {action} began no turn");
+            } else {
+                // Every new turn gets a greater number, passes included.
+                assert!(after > before, "seed {seed}: {action} began a turn");
+            }
+        }
+    }
+}
+
+#[test]
+fn s3_turn_numbers_never_wrap_at_the_largest_turn_cap() {
+    let mut state = position(0, &[up("b2", 0, K), up("b4", 1, K)]);
+    state.config.max_turns = u32::MAX;
+    state.turns_taken = u32::MAX - 2;
+    assert_eq!(PigeonChess::turn_number(&state), u32::MAX);
+    state.turns_taken = u32::MAX - 1;
+    assert_eq!(PigeonChess::turn_number(&state), u32::MAX);
+    state.phase = Phase::Finished;
+    state.turns_taken = u32::MAX;
+    assert_eq!(PigeonChess::turn_number(&state), u32::MAX);
+}
+
+#[test]
+fn s3_2_a_chosen_pass_begins_the_next_turn_number() {
+    // Seat 1's last card is stuck: it passes, and the turn number moves on to seat 0's turn.
+    let mut state = position(1, &[up("b1", 0, K), up("c3", 0, R), up("b2", 1, P)]);
+    let before = PigeonChess::turn_number(&state);
+    act(&mut state, 1, Action::Pass);
+    assert_eq!(PigeonChess::turn_number(&state), before + 1);
+    assert_eq!(state.current, Some(Seat(0)));
+}

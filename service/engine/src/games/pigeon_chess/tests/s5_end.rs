@@ -118,9 +118,137 @@ fn s5b_a_single_pass_does_not_end_the_game() {
     assert!(state.outcome.is_none());
     assert_eq!(
         PigeonChess::legal_actions(&state, Seat(1)),
-        [Action::EndGame],
-        "seat 1's last card is stuck, but it may end the game"
+        [Action::EndGame, Action::Pass],
+        "seat 1's last card is stuck, but it may end the game or pass (§7.10)"
     );
+    assert_eq!(
+        PigeonChess::legal_actions(&first_edition(state), Seat(1)),
+        [Action::EndGame],
+        "edition 1: ending the game is the only choice"
+    );
+}
+
+/// Seat 0's two Pawns on a1 and a2 are stuck behind seat 1's last card, a Pawn on a3, which is
+/// stuck in front of them: nobody has a move, and seat 1 has no hand.
+fn locked_pawns(current: u8) -> State {
+    position(current, &[up("a1", 0, P), up("a2", 0, P), up("a3", 1, P)])
+}
+
+#[test]
+fn s5b_an_automatic_pass_after_a_chosen_pass_ends_the_game() {
+    let mut state = locked_pawns(1);
+    assert_eq!(
+        PigeonChess::legal_actions(&state, Seat(1)),
+        [Action::EndGame, Action::Pass]
+    );
+    let events = act(&mut state, 1, Action::Pass);
+    assert_eq!(
+        events,
+        [
+            Event::PassedByChoice { seat: Seat(1) },
+            Event::TurnStarted {
+                seat: Seat(0),
+                turn: 2
+            },
+        ]
+    );
+    // Seat 0 has nothing to do right after a pass: neither seat can act (§5(b)).
+    assert_over(&state, EndReason::NoLegalAction);
+    assert_eq!(state.turns_taken, 1);
+    let outcome = PigeonChess::outcome(&state).unwrap();
+    assert_eq!(outcome.scores, [3, 3]);
+    assert!(outcome.is_draw());
+}
+
+#[test]
+fn s5b_a_chosen_pass_after_an_automatic_pass_ends_the_game() {
+    // Seat 1's last card steps into the lock; seat 0 passes automatically, and seat 1 passes too.
+    let mut state = position(1, &[up("a1", 0, P), up("a2", 0, P), up("a4", 1, P)]);
+    let events = act(
+        &mut state,
+        1,
+        Action::Move {
+            from: sp("a4"),
+            to: sp("a3"),
+        },
+    );
+    assert_eq!(
+        events[1..],
+        [
+            Event::TurnStarted {
+                seat: Seat(0),
+                turn: 2
+            },
+            Event::Passed { seat: Seat(0) },
+            Event::TurnStarted {
+                seat: Seat(1),
+                turn: 3
+            },
+        ]
+    );
+    assert!(state.last_turn_passed);
+    let mut first = first_edition(state.clone());
+    assert_eq!(
+        PigeonChess::legal_actions(&state, Seat(1)),
+        [Action::EndGame, Action::Pass]
+    );
+    let events = act(&mut state, 1, Action::Pass);
+    assert_eq!(events, [Event::PassedByChoice { seat: Seat(1) }]);
+    assert_over(&state, EndReason::NoLegalAction);
+    assert_eq!(state.turns_taken, 3, "the chosen pass is a turn");
+
+    // Edition 1: the same seat may only end the game, which scores the same but says why.
+    assert_eq!(
+        PigeonChess::legal_actions(&first, Seat(1)),
+        [Action::EndGame]
+    );
+    act(&mut first, 1, Action::EndGame);
+    assert_over(&first, EndReason::PlayerEnded);
+}
+
+#[test]
+fn s5e_a_chosen_pass_is_a_turn_without_progress() {
+    // Seat 1's Pawn on b2 is stuck behind seat 0's King; seat 0's Rook shuffles on the c file.
+    let mut state = position(1, &[up("b1", 0, K), up("c3", 0, R), up("b2", 1, P)]);
+    state.config.no_progress_turns = 4;
+    state.turns_without_progress = 0;
+    act(&mut state, 1, Action::Pass);
+    assert_eq!(state.turns_without_progress, 1);
+    assert!(state.last_turn_passed);
+    act(
+        &mut state,
+        0,
+        Action::Move {
+            from: sp("c3"),
+            to: sp("c4"),
+        },
+    );
+    assert_eq!(state.turns_without_progress, 2);
+    assert!(!state.last_turn_passed, "a move breaks the pass streak");
+    act(&mut state, 1, Action::Pass);
+    assert_eq!(state.turns_without_progress, 3);
+    assert!(
+        state.outcome.is_none(),
+        "passes apart from each other go on"
+    );
+    act(
+        &mut state,
+        0,
+        Action::Move {
+            from: sp("c4"),
+            to: sp("c3"),
+        },
+    );
+    assert_over(&state, EndReason::NoProgress);
+    assert_eq!(state.turns_taken, 4);
+}
+
+#[test]
+fn s5f_a_chosen_pass_counts_towards_the_turn_cap() {
+    let mut state = position(1, &[up("b1", 0, K), up("c3", 0, R), up("b2", 1, P)]);
+    state.config.max_turns = 1;
+    act(&mut state, 1, Action::Pass);
+    assert_over(&state, EndReason::TurnCap);
 }
 
 #[test]

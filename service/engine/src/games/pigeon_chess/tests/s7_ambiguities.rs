@@ -2,11 +2,11 @@
 
 use rand::SeedableRng;
 
-use super::super::{Action, Config, Event, Phase, PigeonChess};
+use super::super::{Action, Config, Event, EventView, Phase, PigeonChess};
 use super::support::*;
-use crate::game::{Game, SetupError};
+use crate::game::{Game, PlayError, SetupError};
 use crate::rng::{GameRng, Seed};
-use crate::seat::Seat;
+use crate::seat::{Seat, Viewer};
 
 #[test]
 fn s7_1_an_eight_card_deck_is_the_smallest_that_plays() {
@@ -222,4 +222,126 @@ fn s7_8_placement_is_only_in_the_own_back_row() {
         .map(|action| action.to_string())
         .collect();
     assert_eq!(places, ["place R@a4", "place R@b4", "place R@c4"]);
+}
+
+/// Seat 1's last card, a Pawn on b2, is stuck behind seat 0's King on b1, and seat 1 holds no
+/// hand: ending the game is its only choice unless it may pass.
+fn stuck_last_card() -> super::super::State {
+    position(1, &[up("b1", 0, K), up("c3", 0, R), up("b2", 1, P)])
+}
+
+#[test]
+fn s7_10_a_seat_whose_only_choice_is_to_end_the_game_may_pass_instead() {
+    let mut state = stuck_last_card();
+    assert_eq!(
+        PigeonChess::legal_actions(&state, Seat(1)),
+        [Action::EndGame, Action::Pass]
+    );
+    let events = act(&mut state, 1, Action::Pass);
+    assert_eq!(
+        events,
+        [
+            Event::PassedByChoice { seat: Seat(1) },
+            Event::TurnStarted {
+                seat: Seat(0),
+                turn: 2
+            },
+        ]
+    );
+    assert!(state.outcome.is_none(), "the game goes on");
+    assert_eq!(state.current, Some(Seat(0)));
+    assert_eq!(state.turns_taken, 1);
+    assert_eq!(state.turns_without_progress, 1);
+    assert!(state.last_turn_passed);
+    // The pass is public and reads the same for everyone.
+    for viewer in [
+        Viewer::Seat(Seat(0)),
+        Viewer::Seat(Seat(1)),
+        Viewer::Spectator,
+    ] {
+        assert_eq!(
+            PigeonChess::view_event(&events[0], viewer),
+            Some(EventView::PassedByChoice { seat: Seat(1) })
+        );
+    }
+    assert_eq!(Action::Pass.to_string(), "pass");
+
+    // Once the King steps aside the Pawn can move again, and the pass is no longer listed.
+    act(
+        &mut state,
+        0,
+        Action::Move {
+            from: sp("b1"),
+            to: sp("a1"),
+        },
+    );
+    let legal = PigeonChess::legal_actions(&state, Seat(1));
+    assert!(legal.contains(&Action::EndGame));
+    assert!(!legal.contains(&Action::Pass), "{legal:?}");
+}
+
+#[test]
+fn s7_10_first_edition_games_keep_end_game_as_the_only_choice() {
+    let mut state = first_edition(stuck_last_card());
+    assert_eq!(
+        PigeonChess::legal_actions(&state, Seat(1)),
+        [Action::EndGame]
+    );
+    let before = state.clone();
+    match PigeonChess::apply(&mut state, Seat(1), &Action::Pass) {
+        Err(PlayError::Illegal(message)) => {
+            assert!(
+                message.contains("rules this game was created under"),
+                "{message}"
+            )
+        }
+        other => panic!("a pass was not refused: {other:?}"),
+    }
+    assert_eq!(state, before);
+}
+
+#[test]
+fn s7_10_pass_is_refused_while_the_seat_has_anything_else_to_do() {
+    let cases = [
+        // The last card can move.
+        position(1, &[up("a1", 0, K), up("c3", 0, R), up("b2", 1, P)]),
+        // A second card that can move: the seat may not end the game either.
+        position(
+            1,
+            &[
+                up("b1", 0, K),
+                up("c3", 0, R),
+                up("b2", 1, P),
+                up("a4", 1, R),
+            ],
+        ),
+        // A card in hand to place.
+        with_hands(stuck_last_card(), [&[], &[Q]]),
+    ];
+    for mut state in cases {
+        assert!(
+            !PigeonChess::legal_actions(&state, Seat(1)).contains(&Action::Pass),
+            "{:?}",
+            PigeonChess::legal_actions(&state, Seat(1))
+        );
+        let before = state.clone();
+        match PigeonChess::apply(&mut state, Seat(1), &Action::Pass) {
+            Err(PlayError::Illegal(message)) => {
+                assert!(message.contains("one other choice"), "{message}")
+            }
+            other => panic!("a pass was not refused: {other:?}"),
+        }
+        assert_eq!(state, before);
+    }
+    // Nor is it a setup action, nor the opponent's to take.
+    let mut setup = rigged_setup([&[P, P, P, R, N], &[P, P, P, R, N]], [&[B; 3], &[B; 3]]);
+    assert!(matches!(
+        PigeonChess::apply(&mut setup, Seat(0), &Action::Pass),
+        Err(PlayError::Illegal(_))
+    ));
+    let mut state = stuck_last_card();
+    assert_eq!(
+        PigeonChess::apply(&mut state, Seat(0), &Action::Pass),
+        Err(PlayError::NotYourTurn)
+    );
 }

@@ -62,6 +62,12 @@ pub(super) fn position(current: u8, cards: &[(Spot, Card)]) -> State {
     state
 }
 
+/// `state` as a game created under the first rules edition (stored by the first release).
+pub(super) fn first_edition(mut state: State) -> State {
+    state.edition = crate::Edition::FIRST;
+    state
+}
+
 /// Applies a legal action, failing the test on error.
 pub(super) fn act(state: &mut State, seat: u8, action: Action) -> Vec<Event> {
     PigeonChess::apply(state, Seat(seat), &action)
