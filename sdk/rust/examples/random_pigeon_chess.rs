@@ -97,6 +97,7 @@ fn describe(action: &pb::Action) -> String {
             Some(Kind::Move(step)) => format!("{} -> {}", step.from, step.to),
             Some(Kind::Place(place)) => format!("places {} on {}", piece(place.piece), place.spot),
             Some(Kind::EndGame(_)) => "ends the game".to_string(),
+            Some(Kind::Pass(_)) => "passes".to_string(),
             None => "empty action".to_string(),
         },
         Some(other) => format!("{other:?}"),

@@ -10,7 +10,7 @@
 //!
 //! * draw offers: one per seat per turn, renewable on a later turn, answered only by the
 //!   offeree's own turn action (docs/rules/conventions.md §4);
-//! * Pigeon Chess: a seat that could only end the game may pass (docs/rules/pigeon_chess.md §3);
+//! * Pigeon Chess: a seat that could only end the game may pass (docs/rules/pigeon_chess.md §7.10);
 //! * Pile Chess: how a pile tied among three or more sides is shared out
 //!   (docs/rules/pile_chess.md §7);
 //! * Raindropchess: flips legal on public information only; checkmate, stalemate, repetition and

@@ -138,7 +138,9 @@ mod tests {
             ..Default::default()
         });
         let bad = new_game(&config, 2, seed).unwrap_err();
-        assert!(matches!(bad, ApiError::InvalidRequest(m) if m.contains("kings")));
+        assert!(
+            matches!(bad, ApiError::InvalidField { field, .. } if field == "config.pigeon_chess.kings")
+        );
     }
 
     #[test]
