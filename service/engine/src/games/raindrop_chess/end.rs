@@ -162,7 +162,7 @@ fn dead_material(state: &State) -> bool {
     let mut material = position.occupied() & !position.role_pieces(Role::King);
     for colour in Color::ALL {
         if state.pools[seat_of(colour).index()].is_empty() {
-            material = material & !(position.pieces(colour, Role::Pawn) & last_rank(colour));
+            material &= !(position.pieces(colour, Role::Pawn) & last_rank(colour));
         }
     }
     let bishops = position.role_pieces(Role::Bishop);
