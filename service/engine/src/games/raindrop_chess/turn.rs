@@ -13,11 +13,11 @@ use crate::edition::Edition;
 use crate::game::PlayError;
 use crate::seat::Seat;
 
-/// §3, §4: whether `seat` may flip now: its deck holds a card, and if its King is in check,
-/// some card it may still turn over could end the check: a placement could block it, or
-/// (edition 2, §8.10) a joker is still in the deck. Only public facts decide, never the hidden
-/// top card, so the listed actions tell nothing about the deck order (§7). A flipped card that
-/// then cannot end the check loses at once (§4, §8.5).
+/// §3, §4: whether `seat` may flip now: its deck holds a card, and if its King is in check, a
+/// flip could answer the check: a placement could block it (judged on the check alone, §8.22),
+/// or (edition 2, §8.10) a joker is still in the deck. Only public facts decide, never the
+/// hidden top card, so the listed actions tell nothing about the deck order (§7). A flipped
+/// card that then cannot end the check loses at once (§4, §8.5).
 pub(crate) fn may_flip(state: &State, seat: Seat) -> bool {
     let colour = colour_of(seat);
     if state.decks[seat.index()].is_empty() {
