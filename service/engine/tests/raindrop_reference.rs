@@ -1,21 +1,23 @@
-//! Raindropchess legality against a slow, independent checker, on random Raindrop positions.
+//! Raindropchess legality against a slow, independent checker, on random Raindrop positions
+//! (docs/rules/raindrop_chess.md §3, §4, §5), under both editions of the rules.
 //!
 //! The positions come from random playouts (with and without jokers). For each one the checker
-//! reads only the public observation (board, pools, deck counts, stage) and works out the legal
-//! actions by brute force: pieces move by walking offsets and rays on a plain array, a move is
-//! legal iff after playing it on a copy the own King is not attacked (attacks found by
-//! generating every enemy piece's moves), a flip is legal iff the deck holds a card and, in
-//! check, one checker stands at a distance on a line, and a placement is legal iff its square is
-//! empty, allowed by the card, and leaves the King out of check. The engine must list exactly
-//! those actions.
+//! reads only the public observation (board, pools, deck counts, flipped cards, options, stage)
+//! and works out the legal actions by brute force: pieces move by walking offsets and rays on a
+//! plain array, a move is legal iff after playing it on a copy the own King is not attacked
+//! (attacks found by generating every enemy piece's moves), a flip is legal iff the deck holds a
+//! card and, in check, one checker stands at a distance on a line or (edition 2) a joker has not
+//! been flipped yet, and a placement is legal iff its square is empty, allowed by the card, and
+//! leaves the King out of check. The engine must list exactly those actions. Since the checker
+//! sees only the observation, its answer cannot depend on the hidden deck order either.
 
 use std::collections::BTreeSet;
 
 use deckmate_engine::chess::{Color, Piece, Role, Square};
 use deckmate_engine::games::raindrop_chess::{
-    Action, Card, ChessMove, Config, JokerEffect, Observation, RaindropChess, Stage,
+    Action, Card, ChessMove, Config, JokerEffect, Observation, RaindropChess, SideView, Stage,
 };
-use deckmate_engine::{Game, Seat, Seed, Viewer};
+use deckmate_engine::{Edition, Game, Seat, Seed, Viewer};
 
 type Board = [Option<Piece>; 64];
 
@@ -106,6 +108,15 @@ fn square(index: usize) -> Square {
     Square::new(index as u8).expect("a square")
 }
 
+/// Seat 0 plays White, seat 1 Black.
+fn side_colour(seat: Seat) -> Color {
+    if seat.0 == 0 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
 /// The legal chess moves by brute force.
 fn reference_moves(board: &Board, color: Color, pool: &[Role]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
@@ -191,7 +202,8 @@ fn reference_placements(board: &Board, color: Color, card: Card) -> BTreeSet<Str
         .collect()
 }
 
-/// §4: one checker, at a distance on a line (so there is a square between).
+/// docs/rules/raindrop_chess.md §4: one checker, at a distance on a line (so there is a square
+/// between).
 fn blockable(board: &Board, color: Color) -> bool {
     let king = (0..64)
         .find(|i| board[*i] == Some(Piece::new(color, Role::King)))
@@ -214,13 +226,20 @@ fn blockable(board: &Board, color: Color) -> bool {
     slider && ((kf - cf).abs().max((kr - cr).abs()) > 1)
 }
 
+/// The jokers `side` has not flipped yet: those the options shuffle into each deck less the
+/// ones it flipped (docs/rules/raindrop_chess.md §1, §7).
+fn jokers_left(observation: &Observation, side: &SideView) -> usize {
+    let flipped = side
+        .flipped
+        .iter()
+        .filter(|card| **card == Card::Joker)
+        .count();
+    usize::from(observation.config.jokers_per_deck) - flipped
+}
+
 /// Every legal action by brute force, from the observation only.
-fn reference_actions(observation: &Observation, seat: Seat) -> BTreeSet<String> {
-    let color = if seat.0 == 0 {
-        Color::White
-    } else {
-        Color::Black
-    };
+fn reference_actions(observation: &Observation, seat: Seat, edition: Edition) -> BTreeSet<String> {
+    let color = side_colour(seat);
     let board = observation.board;
     let side = &observation.sides[seat.index()];
     match observation.stage {
@@ -239,7 +258,10 @@ fn reference_actions(observation: &Observation, seat: Seat) -> BTreeSet<String> 
         Stage::Turn => {
             let mut out = BTreeSet::new();
             let in_check = king_attacked(&board, color);
-            if side.deck_count > 0 && (!in_check || blockable(&board, color)) {
+            // docs/rules/raindrop_chess.md §4, §8.10, §10.1: a joker left makes any check
+            // worth a flip from edition 2 on.
+            let joker_may_help = edition.has(Edition::SECOND) && jokers_left(observation, side) > 0;
+            if side.deck_count > 0 && (!in_check || blockable(&board, color) || joker_may_help) {
                 out.insert("flip".to_string());
             }
             if side.king_placed {
@@ -270,11 +292,19 @@ fn legal_actions_match_the_slow_reference_on_random_raindrop_positions() {
     let mut compared = 0usize;
     let mut moves_seen = 0usize;
     let mut in_check = 0usize;
+    let mut joker_flips_in_check = 0usize;
+    let editions = [Edition::LATEST, Edition::FIRST];
     for (index, config) in configs.iter().enumerate() {
         for seed in 0..25u64 {
-            let (mut state, _) =
-                RaindropChess::new_game(config, 2, Seed::from_u64(seed * 7 + index as u64))
-                    .expect("valid setup");
+            // Most playouts under the latest rules, every fifth under the first edition's.
+            let edition = editions[usize::from(seed % 5 == 4)];
+            let (mut state, _) = RaindropChess::new_game_in(
+                config,
+                2,
+                Seed::from_u64(seed * 7 + index as u64),
+                edition,
+            )
+            .expect("valid setup");
             let mut pick = seed.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             while RaindropChess::outcome(&state).is_none() {
                 let seat = RaindropChess::to_act(&state).iter().next().expect("a seat");
@@ -282,11 +312,19 @@ fn legal_actions_match_the_slow_reference_on_random_raindrop_positions() {
                 let actions = RaindropChess::legal_actions(&state, seat);
                 let listed: BTreeSet<String> = actions.iter().map(Action::to_string).collect();
                 assert_eq!(listed.len(), actions.len(), "duplicate actions");
-                let expected = reference_actions(&observation, seat);
+                let expected = reference_actions(&observation, seat, edition);
                 assert_eq!(
                     listed, expected,
-                    "seed {seed} config {index}: {observation:?}"
+                    "seed {seed} config {index} {edition}: {observation:?}"
                 );
+                let side = &observation.sides[seat.index()];
+                if side.in_check
+                    && listed.contains("flip")
+                    && jokers_left(&observation, side) > 0
+                    && !blockable(&observation.board, side_colour(seat))
+                {
+                    joker_flips_in_check += 1;
+                }
                 compared += 1;
                 moves_seen += actions
                     .iter()
@@ -303,7 +341,7 @@ fn legal_actions_match_the_slow_reference_on_random_raindrop_positions() {
     }
     assert!(compared > 5_000, "only {compared} positions compared");
     assert!(
-        moves_seen > 10_000 && in_check > 50,
-        "{moves_seen} moves, {in_check} checks"
+        moves_seen > 10_000 && in_check > 50 && joker_flips_in_check > 0,
+        "{moves_seen} moves, {in_check} checks, {joker_flips_in_check} flips only a joker allows"
     );
 }

@@ -1,15 +1,19 @@
-//! Raindropchess through the API (rules/raindrop_chess.md): whole games played over gRPC from
-//! the listed legal actions only, by the typed SDK and by a client that knows nothing but server
-//! reflection; deck order is never visible to anyone while the game runs, not even to the deck's
-//! owner (§7), and the finished history shows it.
+//! Raindropchess through the API (docs/rules/raindrop_chess.md): whole games played over gRPC
+//! from the listed legal actions only, by the typed SDK and by a client that knows nothing but
+//! server reflection; deck order is never visible to anyone while the game runs, not even to
+//! the deck's owner (§7), and the finished history shows it. Games end under the reason of
+//! their ending (§6), and malformed options and actions name their field (§11, §12).
 
 mod common;
 
 use common::reflection::{call, get, messages, observe_seats, reflected_pool, request};
 use common::{Picker, TestServer, observe_all, play_random_step};
 use deckmate::{Client, CreateOptions, Game, pb};
+use pb::raindrop_chess_action::Kind as RaindropAction;
 use pb::raindrop_chess_event::Kind as RaindropEvent;
 use prost_reflect::Value;
+use tonic::Code;
+use tonic_types::StatusExt;
 
 /// Raindropchess with every default, or with jokers of `effect`.
 fn raindrop(jokers: Option<pb::RaindropChessJokerEffect>) -> pb::GameConfig {
@@ -207,4 +211,181 @@ async fn a_reflection_only_client_plays_raindrop_chess_to_the_end() {
         }
         assert!(version > 0);
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Endings and field errors.
+
+/// The wire action written `text` in the game's notation (`flip`, `place e4`, `e2e3`).
+fn action(text: &str) -> pb::Action {
+    let kind = match text.split_once(' ') {
+        None if text == "flip" => RaindropAction::Flip(pb::RaindropChessFlip {}),
+        Some(("place", square)) => RaindropAction::Place(pb::RaindropChessPlace {
+            square: square.into(),
+        }),
+        Some(("remove", square)) => RaindropAction::Remove(pb::RaindropChessRemove {
+            square: square.into(),
+        }),
+        _ => RaindropAction::Move(pb::RaindropChessMove { uci: text.into() }),
+    };
+    pb::Action {
+        kind: Some(pb::action::Kind::RaindropChess(pb::RaindropChessAction {
+            kind: Some(kind),
+        })),
+    }
+}
+
+/// Plays `moves` (seat, notation) in a new game of `config` and `seed`; returns the final view
+/// of seat 0.
+async fn play_line(
+    client: &Client,
+    config: pb::RaindropChessConfig,
+    seed: u64,
+    moves: &[(usize, &str)],
+) -> pb::ObserveResponse {
+    let config = pb::GameConfig {
+        game: Some(pb::game_config::Game::RaindropChess(config)),
+    };
+    let game = create(client, config, seed).await;
+    for (seat, text) in moves {
+        let view = game.seats[*seat].observe().await.unwrap();
+        assert!(
+            view.legal_actions.contains(&action(text)),
+            "{text} is not listed for seat {seat}"
+        );
+        game.seats[*seat]
+            .act(action(text))
+            .await
+            .unwrap_or_else(|error| panic!("{text} of seat {seat}: {error}"));
+    }
+    game.seats[0].observe().await.unwrap()
+}
+
+#[tokio::test]
+async fn games_end_under_the_reason_of_their_ending() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    // §6.2: White's King walks to a8, Black's rook is placed on h8 with check, and White flips
+    // a pawn, which may not stand on rank 8 to block: the failed flip loses as by checkmate
+    // (the golden playthrough checkmate-by-a-failed-flip-in-check).
+    let failed_flip = [
+        (0, "flip"),
+        (0, "place a7"),
+        (1, "flip"),
+        (1, "place c3"),
+        (0, "a7a8"),
+        (1, "flip"),
+        (1, "place h8"),
+        (0, "flip"),
+    ];
+    let view = play_line(&client, Default::default(), 39, &failed_flip).await;
+    let outcome = view.outcome.expect("finished");
+    assert_eq!(outcome.reason(), pb::EndReason::Checkmate);
+    assert_eq!(outcome.winners, vec![1]);
+    assert!(!outcome.draw);
+    // §6.7 with a repetition limit of 2 (the golden playthrough repetition-limit-of-two).
+    let repetition = [
+        (0, "flip"),
+        (0, "place d6"),
+        (1, "flip"),
+        (1, "place g3"),
+        (0, "flip"),
+        (0, "place f4"),
+        (1, "flip"),
+        (1, "place h5"),
+        (0, "flip"),
+        (0, "place f6"),
+        (1, "h5h4"),
+        (0, "d6f5"),
+        (1, "h4h3"),
+        (0, "f5d6"),
+        (1, "h3h4"),
+    ];
+    let config = pb::RaindropChessConfig {
+        repetitions: Some(2),
+        ..Default::default()
+    };
+    let view = play_line(&client, config, 4, &repetition).await;
+    let outcome = view.outcome.expect("finished");
+    assert_eq!(outcome.reason(), pb::EndReason::Repetition);
+    assert!(outcome.draw && outcome.winners.is_empty());
+}
+
+/// Asserts that `status` is INVALID_ARGUMENT `INVALID_REQUEST` with one field violation naming
+/// `field`.
+fn assert_field_violation(status: &tonic::Status, field: &str) {
+    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    let info = status.get_details_error_info().expect("error info");
+    assert_eq!(info.reason, "INVALID_REQUEST");
+    let bad_request = status
+        .get_details_bad_request()
+        .expect("a BadRequest detail");
+    let fields: Vec<&str> = bad_request
+        .field_violations
+        .iter()
+        .map(|violation| violation.field.as_str())
+        .collect();
+    assert_eq!(fields, vec![field], "{status:?}");
+}
+
+#[tokio::test]
+async fn options_out_of_range_and_malformed_actions_name_their_field() {
+    let server = TestServer::start().await;
+    let mut rpc = pb::game_service_client::GameServiceClient::new(server.channel().await);
+    let cases = [
+        (
+            pb::RaindropChessConfig {
+                jokers_per_deck: Some(3),
+                ..Default::default()
+            },
+            "jokers_per_deck",
+        ),
+        (
+            pb::RaindropChessConfig {
+                joker_effect: Some(0),
+                ..Default::default()
+            },
+            "joker_effect",
+        ),
+        (
+            pb::RaindropChessConfig {
+                repetitions: Some(1),
+                ..Default::default()
+            },
+            "repetitions",
+        ),
+        (
+            pb::RaindropChessConfig {
+                max_plies: Some(0),
+                ..Default::default()
+            },
+            "max_plies",
+        ),
+    ];
+    for (config, name) in cases {
+        let request = pb::CreateGameRequest {
+            config: Some(pb::GameConfig {
+                game: Some(pb::game_config::Game::RaindropChess(config)),
+            }),
+            seats: 2,
+            ..Default::default()
+        };
+        let status = rpc.create_game(request).await.expect_err("refused");
+        assert_field_violation(&status, &format!("config.raindrop_chess.{name}"));
+    }
+    // A square that is no square, sent by the seat to act.
+    let client = server.client().await;
+    let game = create(&client, raindrop(None), 8).await;
+    let token = game.seats[0].token().to_string();
+    let mut request = tonic::Request::new(pb::ActRequest {
+        game_id: game.id.clone(),
+        action: Some(action("place z9")),
+        ..Default::default()
+    });
+    request.metadata_mut().insert(
+        deckmate_proto::AUTHORIZATION_HEADER,
+        format!("Bearer {token}").parse().expect("ascii"),
+    );
+    let status = rpc.act(request).await.expect_err("refused");
+    assert_field_violation(&status, "action.raindrop_chess.place.square");
 }

@@ -173,17 +173,23 @@ impl GameCodec for RaindropChess {
     }
 }
 
-/// Reads the options; unset fields keep the defaults.
+/// The proto path of a field of the Raindropchess config, for field violations.
+fn config_field(name: &str) -> String {
+    format!("config.raindrop_chess.{name}")
+}
+
+/// Reads the options; unset fields keep the defaults. Each out-of-range value is an
+/// [`ApiError::InvalidField`] naming its field (docs/rules/raindrop_chess.md §12 lists the
+/// ranges, which are those of the engine's `Config::validate`).
 fn decode_config_message(message: &pb::RaindropChessConfig) -> Result<Config, ApiError> {
     let mut config = Config::default();
     if let Some(jokers) = message.jokers_per_deck {
         config.jokers_per_deck = u8::try_from(jokers)
             .ok()
             .filter(|count| *count <= 2)
-            .ok_or_else(|| {
-                ApiError::InvalidRequest(format!(
-                    "config.raindrop_chess.jokers_per_deck: 0 to 2, not {jokers}"
-                ))
+            .ok_or_else(|| ApiError::InvalidField {
+                field: config_field("jokers_per_deck"),
+                description: format!("must be 0, 1 or 2, not {jokers}"),
             })?;
     }
     if let Some(effect) = message.joker_effect {
@@ -191,9 +197,13 @@ fn decode_config_message(message: &pb::RaindropChessConfig) -> Result<Config, Ap
             Ok(pb::RaindropChessJokerEffect::ExtraTurn) => JokerEffect::ExtraTurn,
             Ok(pb::RaindropChessJokerEffect::RemovePiece) => JokerEffect::RemovePiece,
             _ => {
-                return Err(ApiError::InvalidRequest(format!(
-                    "config.raindrop_chess.joker_effect: not a joker effect: {effect}"
-                )));
+                return Err(ApiError::InvalidField {
+                    field: config_field("joker_effect"),
+                    description: format!(
+                        "must be RAINDROP_CHESS_JOKER_EFFECT_EXTRA_TURN or \
+                         RAINDROP_CHESS_JOKER_EFFECT_REMOVE_PIECE, not {effect}"
+                    ),
+                });
             }
         };
     }
@@ -207,16 +217,25 @@ fn decode_config_message(message: &pb::RaindropChessConfig) -> Result<Config, Ap
         config.no_progress_plies = plies;
     }
     if let Some(count) = message.repetitions {
+        if count == 1 {
+            return Err(ApiError::InvalidField {
+                field: config_field("repetitions"),
+                description: "must be 0 (off) or at least 2, not 1".into(),
+            });
+        }
         config.repetitions = count;
     }
     if let Some(plies) = message.max_plies {
         if plies == 0 {
-            return Err(ApiError::InvalidRequest(
-                "config.raindrop_chess.max_plies: must be at least 1".into(),
-            ));
+            return Err(ApiError::InvalidField {
+                field: config_field("max_plies"),
+                description: "must be at least 1".into(),
+            });
         }
         config.max_plies = plies;
     }
+    // Every range the engine checks is checked above, field by field; this only guards against
+    // the two drifting apart.
     config
         .validate()
         .map_err(|error| ApiError::InvalidRequest(format!("config.raindrop_chess: {error}")))?;
@@ -261,20 +280,22 @@ fn decode_action_message(message: &pb::RaindropChessAction) -> Result<Action, Ap
     })
 }
 
-/// Reads a square name.
+/// Reads a square name; anything else is an [`ApiError::InvalidField`] naming `field`.
 fn decode_square(text: &str, field: &str) -> Result<Square, ApiError> {
-    text.parse()
-        .map_err(|_| ApiError::InvalidRequest(format!("{field}: not a square such as e4")))
+    text.parse().map_err(|_| ApiError::InvalidField {
+        field: field.to_string(),
+        description: "not a square such as e4".into(),
+    })
 }
 
-/// Reads a chess move in UCI.
+/// Reads a chess move in UCI; anything else is an [`ApiError::InvalidField`].
 fn decode_move(text: &str) -> Result<ChessMove, ApiError> {
-    const FIELD: &str = "action.raindrop_chess.move.uci";
     match text.parse::<Action>() {
         Ok(Action::Move(chess_move)) => Ok(chess_move),
-        _ => Err(ApiError::InvalidRequest(format!(
-            "{FIELD}: not a move in UCI such as e2e3 or e7e8q"
-        ))),
+        _ => Err(ApiError::InvalidField {
+            field: "action.raindrop_chess.move.uci".into(),
+            description: "not a move in UCI such as e2e3 or e7e8q".into(),
+        }),
     }
 }
 
@@ -349,6 +370,20 @@ mod tests {
     use super::*;
     use crate::codec::common::{decode_table_action, encode_table_action};
     use crate::codec::test_support::{Picker, invalid};
+
+    /// Asserts that `result` is an [`ApiError::InvalidField`] naming exactly `field`.
+    fn invalid_field(result: Result<impl std::fmt::Debug, ApiError>, field: &str) {
+        match result {
+            Err(ApiError::InvalidField {
+                field: named,
+                description,
+            }) => {
+                assert_eq!(named, field);
+                assert!(!description.is_empty());
+            }
+            other => panic!("expected InvalidField naming {field:?}, got {other:?}"),
+        }
+    }
     use deckmate_engine::{Game, Seat, Seed, Table, TableAction, Viewer};
 
     fn config_of(message: pb::RaindropChessConfig) -> pb::GameConfig {
@@ -408,20 +443,20 @@ mod tests {
     fn malformed_actions_are_invalid_requests_naming_the_field() {
         let decode = |kind: Option<ActionKind>| RaindropChess::decode_action(&action_of(kind));
         invalid(decode(None), "action.raindrop_chess");
-        invalid(
+        invalid_field(
             decode(Some(ActionKind::Place(pb::RaindropChessPlace {
                 square: "z9".into(),
             }))),
             "action.raindrop_chess.place.square",
         );
-        invalid(
+        invalid_field(
             decode(Some(ActionKind::Remove(pb::RaindropChessRemove {
                 square: String::new(),
             }))),
             "action.raindrop_chess.remove.square",
         );
         for uci in ["", "e2", "e7e8k", "flip", "e2e9"] {
-            invalid(
+            invalid_field(
                 decode(Some(ActionKind::Move(pb::RaindropChessMove {
                     uci: uci.into(),
                 }))),
@@ -454,34 +489,60 @@ mod tests {
         };
         let wire = RaindropChess::encode_config(&changed);
         assert_eq!(RaindropChess::decode_config(&wire).unwrap(), changed);
-        invalid(
-            RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
-                jokers_per_deck: Some(3),
-                ..Default::default()
-            })),
-            "config.raindrop_chess.jokers_per_deck",
-        );
-        invalid(
-            RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
-                joker_effect: Some(0),
-                ..Default::default()
-            })),
-            "config.raindrop_chess.joker_effect",
-        );
-        invalid(
+        for jokers in [3, 256] {
+            invalid_field(
+                RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
+                    jokers_per_deck: Some(jokers),
+                    ..Default::default()
+                })),
+                "config.raindrop_chess.jokers_per_deck",
+            );
+        }
+        for effect in [0, 3] {
+            invalid_field(
+                RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
+                    joker_effect: Some(effect),
+                    ..Default::default()
+                })),
+                "config.raindrop_chess.joker_effect",
+            );
+        }
+        invalid_field(
             RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
                 max_plies: Some(0),
                 ..Default::default()
             })),
             "config.raindrop_chess.max_plies",
         );
-        invalid(
+        invalid_field(
             RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
                 repetitions: Some(1),
                 ..Default::default()
             })),
-            "repetitions",
+            "config.raindrop_chess.repetitions",
         );
+        // The edges of every range are accepted.
+        for (jokers, repetitions, max_plies, no_progress) in
+            [(0, 0, 1, 0), (2, 2, u32::MAX, u32::MAX)]
+        {
+            let decoded = RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
+                jokers_per_deck: Some(jokers),
+                repetitions: Some(repetitions),
+                max_plies: Some(max_plies),
+                no_progress_plies: Some(no_progress),
+                ..Default::default()
+            }))
+            .expect("in range");
+            assert_eq!(
+                (
+                    u32::from(decoded.jokers_per_deck),
+                    decoded.repetitions,
+                    decoded.max_plies,
+                    decoded.no_progress_plies
+                ),
+                (jokers, repetitions, max_plies, no_progress)
+            );
+        }
         invalid(
             RaindropChess::decode_config(&pb::GameConfig { game: None }),
             "config",

@@ -1,5 +1,5 @@
-//! Raindropchess actions (rules/raindrop_chess.md §3 turn, §5 chess moves) and their notation:
-//! `flip`, `place e4`, `remove e4`, `e2e3`, `e7e8q`.
+//! Raindropchess actions (docs/rules/raindrop_chess.md §3 turn, §5 chess moves, §11 on the wire)
+//! and their notation: `flip`, `place e4`, `remove e4`, `e2e3`, `e7e8q`.
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,5 +1,5 @@
-//! Options (rules/raindrop_chess.md §1 jokers, §3 joker effect, §6 draw rules, §8.3 and §8.4
-//! flags, §9 cap).
+//! Options (docs/rules/raindrop_chess.md §12): §1 jokers, §3 joker effect, §6 draw rules, §8.3
+//! and §8.4 flags, §9 cap.
 
 use serde::{Deserialize, Serialize};
 
@@ -29,13 +29,13 @@ pub struct Config {
     /// §8.4: one bishop card must go on a light square, the other on a dark one (default false:
     /// any free square).
     pub bishop_card_fixes_square_colour: bool,
-    /// §6: the game is drawn after this many plies without a capture, pawn move, placement or
-    /// promotion (default 150, the 75-move rule; 0 turns it off).
+    /// §6.6: the game is drawn after this many turns without a capture, pawn move, placement,
+    /// promotion or joker (default 150, the 75-move rule; 0 turns it off).
     pub no_progress_plies: u32,
-    /// §6: the game is drawn when a position occurs this many times (default 5; 0 turns it off;
-    /// 1 is refused).
+    /// §6.7: the game is drawn when a position occurs this many times (default 5; 0 turns it
+    /// off; 1 is refused).
     pub repetitions: u32,
-    /// §9: the game is drawn after this many turns (default 1000; at least 1).
+    /// §6.9, §9: the game is drawn after this many turns (default 1000; at least 1).
     pub max_plies: u32,
 }
 

@@ -1,10 +1,17 @@
 //! Turn changes and the end of the game: §4 checkmate and stalemate, §6 draw rules, §9 cap.
+//!
+//! Two editions of the rules decide the end (`edition.rs`). Edition 2 reports each ending as
+//! what it is (§6.1–§6.9) and finds dead material (§6.8) before the no-progress limit; edition
+//! 1, which games stored by the first release keep, reports checkmate, stalemate and a failed
+//! flip as [`EndReason::NoLegalAction`] and every draw rule as [`EndReason::NoProgress`], with
+//! its narrower material test after the 75-move and repetition rules (§10.2, §10.3).
 
 use super::event::Event;
 use super::observation::Stage;
-use super::state::{State, colour_of, position_key};
+use super::state::{State, colour_of, position_key, seat_of};
 use super::turn::may_flip;
-use crate::chess::Role;
+use crate::chess::{Bitboard, Color, Role, Square};
+use crate::edition::Edition;
 use crate::game::{EndReason, Outcome};
 use crate::seat::Seat;
 
@@ -21,7 +28,8 @@ pub(crate) fn extra_turn(state: &mut State, seat: Seat) {
     begin_turn(state, seat);
 }
 
-/// Counts one completed turn.
+/// Counts one completed turn. `plies` is also the game's turn number (§14): it moves only
+/// here and when a failed flip ends the game, so it never changes inside a turn.
 fn count_turn(state: &mut State, irreversible: bool) {
     state.plies += 1;
     if irreversible {
@@ -38,54 +46,66 @@ pub(crate) fn begin_turn(state: &mut State, seat: Seat) {
     state.stage = Stage::Turn;
     state.position.set_side_to_move(colour_of(seat));
     state.history.push(position_key(&state.position));
-    if let Some(outcome) = decide(state, seat) {
+    let outcome = if state.edition.has(Edition::SECOND) {
+        decide(state, seat)
+    } else {
+        decide_first_edition(state, seat)
+    };
+    if let Some(outcome) = outcome {
         state.outcome = Some(outcome);
         state.stage = Stage::Finished;
     }
 }
 
-/// §4: `seat` flipped while in check and cannot end the check: it loses at once.
+/// §4, §6.2: `seat` flipped while in check and cannot end the check: it loses at once. The
+/// rules treat this as checkmate, and edition 2 reports it so (§8.5); edition 1 reported
+/// [`EndReason::NoLegalAction`] (§10.2).
 pub(crate) fn lose(state: &mut State, seat: Seat, events: &mut Vec<Event>) {
     events.push(Event::FlipFailed { seat });
     state.plies += 1;
-    state.outcome = Some(Outcome::win(seat.opponent(), EndReason::NoLegalAction));
+    let reason = if state.edition.has(Edition::SECOND) {
+        EndReason::Checkmate
+    } else {
+        EndReason::NoLegalAction
+    };
+    state.outcome = Some(Outcome::win(seat.opponent(), reason));
     state.stage = Stage::Finished;
 }
 
-/// The result of the position at the start of `seat`'s turn, if it decides the game.
-fn decide(state: &State, seat: Seat) -> Option<Outcome> {
-    // §4: checkmate (in check, no chess move ends it, no placement could block) and stalemate.
-    // At the start of a turn the actions are a flip and the chess moves (counted, not listed).
+/// Whether `seat` has no action at all at the start of its turn: no chess move (none before
+/// its King is placed) and no flip. Counted, not listed, because this runs at every turn.
+fn no_action(state: &State, seat: Seat) -> bool {
     let colour = colour_of(seat);
     let has_move =
         state.position.king(colour).is_some() && state.position.count_moves(&state.rules(seat)) > 0;
-    if !has_move && !may_flip(state, seat) {
-        return Some(if state.position.in_check(colour) {
-            Outcome::win(seat.opponent(), EndReason::NoLegalAction)
+    !has_move && !may_flip(state, seat)
+}
+
+/// Edition 2: the result of the position at the start of `seat`'s turn, if it decides the
+/// game, each ending under its own reason.
+fn decide(state: &State, seat: Seat) -> Option<Outcome> {
+    // §4, §6.1, §6.3: no action left is checkmate in check and stalemate otherwise. It comes
+    // first: a mating move wins even if it also completes a draw rule.
+    if no_action(state, seat) {
+        return Some(if state.position.in_check(colour_of(seat)) {
+            Outcome::win(seat.opponent(), EndReason::Checkmate)
         } else {
-            Outcome::draw(EndReason::NoLegalAction)
+            Outcome::draw(EndReason::Stalemate)
         });
     }
+    // §6.8: dead material ends the game at once, before the counters: once neither side can
+    // ever mate, playing on to the no-progress limit only delays the draw.
+    if state.decks.iter().all(Vec::is_empty) && dead_material(state) {
+        return Some(Outcome::draw(EndReason::InsufficientMaterial));
+    }
     let config = &state.config;
-    // §6: the 75-move rule, counted in plies.
-    if config.no_progress_plies > 0 && state.quiet_plies >= config.no_progress_plies {
+    // §6.6: the 75-move rule, counted in plies.
+    if no_progress(state) {
         return Some(Outcome::draw(EndReason::NoProgress));
     }
-    // §6: fivefold repetition.
-    if config.repetitions > 0 {
-        let current = state.history.last();
-        let seen = state
-            .history
-            .iter()
-            .filter(|key| Some(*key) == current)
-            .count();
-        if seen >= config.repetitions as usize {
-            return Some(Outcome::draw(EndReason::NoProgress));
-        }
-    }
-    // §6: insufficient material once both decks are empty.
-    if state.decks.iter().all(Vec::is_empty) && insufficient_material(state) {
-        return Some(Outcome::draw(EndReason::NoProgress));
+    // §6.7: fivefold repetition.
+    if repeated(state) {
+        return Some(Outcome::draw(EndReason::Repetition));
     }
     // §9: the hard cap.
     if state.plies >= config.max_plies {
@@ -94,8 +114,82 @@ fn decide(state: &State, seat: Seat) -> Option<Outcome> {
     None
 }
 
-/// §6: neither side can mate: no pawn, rook or queen, and at most one bishop or knight.
-fn insufficient_material(state: &State) -> bool {
+/// Edition 1, kept as the first release played it (§10.2, §10.3): the same tests in its order,
+/// with its reasons and its material test.
+fn decide_first_edition(state: &State, seat: Seat) -> Option<Outcome> {
+    if no_action(state, seat) {
+        return Some(if state.position.in_check(colour_of(seat)) {
+            Outcome::win(seat.opponent(), EndReason::NoLegalAction)
+        } else {
+            Outcome::draw(EndReason::NoLegalAction)
+        });
+    }
+    if no_progress(state) || repeated(state) {
+        return Some(Outcome::draw(EndReason::NoProgress));
+    }
+    if state.decks.iter().all(Vec::is_empty) && first_edition_insufficient_material(state) {
+        return Some(Outcome::draw(EndReason::NoProgress));
+    }
+    if state.plies >= state.config.max_plies {
+        return Some(Outcome::draw(EndReason::TurnCap));
+    }
+    None
+}
+
+/// §6.6: the configured number of plies has passed without a capture, pawn move, placement,
+/// promotion or joker (0 turns the rule off).
+fn no_progress(state: &State) -> bool {
+    let limit = state.config.no_progress_plies;
+    limit > 0 && state.quiet_plies >= limit
+}
+
+/// §6.7: the position now at the start of the turn has occurred the configured number of times
+/// since the last irreversible action (0 turns the rule off).
+fn repeated(state: &State) -> bool {
+    let limit = state.config.repetitions as usize;
+    let Some(current) = state.history.last() else {
+        return false;
+    };
+    limit > 0 && state.history.iter().filter(|key| *key == current).count() >= limit
+}
+
+/// §6.8: neither side can ever checkmate, whatever is played: besides the Kings, nothing; or one
+/// knight or bishop; or only bishops, all on squares of one colour. A pawn on its last rank
+/// whose owner's promotion pool is empty counts as nothing: it can never move again. The caller
+/// checks that both decks are empty, since a flip could still bring material.
+fn dead_material(state: &State) -> bool {
+    let position = &state.position;
+    let mut material = position.occupied() & !position.role_pieces(Role::King);
+    for colour in Color::ALL {
+        if state.pools[seat_of(colour).index()].is_empty() {
+            material &= !(position.pieces(colour, Role::Pawn) & last_rank(colour));
+        }
+    }
+    let bishops = position.role_pieces(Role::Bishop);
+    let knights = position.role_pieces(Role::Knight);
+    if !material.has_several() {
+        // K v K, or K and one piece v K: dead only if that piece is a minor one.
+        return (material & !(bishops | knights)).is_empty();
+    }
+    let light = material.filter(|square| is_light(*square)).count();
+    (material & !bishops).is_empty() && (light == 0 || light == material.count() as usize)
+}
+
+/// The rank where `colour`'s pawns end their march (rank 8 for White, rank 1 for Black).
+fn last_rank(colour: Color) -> Bitboard {
+    match colour {
+        Color::White => Bitboard::RANK_8,
+        Color::Black => Bitboard::RANK_1,
+    }
+}
+
+/// Whether `square` is light: file + rank odd, so a1 is dark (the convention of §8.4's cards).
+fn is_light(square: Square) -> bool {
+    (square.file() + square.rank()) % 2 == 1
+}
+
+/// Edition 1's material test (§10.3): no pawn, rook or queen, and at most one bishop or knight.
+fn first_edition_insufficient_material(state: &State) -> bool {
     let position = &state.position;
     let heavy = position.role_pieces(Role::Pawn)
         | position.role_pieces(Role::Rook)

@@ -1,7 +1,7 @@
-//! Raindropchess events (rules/raindrop_chess.md §7). [`Event`] holds every detail and stays on
-//! the server; [`EventView`] is what a viewer may know. Only a shuffle holds a secret (the deck
-//! order): while the game runs its view tells just the deck size; the complete history of a
-//! finished game shows the order. Every other event (flipped cards included) is public.
+//! Raindropchess events (docs/rules/raindrop_chess.md §7, §13). [`Event`] holds every detail and
+//! stays on the server; [`EventView`] is what a viewer may know. Only a shuffle holds a secret
+//! (the deck order): while the game runs its view tells just the deck size; the complete history
+//! of a finished game shows the order. Every other event (flipped cards included) is public.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,37 +1,24 @@
-//! Raindropchess (`raindrop_chess`), as specified by rules/raindrop_chess.md: chess on an
+//! Raindropchess (`raindrop_chess`), as docs/rules/raindrop_chess.md states it: chess on an
 //! empty board where each player flips cards from a 16-card deck and places the pieces they
 //! show, then plays chess with them.
 //!
 //! The chess itself is the shared core ([`crate::chess`]) with check enforced, single pawn
 //! steps, no en passant, no castling and promotion limited to the unused pieces of the player's
-//! pool (or staying a pawn).
+//! pool (or staying a pawn) (§5). Every decision the rule text leaves open is recorded in §8 of
+//! the rule file; the ones that shape this code:
 //!
-//! # Decisions where the rule file is silent
-//!
-//! * **Seats (§2).** Seat 0 plays White and moves first.
-//! * **Flip and place (§3).** A flip is one action (`flip`, its card drawn from the hidden
-//!   deck) and the placement another (`place e4`), so that no action list ever depends on the
-//!   hidden next card. A joker with `REMOVE_PIECE` is followed by `remove e4`.
-//! * **Flipping in check (§4).** `flip` is offered in check only when a placement could block it
-//!   (exactly the checkmate test of §4: one checking piece with an empty square between it and
-//!   the King); a flip that could not possibly end the check is not an action.
-//! * **Jokers (§3, §4).** A `REMOVE_PIECE` joker may remove only pieces whose removal does not
-//!   leave the own King in check (an enemy piece can shield the King from another). With no
-//!   removable piece and no check it has no effect (`JokerUnused`) and the turn ends. A joker's
-//!   turn counts as a turn; its extra turn is another.
-//! * **Returned cards (§3.4, §8.6).** A card put back at the bottom stays public (the
-//!   observation lists the returned cards still at the bottom); resampling keeps them there.
-//! * **Bishop colour (§8.4).** With the option on, the deck holds one light and one dark bishop
-//!   card; light squares are those where file + rank is odd (a1 is dark).
-//! * **Promotion pieces (§5, §8.3).** The engine remembers which squares hold promotion pieces;
-//!   with `captured_promotion_returns` a captured or removed one goes back to its owner's pool.
-//! * **End (§4, §6, §9).** Checkmate, stalemate and a failed flip in check end with
-//!   [`EndReason::NoLegalAction`] (a win for the opponent, or a draw for stalemate). The
-//!   75-move rule (150 plies without capture, pawn move, placement, promotion or joker),
-//!   fivefold repetition (same squares and side to move since the last such action) and
-//!   insufficient material (both decks empty; no pawn, rook or queen and at most one bishop or
-//!   knight on the board) are draws with [`EndReason::NoProgress`]; 1000 turns is a draw with
-//!   [`EndReason::TurnCap`]. Checkmate and stalemate are tested first.
+//! * **Flip and place (§3, §8.11).** A flip is one action (`flip`, its card drawn from the
+//!   hidden deck) and the placement another (`place e4`), so that no action list ever depends
+//!   on the hidden next card. A joker with `REMOVE_PIECE` is followed by `remove e4`.
+//! * **Flipping in check (§4, §8.10).** `flip` is offered in check when a placement could block
+//!   the check or, under edition 2, when a joker is still in the deck; a flipped card that then
+//!   cannot end the check loses ([`EndReason::Checkmate`] under edition 2).
+//! * **End (§6, §9).** Checkmate, stalemate, dead material, the 75-move rule, fivefold
+//!   repetition and the turn cap each end the game under their own [`EndReason`] (edition 2);
+//!   games dealt under edition 1 keep that release's reasons and timing (§10).
+//! * **Turns (§14).** A turn is a chess move, a flip with its placement or removal, or a flip
+//!   whose card goes back; a joker's extra turn is a turn of its own. [`Game::turn_number`] is
+//!   the count of turns completed (`plies`), which moves only when a turn ends.
 //! * **Randomness (§7).** The two shuffles at setup, White's deck first; each is an event whose
 //!   view tells only the deck size while the game runs (the complete history of a finished game
 //!   shows the order).
@@ -69,7 +56,8 @@ use crate::seat::{Seat, SeatSet, Viewer};
 #[cfg(doc)]
 use crate::game::EndReason;
 
-/// Raindropchess: place pieces flipped from a deck, then play chess (rules/raindrop_chess.md).
+/// Raindropchess: place pieces flipped from a deck, then play chess
+/// (docs/rules/raindrop_chess.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RaindropChess;
 
@@ -118,6 +106,9 @@ impl Game for RaindropChess {
         view::observe(state)
     }
 
+    /// §14: the turns completed so far. `plies` grows by one when a turn ends (a chess move, a
+    /// placement, a removal, a returned card, or a joker's turn before its extra turn) and
+    /// never between a flip and its placement or removal, nor on a meta action.
     fn turn_number(state: &State) -> u32 {
         state.plies
     }

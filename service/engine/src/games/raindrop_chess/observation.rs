@@ -1,4 +1,5 @@
-//! What one viewer sees (rules/raindrop_chess.md §7). Deck order cannot be represented here.
+//! What one viewer sees (docs/rules/raindrop_chess.md §7, §13). Deck order cannot be represented
+//! here.
 
 use super::card::Card;
 use super::config::Config;

@@ -9,15 +9,35 @@ use super::observation::Stage;
 use super::placement::{block_possible, placement_squares, removal_targets};
 use super::state::{State, colour_of};
 use crate::chess::{Move, Piece, Role, Square};
+use crate::edition::Edition;
 use crate::game::PlayError;
 use crate::seat::Seat;
 
-/// §3: whether `seat` may flip now: its deck holds a card, and (§4) if its King is in check, a
-/// placement could block the check.
+/// §3, §4: whether `seat` may flip now: its deck holds a card, and if its King is in check, a
+/// flip could answer the check: a placement could block it (judged on the check alone, §8.22),
+/// or (edition 2, §8.10) a joker is still in the deck. Only public facts decide, never the
+/// hidden top card, so the listed actions tell nothing about the deck order (§7). A flipped
+/// card that then cannot end the check loses at once (§4, §8.5).
 pub(crate) fn may_flip(state: &State, seat: Seat) -> bool {
     let colour = colour_of(seat);
-    !state.decks[seat.index()].is_empty()
-        && (!state.position.in_check(colour) || block_possible(&state.position, colour))
+    if state.decks[seat.index()].is_empty() {
+        return false;
+    }
+    if !state.position.in_check(colour) || block_possible(&state.position, colour) {
+        return true;
+    }
+    // Edition 1 (§10.1) offered the flip in check only when a placement could block.
+    state.edition.has(Edition::SECOND) && jokers_left(state, seat) > 0
+}
+
+/// §1, §7: the jokers still in `seat`'s deck: those shuffled in less those it flipped. Jokers
+/// are set aside once flipped and never return, and both numbers are public.
+pub(crate) fn jokers_left(state: &State, seat: Seat) -> usize {
+    let flipped = state.flipped[seat.index()]
+        .iter()
+        .filter(|card| **card == Card::Joker)
+        .count();
+    usize::from(state.config.jokers_per_deck).saturating_sub(flipped)
 }
 
 /// §3, §5: the chess moves of `seat`: none before its King is placed.
@@ -133,7 +153,13 @@ fn illegal(state: &State, seat: Seat, fallback: &str) -> PlayError {
     if state.decks[seat.index()].is_empty() {
         PlayError::Illegal("your deck is empty".to_string())
     } else if state.position.in_check(colour_of(seat)) {
-        PlayError::Illegal("a placement cannot block this check".to_string())
+        if state.edition.has(Edition::SECOND) && state.config.jokers_per_deck > 0 {
+            PlayError::Illegal(
+                "a placement cannot block this check and no joker is left in your deck".to_string(),
+            )
+        } else {
+            PlayError::Illegal("a placement cannot block this check".to_string())
+        }
     } else {
         PlayError::Illegal(fallback.to_string())
     }

@@ -1,5 +1,6 @@
-//! Rule tests, one file per section of rules/raindrop_chess.md.
+//! Rule tests, one file per section of docs/rules/raindrop_chess.md.
 
+mod s10_editions;
 mod s1_components;
 mod s2_setup;
 mod s3_turn;

@@ -178,3 +178,54 @@ fn s3_a_remove_piece_joker_removes_an_enemy_piece_but_not_the_king() {
     assert!(state.position.piece_at(sq("b8")).is_none());
     assert_eq!(state.current, Seat(1));
 }
+
+#[test]
+fn s3_the_turn_number_grows_once_per_turn_and_a_jokers_extra_turn_is_a_new_turn() {
+    use crate::table::{MetaAction, Table, TableAction};
+    // §14: White's joker is on top of its deck (it holds one, as configured).
+    let config = Config {
+        jokers_per_deck: 1,
+        ..Config::default()
+    };
+    let mut state = game(&config, 0);
+    let deck = &mut state.decks[0];
+    let joker = deck
+        .iter()
+        .position(|card| *card == Card::Joker)
+        .expect("a joker");
+    let top = deck.len() - 1;
+    deck.swap(joker, top);
+    let mut table = Table::<RaindropChess>::from_state(state);
+    let turn = |table: &Table<RaindropChess>| RaindropChess::turn_number(table.state());
+    let offer = TableAction::Meta(MetaAction::OfferDraw);
+    assert_eq!(turn(&table), 0);
+    // An offer and its refusal are no turn; the offerer may not offer again in this turn.
+    table.apply(Seat(0), &offer).unwrap();
+    table
+        .apply(Seat(1), &TableAction::Meta(MetaAction::DeclineDraw))
+        .unwrap();
+    assert_eq!(turn(&table), 0);
+    assert!(!table.meta_actions(Seat(0)).contains(&MetaAction::OfferDraw));
+    // The joker's turn ends; the extra turn is a new turn, in which White may offer again.
+    let events = table
+        .apply(Seat(0), &TableAction::Game(Action::Flip))
+        .unwrap();
+    assert!(
+        events.contains(&crate::table::TableEvent::Game(Event::ExtraTurn {
+            seat: Seat(0)
+        }))
+    );
+    assert_eq!(table.state().current, Seat(0));
+    assert_eq!(turn(&table), 1);
+    assert!(table.meta_actions(Seat(0)).contains(&MetaAction::OfferDraw));
+    // A flip and its placement are one turn.
+    table
+        .apply(Seat(0), &TableAction::Game(Action::Flip))
+        .unwrap();
+    assert_eq!(turn(&table), 1);
+    let place = RaindropChess::legal_actions(table.state(), Seat(0))[0];
+    assert!(matches!(place, Action::Place(_)));
+    table.apply(Seat(0), &TableAction::Game(place)).unwrap();
+    assert_eq!(turn(&table), 2);
+    assert_eq!(table.state().current, Seat(1));
+}

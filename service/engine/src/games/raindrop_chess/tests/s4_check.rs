@@ -2,8 +2,10 @@
 //! blocking by a flip, checkmate and stalemate as the rule file defines them.
 
 use super::super::observation::Stage;
-use super::super::{Action, Card, Event, JokerEffect, RaindropChess};
-use super::support::{deck_with_top, play, position_state, sq};
+use super::super::{Action, Card, Config, Event, JokerEffect, RaindropChess, State};
+use super::support::{deck_with_top, game_in, play, position_state, position_state_in, sq};
+use crate::chess::{Color, Piece};
+use crate::edition::Edition;
 use crate::game::{EndReason, Game, Outcome};
 use crate::seat::Seat;
 
@@ -63,25 +65,43 @@ fn s4_a_flip_in_check_must_be_placed_as_a_blocker() {
 }
 
 #[test]
-fn s4_a_flip_in_check_that_cannot_block_loses_at_once() {
-    // A pawn may not stand on rank 1: it cannot block.
-    let mut state = position_state(&BLOCKABLE, [deck_with_top(Card::Pawn), vec![]], Seat(0));
-    let events = RaindropChess::apply(&mut state, Seat(0), &Action::Flip).unwrap();
-    assert!(events.contains(&Event::FlipFailed { seat: Seat(0) }));
-    assert_eq!(
-        state.outcome,
-        Some(Outcome::win(Seat(1), EndReason::NoLegalAction))
-    );
+fn s4_a_flip_in_check_that_cannot_block_loses_at_once_as_checkmate() {
+    // A pawn may not stand on rank 1: it cannot block. The loss is reported as checkmate
+    // (§8.5); edition 1 reported it as no legal action (§10.2).
+    for (edition, reason) in [
+        (Edition::SECOND, EndReason::Checkmate),
+        (Edition::FIRST, EndReason::NoLegalAction),
+    ] {
+        let mut state = position_state_in(
+            edition,
+            &BLOCKABLE,
+            [deck_with_top(Card::Pawn), vec![]],
+            Seat(0),
+        );
+        let events = RaindropChess::apply(&mut state, Seat(0), &Action::Flip).unwrap();
+        assert!(events.contains(&Event::FlipFailed { seat: Seat(0) }));
+        assert_eq!(
+            state.outcome,
+            Some(Outcome::win(Seat(1), reason)),
+            "{edition}"
+        );
+    }
 }
 
 #[test]
-fn s4_the_same_check_with_an_empty_deck_is_mate() {
-    let state = position_state(&BLOCKABLE, [vec![], vec![Card::Pawn]], Seat(0));
-    assert_eq!(
-        state.outcome,
-        Some(Outcome::win(Seat(1), EndReason::NoLegalAction))
-    );
-    assert!(RaindropChess::to_act(&state).is_empty());
+fn s4_the_same_check_with_an_empty_deck_is_reported_as_checkmate() {
+    for (edition, reason) in [
+        (Edition::SECOND, EndReason::Checkmate),
+        (Edition::FIRST, EndReason::NoLegalAction),
+    ] {
+        let state = position_state_in(edition, &BLOCKABLE, [vec![], vec![Card::Pawn]], Seat(0));
+        assert_eq!(
+            state.outcome,
+            Some(Outcome::win(Seat(1), reason)),
+            "{edition}"
+        );
+        assert!(RaindropChess::to_act(&state).is_empty());
+    }
 }
 
 #[test]
@@ -97,16 +117,26 @@ fn s4_knight_adjacent_and_double_checks_cannot_be_blocked() {
         let state = position_state(pieces, [full(), vec![]], Seat(0));
         assert_eq!(
             state.outcome,
-            Some(Outcome::win(Seat(1), EndReason::NoLegalAction)),
+            Some(Outcome::win(Seat(1), EndReason::Checkmate)),
             "{pieces:?}"
         );
     }
 }
 
 #[test]
-fn s4_stalemate_is_a_draw() {
-    let state = position_state(&["Ka1", "qb3", "kh8"], [vec![], vec![Card::Pawn]], Seat(0));
-    assert_eq!(state.outcome, Some(Outcome::draw(EndReason::NoLegalAction)));
+fn s4_stalemate_is_a_draw_reported_as_stalemate() {
+    for (edition, reason) in [
+        (Edition::SECOND, EndReason::Stalemate),
+        (Edition::FIRST, EndReason::NoLegalAction),
+    ] {
+        let state = position_state_in(
+            edition,
+            &["Ka1", "qb3", "kh8"],
+            [vec![], vec![Card::Pawn]],
+            Seat(0),
+        );
+        assert_eq!(state.outcome, Some(Outcome::draw(reason)), "{edition}");
+    }
 }
 
 #[test]
@@ -164,6 +194,196 @@ fn s4_a_remove_piece_joker_in_check_must_remove_the_checker_or_lose() {
     assert!(events.contains(&Event::FlipFailed { seat: Seat(0) }));
     assert_eq!(
         backed.outcome,
-        Some(Outcome::win(Seat(1), EndReason::NoLegalAction))
+        Some(Outcome::win(Seat(1), EndReason::Checkmate))
     );
+}
+
+/// The three checks no placement can block, White (seat 0) to move with its King in check.
+/// A knight check from f2 (the knight on e2 guards g1); an adjacent queen on g1 guarded by that
+/// knight; two rooks checking a1 at once. White has no chess move in any of them.
+const UNBLOCKABLE: [&[&str]; 3] = [
+    &["Kh1", "Pg2", "Ph2", "nf2", "ne2", "ka8"],
+    &["Kh1", "Pg2", "Ph2", "qg1", "ne2", "ka8"],
+    &["Ka1", "Pb2", "ra8", "rh1", "kh8"],
+];
+
+/// A state of `pieces` under `edition` with `jokers` per deck of `effect`, White to move with
+/// `deck` (top last) after flipping `jokers_flipped` of its jokers; Black's deck is empty.
+fn with_jokers(
+    edition: Edition,
+    pieces: &[&str],
+    (jokers, jokers_flipped): (u8, usize),
+    effect: JokerEffect,
+    deck: Vec<Card>,
+) -> State {
+    let config = Config {
+        jokers_per_deck: jokers,
+        joker_effect: effect,
+        ..Config::default()
+    };
+    let mut state = game_in(&config, 0, edition);
+    for text in pieces {
+        let mut chars = text.chars();
+        let piece = Piece::from_fen_char(chars.next().expect("a letter")).expect("a piece");
+        state
+            .position
+            .place(piece, sq(chars.as_str()))
+            .expect("empty");
+    }
+    state.decks = [deck, vec![]];
+    state.flipped = [vec![Card::Joker; jokers_flipped], vec![]];
+    state.history.clear();
+    super::super::end::begin_turn(&mut state, Seat(0));
+    state
+}
+
+#[test]
+fn s4_with_a_joker_left_in_the_deck_a_flip_is_legal_in_any_check() {
+    // §4, §8.10: a joker might end any check (a removal, or an extra turn that passes the duty
+    // on), and whether the next card is one is hidden. So the flip is offered in every check
+    // while a joker is still in the deck, whatever card is on top.
+    for effect in [JokerEffect::ExtraTurn, JokerEffect::RemovePiece] {
+        for pieces in UNBLOCKABLE {
+            for deck in [
+                vec![Card::Joker, Card::Knight, Card::Pawn],
+                vec![Card::Pawn, Card::Knight, Card::Joker],
+            ] {
+                let state = with_jokers(Edition::SECOND, pieces, (1, 0), effect, deck.clone());
+                assert_eq!(state.outcome, None, "{pieces:?} {effect:?}: not mate");
+                assert_eq!(
+                    RaindropChess::legal_actions(&state, Seat(0)),
+                    vec![Action::Flip],
+                    "{pieces:?} {effect:?} {deck:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn s4_an_unblockable_check_with_every_joker_flipped_is_checkmate() {
+    // The only joker was flipped earlier: no card left can end the check.
+    for effect in [JokerEffect::ExtraTurn, JokerEffect::RemovePiece] {
+        for pieces in UNBLOCKABLE {
+            let state = with_jokers(
+                Edition::SECOND,
+                pieces,
+                (1, 1),
+                effect,
+                vec![Card::Pawn, Card::Knight],
+            );
+            assert_eq!(
+                state.outcome,
+                Some(Outcome::win(Seat(1), EndReason::Checkmate)),
+                "{pieces:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn s4_a_card_flipped_in_an_unblockable_check_loses_unless_a_joker_ends_it() {
+    let knight = UNBLOCKABLE[0];
+    // A piece card cannot block a knight: the flipper loses, as by checkmate.
+    let mut state = with_jokers(
+        Edition::SECOND,
+        knight,
+        (1, 0),
+        JokerEffect::RemovePiece,
+        vec![Card::Joker, Card::Rook],
+    );
+    let events = RaindropChess::apply(&mut state, Seat(0), &Action::Flip).unwrap();
+    assert!(events.contains(&Event::FlipFailed { seat: Seat(0) }));
+    assert_eq!(
+        state.outcome,
+        Some(Outcome::win(Seat(1), EndReason::Checkmate))
+    );
+    // A REMOVE_PIECE joker takes the checking knight off, and only that.
+    let mut state = with_jokers(
+        Edition::SECOND,
+        knight,
+        (1, 0),
+        JokerEffect::RemovePiece,
+        vec![Card::Rook, Card::Joker],
+    );
+    play(&mut state, Seat(0), Action::Flip);
+    assert_eq!(
+        RaindropChess::legal_actions(&state, Seat(0)),
+        vec![Action::Remove(sq("f2"))]
+    );
+    play(&mut state, Seat(0), Action::Remove(sq("f2")));
+    assert!(!state.position.in_check(Color::White));
+    assert_eq!(state.outcome, None);
+    // An EXTRA_TURN joker passes the duty on: the extra turn starts in the same check, and with
+    // no joker left and no chess move it is checkmate.
+    let mut state = with_jokers(
+        Edition::SECOND,
+        knight,
+        (1, 0),
+        JokerEffect::ExtraTurn,
+        vec![Card::Rook, Card::Joker],
+    );
+    let events = RaindropChess::apply(&mut state, Seat(0), &Action::Flip).unwrap();
+    assert!(events.contains(&Event::ExtraTurn { seat: Seat(0) }));
+    assert_eq!(
+        state.outcome,
+        Some(Outcome::win(Seat(1), EndReason::Checkmate))
+    );
+    // With a second joker left the extra turn may flip again.
+    let mut state = with_jokers(
+        Edition::SECOND,
+        knight,
+        (2, 0),
+        JokerEffect::ExtraTurn,
+        vec![Card::Joker, Card::Rook, Card::Joker],
+    );
+    play(&mut state, Seat(0), Action::Flip);
+    assert_eq!(state.outcome, None);
+    assert_eq!(
+        RaindropChess::legal_actions(&state, Seat(0)),
+        vec![Action::Flip]
+    );
+}
+
+#[test]
+fn s4_first_edition_offers_the_flip_in_check_only_when_a_placement_could_block() {
+    // §10.1: edition 1 ignored the jokers left: the unblockable checks are mate at once.
+    for effect in [JokerEffect::ExtraTurn, JokerEffect::RemovePiece] {
+        for pieces in UNBLOCKABLE {
+            let state = with_jokers(
+                Edition::FIRST,
+                pieces,
+                (1, 0),
+                effect,
+                vec![Card::Pawn, Card::Joker],
+            );
+            assert_eq!(
+                state.outcome,
+                Some(Outcome::win(Seat(1), EndReason::NoLegalAction)),
+                "{pieces:?}"
+            );
+        }
+    }
+    // With a chess move left, the move is offered and the flip is not.
+    let pieces = ["Kh1", "Ph2", "nf2", "ka8"];
+    let state = with_jokers(
+        Edition::FIRST,
+        &pieces,
+        (1, 0),
+        JokerEffect::RemovePiece,
+        vec![Card::Pawn, Card::Joker],
+    );
+    let actions = RaindropChess::legal_actions(&state, Seat(0));
+    assert!(!actions.is_empty());
+    assert!(!actions.contains(&Action::Flip));
+    let latest = with_jokers(
+        Edition::SECOND,
+        &pieces,
+        (1, 0),
+        JokerEffect::RemovePiece,
+        vec![Card::Pawn, Card::Joker],
+    );
+    let mut expected = vec![Action::Flip];
+    expected.extend(actions);
+    assert_eq!(RaindropChess::legal_actions(&latest, Seat(0)), expected);
 }
