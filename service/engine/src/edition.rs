@@ -13,8 +13,10 @@
 //! * Pigeon Chess: a seat that could only end the game may pass (docs/rules/pigeon_chess.md §7.10);
 //! * Pile Chess: how a pile tied among three or more sides is shared out
 //!   (docs/rules/pile_chess.md §7);
-//! * Raindropchess: flips legal on public information only; checkmate, stalemate, repetition and
-//!   dead material end the game with their own reasons (docs/rules/raindrop_chess.md §4, §6);
+//! * Raindropchess: flips legal on public information only (in any check while a joker is left);
+//!   checkmate (failed flips included), stalemate, repetition and dead material end the game with
+//!   their own reasons, dead material found before the no-progress limit
+//!   (docs/rules/raindrop_chess.md §4, §6, §10);
 //! * CHUNO: the deadlock draw is a stalemate, and a CHUNO call leaves a draw offer standing
 //!   (docs/rules/chuno.md §9.13, §9.14, §14);
 //! * Card Chess: a draw without a legal action is a stalemate, and the discard pile is reshuffled

@@ -63,6 +63,15 @@ pub enum ApiError {
 }
 
 impl ApiError {
+    /// An [`ApiError::InvalidField`] for the request field at `field` (its proto path, such as
+    /// `config.pile_chess.teams[1]`).
+    pub fn invalid_field(field: impl Into<String>, description: impl Into<String>) -> ApiError {
+        ApiError::InvalidField {
+            field: field.into(),
+            description: description.into(),
+        }
+    }
+
     /// The gRPC status code.
     pub fn code(&self) -> Code {
         match self {

@@ -207,15 +207,6 @@ fn event_kind(event: &EventView) -> EventKind {
 /// Where the Card Chess config sits in a `CreateGameRequest`, for field violations.
 const CONFIG: &str = "config.card_chess";
 
-/// An invalid field of the request: INVALID_REQUEST with a `google.rpc.BadRequest` violation
-/// naming `field`, its proto path.
-fn invalid_field(field: impl Into<String>, description: impl Into<String>) -> ApiError {
-    ApiError::InvalidField {
-        field: field.into(),
-        description: description.into(),
-    }
-}
-
 /// Reads the options; unset fields keep the rule file's defaults (§8.2, §9, §12). The ranges
 /// enforced here are those §12 lists: `ace_capture` one of the two rules, `no_progress_turns`
 /// any number (0 switches the draw off), `max_turns` at least 1.
@@ -226,13 +217,13 @@ fn decode_config_message(message: &pb::CardChessConfig) -> Result<Config, ApiErr
             Ok(pb::CardChessAceCapture::OnlyAces) => AceCapture::OnlyAces,
             Ok(pb::CardChessAceCapture::AsFaceCard) => AceCapture::AsFaceCard,
             Ok(pb::CardChessAceCapture::Unspecified) => {
-                return Err(invalid_field(
+                return Err(ApiError::invalid_field(
                     format!("{CONFIG}.ace_capture"),
                     "UNSPECIFIED is not a rule; leave the field unset for the default",
                 ));
             }
             Err(_) => {
-                return Err(invalid_field(
+                return Err(ApiError::invalid_field(
                     format!("{CONFIG}.ace_capture"),
                     format!("unknown value {value}"),
                 ));
@@ -244,7 +235,7 @@ fn decode_config_message(message: &pb::CardChessConfig) -> Result<Config, ApiErr
     }
     if let Some(turns) = message.max_turns {
         if turns == 0 {
-            return Err(invalid_field(
+            return Err(ApiError::invalid_field(
                 format!("{CONFIG}.max_turns"),
                 "must be at least 1",
             ));
@@ -254,7 +245,7 @@ fn decode_config_message(message: &pb::CardChessConfig) -> Result<Config, ApiErr
     // The engine's own check stays authoritative should it ever grow stricter.
     config
         .validate()
-        .map_err(|error| invalid_field(CONFIG, error.to_string()))?;
+        .map_err(|error| ApiError::invalid_field(CONFIG, error.to_string()))?;
     Ok(config)
 }
 
@@ -274,7 +265,10 @@ fn config_message(config: &Config) -> pb::CardChessConfig {
 /// Reads one Card Chess action; field paths in messages start at `action.card_chess`.
 fn decode_action_message(message: &pb::CardChessAction) -> Result<Action, ApiError> {
     let Some(kind) = &message.kind else {
-        return Err(invalid_field("action.card_chess", "no action is set"));
+        return Err(ApiError::invalid_field(
+            "action.card_chess",
+            "no action is set",
+        ));
     };
     Ok(match kind {
         ActionKind::PlayIn(play_in) => Action::PlayIn {
@@ -296,20 +290,20 @@ fn decode_action_message(message: &pb::CardChessAction) -> Result<Action, ApiErr
 /// Reads a spot name such as "red castle 3".
 fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
     name.parse()
-        .map_err(|error| invalid_field(field, format!("{name:?} is {error}")))
+        .map_err(|error| ApiError::invalid_field(field, format!("{name:?} is {error}")))
 }
 
 /// Reads a card; a missing card, rank or suit and unknown numbers are invalid.
 fn decode_card(card: Option<&pb::CardChessCard>, field: &str) -> Result<Card, ApiError> {
     let Some(card) = card else {
-        return Err(invalid_field(field, "must be set"));
+        return Err(ApiError::invalid_field(field, "must be set"));
     };
     let rank = pb::CardChessRank::try_from(card.rank)
         .ok()
         .filter(|rank| *rank != pb::CardChessRank::Unspecified)
         .and_then(|rank| Rank::from_value(rank as i32 as u8))
         .ok_or_else(|| {
-            invalid_field(
+            ApiError::invalid_field(
                 format!("{field}.rank"),
                 format!("not a rank ({})", card.rank),
             )
@@ -320,7 +314,7 @@ fn decode_card(card: Option<&pb::CardChessCard>, field: &str) -> Result<Card, Ap
         Ok(pb::CardChessSuit::Hearts) => Suit::Hearts,
         Ok(pb::CardChessSuit::Spades) => Suit::Spades,
         Ok(pb::CardChessSuit::Unspecified) | Err(_) => {
-            return Err(invalid_field(
+            return Err(ApiError::invalid_field(
                 format!("{field}.suit"),
                 format!("not a suit ({})", card.suit),
             ));
@@ -393,7 +387,7 @@ fn player_message(seat: usize, player: &PlayerView) -> pb::CardChessPlayer {
 mod tests {
     use super::*;
     use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::{Picker, invalid};
+    use crate::codec::test_support::{Picker, invalid, invalid_field};
     use deckmate_engine::{Game, Seat, Seed, Table, TableAction, TableEvent, Viewer};
 
     fn config_of(message: pb::CardChessConfig) -> pb::GameConfig {
@@ -462,80 +456,66 @@ mod tests {
         );
     }
 
-    /// Asserts that `result` is an invalid field whose proto path is exactly `field`.
-    fn invalid_field_at(result: Result<impl std::fmt::Debug, ApiError>, field: &str) {
-        match result {
-            Err(ApiError::InvalidField {
-                field: named,
-                description,
-            }) => {
-                assert_eq!(named, field, "{description}");
-                assert!(!description.is_empty());
-            }
-            other => panic!("expected an invalid {field}, got {other:?}"),
-        }
-    }
-
     #[test]
     fn malformed_actions_are_invalid_fields_naming_their_path() {
         use pb::{CardChessRank as R, CardChessSuit as S};
         let decode = |kind: ActionKind| CardChess::decode_action(&action_of(kind));
-        invalid_field_at(
+        invalid_field(
             decode(ActionKind::PlayIn(pb::CardChessPlayIn {
                 card: None,
                 spot: "red castle 1".into(),
             })),
             "action.card_chess.play_in.card",
         );
-        invalid_field_at(
+        invalid_field(
             decode(ActionKind::PlayIn(pb::CardChessPlayIn {
                 card: Some(card(R::Unspecified, S::Hearts)),
                 spot: "red castle 1".into(),
             })),
             "action.card_chess.play_in.card.rank",
         );
-        invalid_field_at(
+        invalid_field(
             decode(ActionKind::PlayIn(pb::CardChessPlayIn {
                 card: Some(pb::CardChessCard { rank: 14, suit: 3 }),
                 spot: "red castle 1".into(),
             })),
             "action.card_chess.play_in.card.rank",
         );
-        invalid_field_at(
+        invalid_field(
             decode(ActionKind::PlayIn(pb::CardChessPlayIn {
                 card: Some(card(R::Two, S::Unspecified)),
                 spot: "red castle 1".into(),
             })),
             "action.card_chess.play_in.card.suit",
         );
-        invalid_field_at(
+        invalid_field(
             decode(ActionKind::PlayIn(pb::CardChessPlayIn {
                 card: Some(card(R::Two, S::Hearts)),
                 spot: "red castle 6".into(),
             })),
             "action.card_chess.play_in.spot",
         );
-        invalid_field_at(
+        invalid_field(
             decode(ActionKind::Move(pb::CardChessMove {
                 from: String::new(),
                 to: "middle 1".into(),
             })),
             "action.card_chess.move.from",
         );
-        invalid_field_at(
+        invalid_field(
             decode(ActionKind::Move(pb::CardChessMove {
                 from: "middle 1".into(),
                 to: "a1".into(),
             })),
             "action.card_chess.move.to",
         );
-        invalid_field_at(
+        invalid_field(
             decode(ActionKind::Replace(pb::CardChessReplace {
                 card: Some(pb::CardChessCard { rank: 5, suit: 9 }),
             })),
             "action.card_chess.replace.card.suit",
         );
-        invalid_field_at(
+        invalid_field(
             CardChess::decode_action(&pb::action::Kind::CardChess(pb::CardChessAction {
                 kind: None,
             })),
@@ -610,21 +590,21 @@ mod tests {
     #[test]
     fn out_of_range_configs_are_invalid_fields_naming_their_path() {
         let decode = |message| CardChess::decode_config(&config_of(message));
-        invalid_field_at(
+        invalid_field(
             decode(pb::CardChessConfig {
                 max_turns: Some(0),
                 ..Default::default()
             }),
             "config.card_chess.max_turns",
         );
-        invalid_field_at(
+        invalid_field(
             decode(pb::CardChessConfig {
                 ace_capture: Some(0),
                 ..Default::default()
             }),
             "config.card_chess.ace_capture",
         );
-        invalid_field_at(
+        invalid_field(
             decode(pb::CardChessConfig {
                 ace_capture: Some(7),
                 ..Default::default()

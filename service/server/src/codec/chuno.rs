@@ -473,7 +473,7 @@ fn moved_message(record: &MoveRecord) -> pb::ChunoMoved {
 mod tests {
     use super::*;
     use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::{Picker, invalid};
+    use crate::codec::test_support::{Picker, invalid, invalid_field_saying};
     use deckmate_engine::{Game, Seat, Seed, Table, TableAction, TableEvent, Viewer};
 
     fn config_of(message: pb::ChunoConfig) -> pb::GameConfig {
@@ -670,28 +670,10 @@ mod tests {
         assert_eq!(decoded.max_turns, 500);
     }
 
-    /// Asserts that `result` is a field violation of exactly `field` whose description says
-    /// `needle`.
-    fn invalid_field(result: Result<Config, ApiError>, field: &str, needle: &str) {
-        match result {
-            Err(ApiError::InvalidField {
-                field: named,
-                description,
-            }) => {
-                assert_eq!(named, field, "{description}");
-                assert!(
-                    description.contains(needle),
-                    "{description:?} should say {needle:?}"
-                );
-            }
-            other => panic!("expected a violation of {field}, got {other:?}"),
-        }
-    }
-
     #[test]
     fn out_of_range_configs_are_field_violations_naming_the_field() {
         let decode = |message| Chuno::decode_config(&config_of(message));
-        invalid_field(
+        invalid_field_saying(
             decode(pb::ChunoConfig {
                 ones: Some(201),
                 ..Default::default()
@@ -699,7 +681,7 @@ mod tests {
             "config.chuno.ones",
             "at most 200",
         );
-        invalid_field(
+        invalid_field_saying(
             decode(pb::ChunoConfig {
                 wild_draw_fours: Some(70_000),
                 ..Default::default()
@@ -707,7 +689,7 @@ mod tests {
             "config.chuno.wild_draw_fours",
             "at most 200",
         );
-        invalid_field(
+        invalid_field_saying(
             decode(pb::ChunoConfig {
                 colours: Some(5),
                 ..Default::default()
@@ -715,7 +697,7 @@ mod tests {
             "config.chuno.colours",
             "1 to 4",
         );
-        invalid_field(
+        invalid_field_saying(
             decode(pb::ChunoConfig {
                 colours: Some(0),
                 ..Default::default()
@@ -723,7 +705,7 @@ mod tests {
             "config.chuno.colours",
             "1 to 4",
         );
-        invalid_field(
+        invalid_field_saying(
             decode(pb::ChunoConfig {
                 max_turns: Some(0),
                 ..Default::default()
@@ -731,7 +713,7 @@ mod tests {
             "config.chuno.max_turns",
             "at least 1",
         );
-        invalid_field(
+        invalid_field_saying(
             decode(pb::ChunoConfig {
                 zeros: Some(0),
                 ones: Some(5),

@@ -7,8 +7,11 @@
 //!
 //! Decoding is strict: anything a client sends that does not name a valid value of this game
 //! (an action of another game, a missing field, an unknown or `*_UNSPECIFIED` enum value, a bad
-//! spot name, an out-of-range option) is [`ApiError::InvalidRequest`] with a message naming the
-//! field. Decoding checks form only; whether an action is legal now is the engine's decision.
+//! spot name, an out-of-range option) is refused. When one field is at fault the error is
+//! [`ApiError::InvalidField`] naming the field by its proto path (`config.chuno.colours`), which
+//! reaches the client as a `google.rpc.BadRequest` field violation; otherwise it is
+//! [`ApiError::InvalidRequest`]. Decoding checks form only; whether an action is legal now is
+//! the engine's decision.
 
 pub mod card_chess;
 pub mod chuno;
@@ -28,8 +31,9 @@ pub trait GameCodec: Game {
     const KIND: GameKind;
 
     /// Reads the game's options from `config`: unset optional fields take the value of
-    /// `Self::Config::default()`. A config of another game, or with no game, and out-of-range
-    /// values are [`ApiError::InvalidRequest`].
+    /// `Self::Config::default()`. A config of another game, or with no game, is
+    /// [`ApiError::InvalidRequest`]; an out-of-range value is [`ApiError::InvalidField`] naming
+    /// it.
     fn decode_config(config: &pb::GameConfig) -> Result<Self::Config, ApiError>;
 
     /// The effective options as a `GameConfig` with every field set.
@@ -63,6 +67,35 @@ pub(crate) mod test_support {
                 "{message:?} should name {needle:?}"
             ),
             other => panic!("expected InvalidRequest naming {needle:?}, got {other:?}"),
+        }
+    }
+
+    /// Asserts that `result` is an `InvalidField` naming exactly `field` (its proto path) with a
+    /// description.
+    pub(crate) fn invalid_field(result: Result<impl std::fmt::Debug, ApiError>, field: &str) {
+        invalid_field_saying(result, field, "");
+    }
+
+    /// Asserts that `result` is an `InvalidField` naming exactly `field` whose description says
+    /// `needle`.
+    pub(crate) fn invalid_field_saying(
+        result: Result<impl std::fmt::Debug, ApiError>,
+        field: &str,
+        needle: &str,
+    ) {
+        match result {
+            Err(ApiError::InvalidField {
+                field: named,
+                description,
+            }) => {
+                assert_eq!(named, field, "{description}");
+                assert!(!description.is_empty(), "no description for {field}");
+                assert!(
+                    description.contains(needle),
+                    "{description:?} should say {needle:?}"
+                );
+            }
+            other => panic!("expected an invalid {field}, got {other:?}"),
         }
     }
 

@@ -235,14 +235,14 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
             .ok()
             .filter(|count| usize::from(*count) <= MAX_DECK)
             .ok_or_else(|| {
-                invalid_field(
+                ApiError::invalid_field(
                     format!("{FIELD}.{field}"),
                     format!("at most {MAX_DECK} cards, not {value}"),
                 )
             })?;
     }
     if config.count(Piece::King) > 1 {
-        return Err(invalid_field(
+        return Err(ApiError::invalid_field(
             format!("{FIELD}.kings"),
             format!(
                 "a deck holds 0 or 1 King, not {}",
@@ -252,7 +252,7 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
     }
     let size = config.deck_size();
     if !(MIN_DECK..=MAX_DECK).contains(&size) {
-        return Err(invalid_field(
+        return Err(ApiError::invalid_field(
             FIELD,
             format!(
                 "pawns + knights + bishops + rooks + queens + kings must total {MIN_DECK} to \
@@ -265,7 +265,7 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
     }
     if let Some(turns) = message.max_turns {
         if turns == 0 {
-            return Err(invalid_field(
+            return Err(ApiError::invalid_field(
                 format!("{FIELD}.max_turns"),
                 "must be at least 1",
             ));
@@ -275,7 +275,7 @@ fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiE
     // The engine's own check stays authoritative should it ever grow stricter.
     config
         .validate()
-        .map_err(|error| invalid_field(FIELD, error.to_string()))?;
+        .map_err(|error| ApiError::invalid_field(FIELD, error.to_string()))?;
     Ok(config)
 }
 
@@ -298,7 +298,10 @@ fn config_message(config: &Config) -> pb::PigeonChessConfig {
 /// naming its proto field path, which starts at `action.pigeon_chess`.
 fn decode_action_message(message: &pb::PigeonChessAction) -> Result<Action, ApiError> {
     let Some(kind) = &message.kind else {
-        return Err(invalid_field("action.pigeon_chess", "no action is set"));
+        return Err(ApiError::invalid_field(
+            "action.pigeon_chess",
+            "no action is set",
+        ));
     };
     Ok(match kind {
         ActionKind::PlaceFrontRow(row) => {
@@ -324,15 +327,6 @@ fn decode_action_message(message: &pb::PigeonChessAction) -> Result<Action, ApiE
     })
 }
 
-/// The error for one field of a request: INVALID_REQUEST with a `google.rpc.BadRequest` field
-/// violation naming the field's proto path, so that a client can point at the culprit.
-fn invalid_field(field: impl Into<String>, description: impl Into<String>) -> ApiError {
-    ApiError::InvalidField {
-        field: field.into(),
-        description: description.into(),
-    }
-}
-
 /// Reads a setup row: exactly three pieces, for columns a, b and c (§2.2, §2.3).
 fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiError> {
     match row.pieces.as_slice() {
@@ -341,7 +335,7 @@ fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiEr
             decode_piece(*b, &format!("{field}.pieces[1]"))?,
             decode_piece(*c, &format!("{field}.pieces[2]"))?,
         ]),
-        pieces => Err(invalid_field(
+        pieces => Err(ApiError::invalid_field(
             format!("{field}.pieces"),
             format!("a row holds exactly 3 pieces, not {}", pieces.len()),
         )),
@@ -357,18 +351,21 @@ fn decode_piece(value: i32, field: &str) -> Result<Piece, ApiError> {
         Ok(pb::PigeonChessPiece::Rook) => Ok(Piece::Rook),
         Ok(pb::PigeonChessPiece::Queen) => Ok(Piece::Queen),
         Ok(pb::PigeonChessPiece::King) => Ok(Piece::King),
-        Ok(pb::PigeonChessPiece::Unspecified) => Err(invalid_field(field, "must be set")),
-        Err(_) => Err(invalid_field(field, format!("unknown piece {value}"))),
+        Ok(pb::PigeonChessPiece::Unspecified) => Err(ApiError::invalid_field(field, "must be set")),
+        Err(_) => Err(ApiError::invalid_field(
+            field,
+            format!("unknown piece {value}"),
+        )),
     }
 }
 
 /// Reads a spot name ("a1" … "c4").
 fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
     if name.is_empty() {
-        return Err(invalid_field(field, "must be set"));
+        return Err(ApiError::invalid_field(field, "must be set"));
     }
     name.parse()
-        .map_err(|_| invalid_field(field, "not a spot name (a1 to c4)"))
+        .map_err(|_| ApiError::invalid_field(field, "not a spot name (a1 to c4)"))
 }
 
 /// A piece on the wire.
@@ -445,7 +442,7 @@ fn player_message(seat: usize, player: &PlayerView) -> pb::PigeonChessPlayer {
 mod tests {
     use super::*;
     use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::{Picker, invalid};
+    use crate::codec::test_support::{Picker, invalid, invalid_field_saying};
     use deckmate_engine::{Game, Seat, Seed, Table, TableAction, Viewer};
 
     fn config_of(message: pb::PigeonChessConfig) -> pb::GameConfig {
@@ -604,7 +601,7 @@ mod tests {
             ),
         ];
         for (result, field, needle) in cases {
-            field_violation(result, field, needle);
+            invalid_field_saying(result, field, needle);
         }
         // Another game's action, or a meta action, is no field of ours to blame.
         invalid(
@@ -659,28 +656,10 @@ mod tests {
         assert_eq!(decoded.no_progress_turns, 20);
     }
 
-    /// Asserts that `result` is an `InvalidField` for exactly `field` whose description
-    /// contains `needle`.
-    fn field_violation(result: Result<impl std::fmt::Debug, ApiError>, field: &str, needle: &str) {
-        match result {
-            Err(ApiError::InvalidField {
-                field: actual,
-                description,
-            }) => {
-                assert_eq!(actual, field);
-                assert!(
-                    description.contains(needle),
-                    "{description:?} should say {needle:?}"
-                );
-            }
-            other => panic!("expected InvalidField for {field}, got {other:?}"),
-        }
-    }
-
     #[test]
     fn out_of_range_configs_are_field_violations_naming_the_proto_field() {
         let decode = |message| PigeonChess::decode_config(&config_of(message));
-        field_violation(
+        invalid_field_saying(
             decode(pb::PigeonChessConfig {
                 kings: Some(2),
                 ..Default::default()
@@ -688,7 +667,7 @@ mod tests {
             "config.pigeon_chess.kings",
             "0 or 1 King, not 2",
         );
-        field_violation(
+        invalid_field_saying(
             decode(pb::PigeonChessConfig {
                 rooks: Some(300),
                 ..Default::default()
@@ -696,7 +675,7 @@ mod tests {
             "config.pigeon_chess.rooks",
             "at most 64 cards, not 300",
         );
-        field_violation(
+        invalid_field_saying(
             decode(pb::PigeonChessConfig {
                 max_turns: Some(0),
                 ..Default::default()
@@ -704,7 +683,7 @@ mod tests {
             "config.pigeon_chess.max_turns",
             "at least 1",
         );
-        field_violation(
+        invalid_field_saying(
             decode(pb::PigeonChessConfig {
                 pawns: Some(0),
                 knights: Some(0),
@@ -713,7 +692,7 @@ mod tests {
             "config.pigeon_chess",
             "8 to 64 cards per deck, not 6",
         );
-        field_violation(
+        invalid_field_saying(
             decode(pb::PigeonChessConfig {
                 pawns: Some(60),
                 ..Default::default()

@@ -369,21 +369,8 @@ fn encode_stage(stage: Stage) -> pb::RaindropChessStage {
 mod tests {
     use super::*;
     use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::{Picker, invalid};
+    use crate::codec::test_support::{Picker, invalid, invalid_field};
 
-    /// Asserts that `result` is an [`ApiError::InvalidField`] naming exactly `field`.
-    fn invalid_field(result: Result<impl std::fmt::Debug, ApiError>, field: &str) {
-        match result {
-            Err(ApiError::InvalidField {
-                field: named,
-                description,
-            }) => {
-                assert_eq!(named, field);
-                assert!(!description.is_empty());
-            }
-            other => panic!("expected InvalidField naming {field:?}, got {other:?}"),
-        }
-    }
     use deckmate_engine::{Game, Seat, Seed, Table, TableAction, Viewer};
 
     fn config_of(message: pb::RaindropChessConfig) -> pb::GameConfig {
