@@ -9,7 +9,7 @@
 use deckmate_engine::games::pile_chess::{
     Action, CapturedCard, CapturedPileView, Card, Config, EventView, MAX_EN_PASSANT,
     MAX_RESHUFFLES, MAX_ROUNDS, MAX_SEATS, MAX_VALUE, MIN_SEATS, Observation, OutReason, Pending,
-    Piece, PileChess, PileSource, PileView, PlayerView, PublicEvent, SideTotal, Step,
+    Piece, PileChess, PileSource, PileView, PlayerView, PublicEvent, SideTotal, Step, TeamsError,
 };
 use deckmate_engine::{GameKind, Seat, SeatSet};
 use deckmate_proto::v1 as pb;
@@ -355,14 +355,18 @@ fn decode_teams(teams: &[pb::PileChessTeam]) -> Result<Vec<Vec<u8>>, ApiError> {
         .max()
         .unwrap_or(0)
         .max(MIN_SEATS);
-    Config::check_teams(&decoded, named).map_err(|error| {
-        let field = match error.team {
-            Some(team) => format!("teams[{team}]"),
-            None => "teams".to_string(),
-        };
-        invalid_field(&field, error.problem)
-    })?;
+    Config::check_teams(&decoded, named).map_err(team_violation)?;
     Ok(decoded)
+}
+
+/// A team list's problem as a field violation: on `config.pile_chess.teams[i]` when team `i` is
+/// at fault, on `config.pile_chess.teams` when the list as a whole is.
+fn team_violation(error: TeamsError) -> ApiError {
+    let field = match error.team {
+        Some(team) => format!("teams[{team}]"),
+        None => "teams".to_string(),
+    };
+    invalid_field(&field, error.problem)
 }
 
 /// The options with every field set.
