@@ -1,8 +1,10 @@
-//! Pile Chess through the API (rules/pile_chess.md): full random games with 2, 3 and 4 players
-//! and 2 against 2, played through gRPC by choosing only among the listed legal actions; the
-//! hidden information (hands, drawn cards, deck order, the seed) never reaches another seat or a
-//! spectator; and a client that knows nothing but server reflection and the envelope's field
-//! names plays 2-, 3- and 4-player games to the end by sending back listed actions verbatim.
+//! Pile Chess through the API (docs/rules/pile_chess.md): full random games with 2, 3 and 4
+//! players free for all and in teams (2 against 2, 1 against 2, 1 against 1 against 2), played
+//! through gRPC by choosing only among the listed legal actions; the hidden information (hands,
+//! drawn cards, deck order, the seed) never reaches another seat or a spectator; a bad team list
+//! is refused with a field violation naming the list or the team at fault (§7.12); and a client
+//! that knows nothing but server reflection and the envelope's field names plays 2-, 3- and
+//! 4-player games to the end by sending back listed actions verbatim.
 
 mod common;
 
@@ -15,30 +17,40 @@ use pb::pile_chess_event::Kind as PileEvent;
 use prost_reflect::{DescriptorPool, DynamicMessage, Value};
 use sha2::{Digest, Sha256};
 use tonic::transport::Channel;
+use tonic_types::StatusExt;
 
 /// More actions than any game takes: the round cap bounds a game far below this.
 const MAX_ACTIONS: usize = 5_000;
 
-/// Pile Chess with every default, or 2 against 2 (seats 0 and 2 against 1 and 3).
-fn pile_chess(teams: bool) -> pb::GameConfig {
-    let teams = if teams {
-        vec![
-            pb::PileChessTeam { seats: vec![0, 2] },
-            pb::PileChessTeam { seats: vec![1, 3] },
-        ]
-    } else {
-        Vec::new()
-    };
+/// Pile Chess with every default and `teams` (none: free for all).
+fn pile_chess(teams: &[&[u32]]) -> pb::GameConfig {
     pb::GameConfig {
         game: Some(pb::game_config::Game::PileChess(pb::PileChessConfig {
-            teams,
+            teams: teams
+                .iter()
+                .map(|seats| pb::PileChessTeam {
+                    seats: seats.to_vec(),
+                })
+                .collect(),
             ..Default::default()
         })),
     }
 }
 
+/// Free for all.
+const FREE_FOR_ALL: &[&[u32]] = &[];
+/// Seats 0 and 2 against seats 1 and 3.
+const TWO_AGAINST_TWO: &[&[u32]] = &[&[0, 2], &[1, 3]];
+
 /// Every setup: (seats, teams).
-const SETUPS: [(u32, bool); 4] = [(2, false), (3, false), (4, false), (4, true)];
+const SETUPS: [(u32, &[&[u32]]); 6] = [
+    (2, FREE_FOR_ALL),
+    (3, FREE_FOR_ALL),
+    (4, FREE_FOR_ALL),
+    (4, TWO_AGAINST_TWO),
+    (3, &[&[0], &[1, 2]]),
+    (4, &[&[0], &[1], &[2, 3]]),
+];
 
 /// The Pile Chess part of an observation.
 fn pile_view(view: &pb::ObserveResponse) -> &pb::PileChessObservation {
@@ -132,7 +144,7 @@ fn check_views(
 async fn play_checked(
     client: &Client,
     seats: u32,
-    teams: bool,
+    teams: &[&[u32]],
     seed: u64,
     coverage: &mut Coverage,
 ) -> (Game, Vec<pb::ObserveResponse>) {
@@ -194,10 +206,15 @@ async fn random_games_of_every_setup_play_to_the_end_through_grpc() {
             assert_eq!(views[0].status(), pb::GameStatus::Finished);
             assert_ne!(outcome.reason(), pb::EndReason::Unspecified);
             assert_eq!(outcome.draw, outcome.winners.is_empty());
-            if teams && !outcome.draw {
-                // A team wins together (less any player of it who resigned, none here).
-                assert_eq!(outcome.winners.len(), 2, "{outcome:?}");
-                assert_eq!(outcome.winners[1] - outcome.winners[0], 2, "{outcome:?}");
+            if !outcome.draw {
+                // A side wins together (less any player of it who resigned, none here).
+                let side = teams
+                    .iter()
+                    .find(|team| team.contains(&outcome.winners[0]))
+                    .map_or_else(|| vec![outcome.winners[0]], |team| team.to_vec());
+                let mut side = side;
+                side.sort_unstable();
+                assert_eq!(outcome.winners, side, "{outcome:?}");
             }
             let observation = pile_view(&views[0]);
             assert_eq!(observation.step(), pb::PileChessStep::Finished);
@@ -245,20 +262,25 @@ async fn no_hand_or_drawn_card_reaches_another_seat_or_a_spectator() {
 async fn config_errors_and_foreign_actions_are_invalid_requests() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    // Teams need four seats.
+    // Teams must split exactly the game's seats: these name seat 3 of a three-seat game.
     let error = client
-        .create_game(pile_chess(true), 3, CreateOptions::default())
+        .create_game(pile_chess(TWO_AGAINST_TWO), 3, CreateOptions::default())
         .await
-        .expect_err("teams with three seats");
+        .expect_err("four seats' teams with three seats");
     assert_eq!(error.reason(), Some("INVALID_REQUEST"), "{error:?}");
+    assert!(error.to_string().contains("teams[1]: seat 3"), "{error}");
     let error = client
-        .create_game(pile_chess(false), 5, CreateOptions::default())
+        .create_game(pile_chess(FREE_FOR_ALL), 5, CreateOptions::default())
         .await
         .expect_err("five seats");
     assert_eq!(error.reason(), Some("INVALID_REQUEST"), "{error:?}");
     // A Pigeon Chess action sent to a Pile Chess game.
     let game = client
-        .create_game(pile_chess(false), 2, CreateOptions::default().with_seed(1))
+        .create_game(
+            pile_chess(FREE_FOR_ALL),
+            2,
+            CreateOptions::default().with_seed(1),
+        )
         .await
         .expect("CreateGame");
     let foreign = pb::Action {
@@ -288,6 +310,112 @@ async fn config_errors_and_foreign_actions_are_invalid_requests() {
     let error = game.seats[0].act(play).await.expect_err("a card not held");
     assert_eq!(error.reason(), Some("ILLEGAL_ACTION"), "{error:?}");
     assert_eq!(game.seats[0].observe().await.expect("observe").version, 0);
+}
+
+/// Creates a game of `seats` seats with `teams` through the raw generated client, so that the
+/// status of a refusal can be read whole.
+async fn create_raw(
+    client: &Client,
+    teams: &[&[u32]],
+    seats: u32,
+) -> Result<pb::CreateGameResponse, tonic::Status> {
+    client
+        .raw()
+        .create_game(pb::CreateGameRequest {
+            config: Some(pile_chess(teams)),
+            seats,
+            seed: Some(7),
+            request_id: deckmate::new_request_id(),
+            spectator_policy: pb::SpectatorPolicy::Allowed.into(),
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+#[tokio::test]
+async fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_team() {
+    let server = TestServer::start().await;
+    let client = server.client().await;
+    let cases: [(u32, &[&[u32]], &str, &str); 7] = [
+        (
+            4,
+            &[&[0, 1, 2, 3]],
+            "config.pile_chess.teams",
+            "at least two teams",
+        ),
+        (
+            3,
+            &[&[0], &[]],
+            "config.pile_chess.teams[1]",
+            "at least one seat",
+        ),
+        (
+            4,
+            &[&[0, 9], &[1, 2, 3]],
+            "config.pile_chess.teams[0]",
+            "seat 9",
+        ),
+        (
+            4,
+            &[&[0, 1], &[1, 2, 3]],
+            "config.pile_chess.teams[1]",
+            "listed twice",
+        ),
+        (
+            3,
+            &[&[0, 2], &[2, 1]],
+            "config.pile_chess.teams[1]",
+            "listed twice",
+        ),
+        (
+            3,
+            &[&[0], &[2]],
+            "config.pile_chess.teams",
+            "seat 1 is in no team",
+        ),
+        (
+            4,
+            &[&[1], &[2], &[3]],
+            "config.pile_chess.teams",
+            "seat 0 is in no team",
+        ),
+    ];
+    for (seats, teams, field, needle) in cases {
+        let status = create_raw(&client, teams, seats)
+            .await
+            .expect_err("a bad team list");
+        assert_eq!(status.code(), tonic::Code::InvalidArgument, "{teams:?}");
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "INVALID_REQUEST", "{teams:?}");
+        let bad_request = status
+            .get_details_bad_request()
+            .expect("a BadRequest detail");
+        assert_eq!(bad_request.field_violations.len(), 1, "{teams:?}");
+        let violation = &bad_request.field_violations[0];
+        assert_eq!(
+            violation.field, field,
+            "{teams:?}: {}",
+            violation.description
+        );
+        assert!(
+            violation.description.contains(needle),
+            "{teams:?}: {:?} should say {needle:?}",
+            violation.description
+        );
+    }
+    // Every split of the seats into two or more teams is a game, teams of one included.
+    for (seats, teams) in [
+        (2, &[&[1u32][..], &[0]][..]),
+        (3, &[&[0], &[1, 2]]),
+        (3, &[&[0], &[1], &[2]]),
+        (4, &[&[3], &[0, 1, 2]]),
+        (4, &[&[0], &[1], &[2, 3]]),
+    ] {
+        let created = create_raw(&client, teams, seats)
+            .await
+            .unwrap_or_else(|status| panic!("{teams:?}: {status:?}"));
+        assert_eq!(created.seat_tokens.len(), seats as usize);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

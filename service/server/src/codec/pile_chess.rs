@@ -1,4 +1,5 @@
-//! Pile Chess on the wire (proto/deckmate/v1/games/pile_chess.proto).
+//! Pile Chess on the wire (proto/deckmate/v1/games/pile_chess.proto; docs/rules/pile_chess.md §9
+//! the actions, §10 the options, §11 the observation).
 //!
 //! Piles are named by their owner's seat, captured piles by their side index, pieces travel as
 //! `PileChessPiece` and cards as `PileChessCard` (owner and piece). Seat numbers in actions are
@@ -7,8 +8,8 @@
 
 use deckmate_engine::games::pile_chess::{
     Action, CapturedCard, CapturedPileView, Card, Config, EventView, MAX_EN_PASSANT,
-    MAX_RESHUFFLES, MAX_ROUNDS, MAX_VALUE, Observation, OutReason, Pending, Piece, PileChess,
-    PileSource, PileView, PlayerView, PublicEvent, SideTotal, Step, TEAM_SEATS,
+    MAX_RESHUFFLES, MAX_ROUNDS, MAX_SEATS, MAX_VALUE, MIN_SEATS, Observation, OutReason, Pending,
+    Piece, PileChess, PileSource, PileView, PlayerView, PublicEvent, SideTotal, Step, TeamsError,
 };
 use deckmate_engine::{GameKind, Seat, SeatSet};
 use deckmate_proto::v1 as pb;
@@ -253,7 +254,16 @@ fn public_event(event: &PublicEvent) -> EventKind {
 /// The config message's name in field paths.
 const CONFIG: &str = "config.pile_chess";
 
-/// Reads the options; unset fields keep the rule file's defaults (§1, §5, §7.6, §8).
+/// A config field at fault: INVALID_REQUEST with a field violation on `config.pile_chess.<field>`.
+fn invalid_field(field: &str, description: String) -> ApiError {
+    ApiError::InvalidField {
+        field: format!("{CONFIG}.{field}"),
+        description,
+    }
+}
+
+/// Reads the options; unset fields keep the rule file's defaults (§1, §5, §7.6, §8, §10). Every
+/// field out of range is an [`ApiError::InvalidField`] naming it.
 fn decode_config_message(message: &pb::PileChessConfig) -> Result<Config, ApiError> {
     let mut config = Config::default();
     let values = [
@@ -267,65 +277,96 @@ fn decode_config_message(message: &pb::PileChessConfig) -> Result<Config, ApiErr
     for (slot, (field, value)) in config.values.iter_mut().zip(values) {
         let Some(value) = value else { continue };
         if value > MAX_VALUE {
-            return Err(ApiError::InvalidRequest(format!(
-                "{CONFIG}.{field}: at most {MAX_VALUE}, not {value}"
-            )));
+            return Err(invalid_field(
+                field,
+                format!("at most {MAX_VALUE}, not {value}"),
+            ));
         }
         *slot = value;
     }
-    for (index, team) in message.teams.iter().enumerate() {
-        let mut seats = Vec::with_capacity(team.seats.len());
-        for (position, seat) in team.seats.iter().enumerate() {
-            match u8::try_from(*seat) {
-                Ok(seat) if usize::from(seat) < TEAM_SEATS => seats.push(seat),
-                _ => {
-                    return Err(ApiError::InvalidRequest(format!(
-                        "{CONFIG}.teams[{index}].seats[{position}]: seat {seat} is not one of \
-                         the {TEAM_SEATS} seats of a team game"
-                    )));
-                }
-            }
-        }
-        config.teams.push(seats);
-    }
+    config.teams = decode_teams(&message.teams)?;
     if let Some(rounds) = message.max_rounds {
         if !(1..=MAX_ROUNDS).contains(&rounds) {
-            return Err(ApiError::InvalidRequest(format!(
-                "{CONFIG}.max_rounds: must be 1 to {MAX_ROUNDS}, not {rounds}"
-            )));
+            return Err(invalid_field(
+                "max_rounds",
+                format!("must be 1 to {MAX_ROUNDS}, not {rounds}"),
+            ));
         }
         config.max_rounds = rounds;
     }
     if let Some(reshuffles) = message.max_reshuffles {
         if reshuffles > MAX_RESHUFFLES {
-            return Err(ApiError::InvalidRequest(format!(
-                "{CONFIG}.max_reshuffles: at most {MAX_RESHUFFLES}, not {reshuffles}"
-            )));
+            return Err(invalid_field(
+                "max_reshuffles",
+                format!("at most {MAX_RESHUFFLES}, not {reshuffles}"),
+            ));
         }
         config.max_reshuffles = reshuffles;
     }
     if let Some(moves) = message.en_passant_per_round {
         if moves > MAX_EN_PASSANT {
-            return Err(ApiError::InvalidRequest(format!(
-                "{CONFIG}.en_passant_per_round: at most {MAX_EN_PASSANT}, not {moves}"
-            )));
+            return Err(invalid_field(
+                "en_passant_per_round",
+                format!("at most {MAX_EN_PASSANT}, not {moves}"),
+            ));
         }
         config.en_passant_per_round = moves;
     }
     if let Some(keep) = message.eliminated_captures_count {
         config.eliminated_captures_count = keep;
     }
-    // The team layout is checked here as far as it can be without the seat count (which
-    // CreateGame checks against it): two teams of two holding each of the four seats once.
-    let shape_seats = if config.teams.is_empty() {
-        2
-    } else {
-        TEAM_SEATS
-    };
-    config
-        .validate(shape_seats)
-        .map_err(|error| ApiError::InvalidRequest(format!("{CONFIG}: {error}")))?;
     Ok(config)
+}
+
+/// Reads the team list (§5, §7.12). The seat count is not part of the config, so the list is
+/// checked as a split of the seats it names: seats 0 to the highest one listed (at most
+/// [`MAX_SEATS`] seats), each in exactly one of at least two non-empty teams. A problem of one
+/// team is a violation on `config.pile_chess.teams[i]`, one of the whole list (too few teams, a
+/// seat in no team) on `config.pile_chess.teams`. That the list splits exactly the game's seats
+/// is checked when the game is dealt.
+fn decode_teams(teams: &[pb::PileChessTeam]) -> Result<Vec<Vec<u8>>, ApiError> {
+    if teams.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut decoded = Vec::with_capacity(teams.len());
+    for (index, team) in teams.iter().enumerate() {
+        let mut seats = Vec::with_capacity(team.seats.len());
+        for seat in &team.seats {
+            match u8::try_from(*seat) {
+                Ok(seat) if usize::from(seat) < MAX_SEATS => seats.push(seat),
+                _ => {
+                    return Err(invalid_field(
+                        &format!("teams[{index}]"),
+                        format!(
+                            "seat {seat} is not a Pile Chess seat: games have at most \
+                             {MAX_SEATS} seats, 0 to {}",
+                            MAX_SEATS - 1
+                        ),
+                    ));
+                }
+            }
+        }
+        decoded.push(seats);
+    }
+    let named = decoded
+        .iter()
+        .flatten()
+        .map(|seat| usize::from(*seat) + 1)
+        .max()
+        .unwrap_or(0)
+        .max(MIN_SEATS);
+    Config::check_teams(&decoded, named).map_err(team_violation)?;
+    Ok(decoded)
+}
+
+/// A team list's problem as a field violation: on `config.pile_chess.teams[i]` when team `i` is
+/// at fault, on `config.pile_chess.teams` when the list as a whole is.
+fn team_violation(error: TeamsError) -> ApiError {
+    let field = match error.team {
+        Some(team) => format!("teams[{team}]"),
+        None => "teams".to_string(),
+    };
+    invalid_field(&field, error.problem)
 }
 
 /// The options with every field set.
@@ -574,13 +615,15 @@ mod tests {
         pb::action::Kind::PileChess(pb::PileChessAction { kind: Some(kind) })
     }
 
-    /// Every setup this game supports: 2, 3 and 4 seats free for all, and 2 against 2.
-    fn setups() -> [(Config, usize); 4] {
+    /// Setups of every kind: 2, 3 and 4 seats free for all, 2 against 2, and uneven teams.
+    fn setups() -> [(Config, usize); 6] {
         [
             (Config::default(), 2),
             (Config::default(), 3),
             (Config::default(), 4),
             (Config::two_vs_two(), 4),
+            (Config::with_teams(&[&[0], &[1, 2]]), 3),
+            (Config::with_teams(&[&[0], &[1], &[2, 3]]), 4),
         ]
     }
 
@@ -778,58 +821,58 @@ mod tests {
         assert!(decoded.teams.is_empty());
     }
 
+    /// Asserts that `result` is an `InvalidField` on exactly `field` whose description names
+    /// `needle`.
+    fn violation(result: Result<Config, ApiError>, field: &str, needle: &str) {
+        match result {
+            Err(ApiError::InvalidField {
+                field: actual,
+                description,
+            }) => {
+                assert_eq!(actual, field, "{description}");
+                assert!(
+                    description.contains(needle),
+                    "{description:?} should name {needle:?}"
+                );
+            }
+            other => panic!("expected a violation on {field}, got {other:?}"),
+        }
+    }
+
     #[test]
     fn out_of_range_configs_name_the_field() {
         let decode = |message| PileChess::decode_config(&config_of(message));
-        let team = |seats: Vec<u32>| pb::PileChessTeam { seats };
-        invalid(
+        violation(
             decode(pb::PileChessConfig {
                 queen_value: Some(MAX_VALUE + 1),
                 ..Default::default()
             }),
-            "queen_value",
+            "config.pile_chess.queen_value",
+            "at most 1000",
         );
-        invalid(
+        violation(
             decode(pb::PileChessConfig {
                 max_rounds: Some(0),
                 ..Default::default()
             }),
-            "max_rounds",
+            "config.pile_chess.max_rounds",
+            "1 to 10000",
         );
-        invalid(
+        violation(
             decode(pb::PileChessConfig {
                 max_reshuffles: Some(MAX_RESHUFFLES + 1),
                 ..Default::default()
             }),
-            "max_reshuffles",
+            "config.pile_chess.max_reshuffles",
+            "at most 100",
         );
-        invalid(
+        violation(
             decode(pb::PileChessConfig {
                 en_passant_per_round: Some(MAX_EN_PASSANT + 1),
                 ..Default::default()
             }),
-            "en_passant_per_round",
-        );
-        invalid(
-            decode(pb::PileChessConfig {
-                teams: vec![team(vec![0, 2]), team(vec![1, 7])],
-                ..Default::default()
-            }),
-            "teams[1].seats[1]",
-        );
-        invalid(
-            decode(pb::PileChessConfig {
-                teams: vec![team(vec![0, 1, 2]), team(vec![3])],
-                ..Default::default()
-            }),
-            "teams",
-        );
-        invalid(
-            decode(pb::PileChessConfig {
-                teams: vec![team(vec![0, 1]), team(vec![1, 2])],
-                ..Default::default()
-            }),
-            "teams",
+            "config.pile_chess.en_passant_per_round",
+            "at most 16",
         );
         invalid(
             PileChess::decode_config(&pb::GameConfig { game: None }),
@@ -841,6 +884,95 @@ mod tests {
             }),
             "not a pile_chess config",
         );
+    }
+
+    /// A config message with `teams` and every other field unset.
+    fn teams_config(teams: &[&[u32]]) -> pb::GameConfig {
+        config_of(pb::PileChessConfig {
+            teams: teams
+                .iter()
+                .map(|seats| pb::PileChessTeam {
+                    seats: seats.to_vec(),
+                })
+                .collect(),
+            ..Default::default()
+        })
+    }
+
+    #[test]
+    fn any_split_of_the_seats_into_teams_decodes() {
+        for split in [
+            &[&[0u32][..], &[1]][..],
+            &[&[0], &[1, 2]],
+            &[&[2, 1], &[0]],
+            &[&[0], &[1], &[2]],
+            &[&[0, 2], &[1, 3]],
+            &[&[3], &[0, 1, 2]],
+            &[&[0], &[1], &[2, 3]],
+            &[&[0], &[1], &[2], &[3]],
+        ] {
+            let config = PileChess::decode_config(&teams_config(split))
+                .unwrap_or_else(|error| panic!("{split:?}: {error}"));
+            let expected: Vec<Vec<u8>> = split
+                .iter()
+                .map(|team| team.iter().map(|seat| *seat as u8).collect())
+                .collect();
+            assert_eq!(config.teams, expected);
+            assert_eq!(
+                PileChess::decode_config(&PileChess::encode_config(&config)),
+                Ok(config)
+            );
+        }
+    }
+
+    #[test]
+    fn bad_team_lists_are_violations_on_the_list_or_the_team_at_fault() {
+        let cases: [(&[&[u32]], &str, &str); 9] = [
+            (
+                &[&[0, 1, 2, 3]],
+                "config.pile_chess.teams",
+                "at least two teams",
+            ),
+            (
+                &[&[0], &[]],
+                "config.pile_chess.teams[1]",
+                "at least one seat",
+            ),
+            (&[&[0], &[1, 7]], "config.pile_chess.teams[1]", "seat 7"),
+            (
+                &[&[1 << 20], &[0]],
+                "config.pile_chess.teams[0]",
+                "seat 1048576",
+            ),
+            (
+                &[&[0, 1], &[1, 2]],
+                "config.pile_chess.teams[1]",
+                "seat 1 is listed twice",
+            ),
+            (
+                &[&[0, 0], &[1]],
+                "config.pile_chess.teams[0]",
+                "seat 0 is listed twice",
+            ),
+            (
+                &[&[0], &[2]],
+                "config.pile_chess.teams",
+                "seat 1 is in no team",
+            ),
+            (
+                &[&[1], &[2, 3]],
+                "config.pile_chess.teams",
+                "seat 0 is in no team",
+            ),
+            (&[&[3]], "config.pile_chess.teams", "at least two teams"),
+        ];
+        for (teams, field, needle) in cases {
+            violation(
+                PileChess::decode_config(&teams_config(teams)),
+                field,
+                needle,
+            );
+        }
     }
 
     #[test]

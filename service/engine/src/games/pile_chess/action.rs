@@ -1,5 +1,5 @@
-//! Pile Chess actions (rules/pile_chess.md §3 step 2 plays, §3 step 3 promotion, §5 the gift of
-//! a leaving teammate).
+//! Pile Chess actions (docs/rules/pile_chess.md §3 step 2 plays, §3 step 3 promotion, §5 the
+//! gift of a leaving teammate; §9 gives their messages on the wire).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -35,7 +35,8 @@ pub enum Action {
     },
     /// §5: a player whose King was captured gives up to two of their remaining cards (deck, hand
     /// or reuse pile) to the hand of a teammate still in the game. `pieces` is listed in
-    /// decreasing piece order ([`Piece`] order, King first); it may be empty.
+    /// decreasing piece order ([`Piece`] order, King first); it may be empty, and then `to` is
+    /// the first teammate still in, in seat order (§7.13).
     Gift {
         /// The teammate.
         to: Seat,

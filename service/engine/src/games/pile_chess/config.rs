@@ -1,7 +1,9 @@
-//! Options (rules/pile_chess.md §1 piece values, §5 teams and eliminated players' captures, §7.6
-//! the en passant cap, §3 step 4 the shortfall limit, §8 the round cap).
+//! Options (docs/rules/pile_chess.md §1 piece values, §5 teams and eliminated players'
+//! captures, §7.6 the en passant cap, §3 step 4 the shortfall limit, §8 the round cap), and the
+//! check of a team list (§5, §7.12).
 
 use serde::{Deserialize, Serialize};
+use std::fmt;
 
 use super::piece::Piece;
 use crate::game::SetupError;
@@ -14,8 +16,10 @@ pub const MAX_ROUNDS: u32 = 10_000;
 pub const MAX_RESHUFFLES: u32 = 100;
 /// The highest number of en passant moves a player may be allowed per round.
 pub const MAX_EN_PASSANT: u32 = 16;
-/// Seats of a team game: teams play only 2 against 2 (§5).
-pub const TEAM_SEATS: usize = 4;
+/// The fewest seats of a game (§5).
+pub const MIN_SEATS: usize = 2;
+/// The most seats of a game (§5): so seats 0 to 3 are the only ones a team list can name.
+pub const MAX_SEATS: usize = 4;
 
 /// Pile Chess options. `Default` gives the rule file's defaults: free for all, values P1 N3 B3
 /// R5 Q9 K4, one en passant per player and round, a third shortfall ends the game, 100 rounds.
@@ -25,9 +29,11 @@ pub struct Config {
     /// §1, §7.1: the value of each piece in a pile, indexed by [`Piece::index`] (default P=1,
     /// N=3, B=3, R=5, Q=9, K=4).
     pub values: [u32; 6],
-    /// §5: the teams, each a list of seats; empty (the default) plays free for all. Teams play
-    /// only with 4 seats, as two teams of two that together hold every seat once, such as
-    /// `[[0, 2], [1, 3]]` (see [`Config::two_vs_two`]).
+    /// §5, §7.12: the teams, each a list of seats; empty (the default) plays free for all. Any
+    /// partition of the seats into at least two non-empty teams is a team game: 2 against 2
+    /// (see [`Config::two_vs_two`]), 1 against 2, 1 against 3, 1 against 1 against 2, and so
+    /// on. A list of teams of one seat each plays exactly as free for all. A team's position in
+    /// the list numbers its side and captured pile.
     pub teams: Vec<Vec<u8>>,
     /// §8: the game ends with stalemate scoring after this many rounds (default 100).
     pub max_rounds: u32,
@@ -54,11 +60,35 @@ impl Default for Config {
     }
 }
 
+/// What is wrong with a team list (§7.12), and which team is at fault, if one is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamsError {
+    /// The position in the list of the team at fault; `None` when the list as a whole is (too
+    /// few teams, a seat in no team).
+    pub team: Option<usize>,
+    /// What is wrong, in public terms.
+    pub problem: String,
+}
+
+impl fmt::Display for TeamsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.team {
+            Some(team) => write!(f, "teams[{team}]: {}", self.problem),
+            None => write!(f, "teams: {}", self.problem),
+        }
+    }
+}
+
 impl Config {
     /// The default options with seats 0 and 2 playing against seats 1 and 3.
     pub fn two_vs_two() -> Config {
+        Config::with_teams(&[&[0, 2], &[1, 3]])
+    }
+
+    /// The default options with `teams`, such as `&[&[0], &[1, 2]]` (1 against 2).
+    pub fn with_teams(teams: &[&[u8]]) -> Config {
         Config {
-            teams: vec![vec![0, 2], vec![1, 3]],
+            teams: teams.iter().map(|team| team.to_vec()).collect(),
             ..Config::default()
         }
     }
@@ -68,13 +98,14 @@ impl Config {
         self.values[piece.index()]
     }
 
-    /// Whether the game is played in teams.
+    /// Whether the team rules apply (§5): some team has more than one seat. Teams of one seat
+    /// each play exactly as free for all (§7.12), where nobody has a teammate to give cards to
+    /// or to share a captured pile with.
     pub fn is_team_game(&self) -> bool {
-        !self.teams.is_empty()
+        self.teams.iter().any(|team| team.len() > 1)
     }
 
-    /// Checks the options against the seat count. Teams need exactly 4 seats split into two
-    /// teams of two.
+    /// Checks the options against the seat count (the team list with [`Config::check_teams`]).
     pub fn validate(&self, seats: usize) -> Result<(), SetupError> {
         for piece in Piece::ALL {
             if self.value(piece) > MAX_VALUE {
@@ -102,39 +133,66 @@ impl Config {
                 self.en_passant_per_round
             )));
         }
-        self.validate_teams(seats)
-    }
-
-    fn validate_teams(&self, seats: usize) -> Result<(), SetupError> {
         if self.teams.is_empty() {
             return Ok(());
         }
-        if seats != TEAM_SEATS {
-            return Err(invalid(format!(
-                "teams: team games are for {TEAM_SEATS} seats (2 against 2), not {seats}"
-            )));
+        Config::check_teams(&self.teams, seats).map_err(|error| invalid(error.to_string()))
+    }
+
+    /// §5, §7.12: `teams` must split the seats `0..seats` into at least two non-empty teams,
+    /// every seat in exactly one. The first problem found is reported: too few teams, then team
+    /// by team an empty team, a seat the game does not have or a seat listed before, and last a
+    /// seat in no team.
+    pub fn check_teams(teams: &[Vec<u8>], seats: usize) -> Result<(), TeamsError> {
+        if teams.len() < 2 {
+            return Err(TeamsError {
+                team: None,
+                problem: format!(
+                    "list at least two teams, or none to play free for all, not {}",
+                    teams.len()
+                ),
+            });
         }
-        if self.teams.len() != 2 || self.teams.iter().any(|team| team.len() != 2) {
-            return Err(invalid(
-                "teams: list two teams of two seats each, such as [[0, 2], [1, 3]]".into(),
-            ));
-        }
-        let mut seen = [false; TEAM_SEATS];
-        for seat in self.teams.iter().flatten() {
-            let index = usize::from(*seat);
-            if index >= seats || seen[index] {
-                return Err(invalid(format!(
-                    "teams: every seat 0 to {} must be in exactly one team",
-                    seats - 1
-                )));
+        let mut seen = vec![false; seats];
+        for (index, team) in teams.iter().enumerate() {
+            let at_fault = |problem: String| TeamsError {
+                team: Some(index),
+                problem,
+            };
+            if team.is_empty() {
+                return Err(at_fault("a team needs at least one seat".into()));
             }
-            seen[index] = true;
+            for seat in team {
+                match seen.get_mut(usize::from(*seat)) {
+                    None => {
+                        return Err(at_fault(format!(
+                            "seat {seat} is not a seat of this game, whose seats are 0 to {}",
+                            seats.saturating_sub(1)
+                        )));
+                    }
+                    Some(true) => {
+                        return Err(at_fault(format!(
+                            "seat {seat} is listed twice: every seat plays in exactly one team"
+                        )));
+                    }
+                    Some(listed) => *listed = true,
+                }
+            }
+        }
+        if let Some(missing) = seen.iter().position(|listed| !listed) {
+            return Err(TeamsError {
+                team: None,
+                problem: format!(
+                    "seat {missing} is in no team: every seat 0 to {} plays in exactly one team",
+                    seats - 1
+                ),
+            });
         }
         Ok(())
     }
 
-    /// The side of every seat: its team's index in a team game, else its own index (§5: in free
-    /// for all every player is a side of one).
+    /// The side of every seat: its team's index in a team list, else its own index (§5: in
+    /// free for all every player is a side of one).
     pub(crate) fn sides(&self, seats: usize) -> Vec<u8> {
         (0..seats)
             .map(|seat| {
@@ -156,8 +214,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_are_valid_for_every_seat_count_and_teams_only_for_four() {
-        for seats in 2..=4 {
+    fn defaults_are_valid_for_every_seat_count() {
+        for seats in MIN_SEATS..=MAX_SEATS {
             assert_eq!(Config::default().validate(seats), Ok(()));
             assert_eq!(
                 Config::default().sides(seats),
@@ -167,30 +225,11 @@ mod tests {
         let teams = Config::two_vs_two();
         assert_eq!(teams.validate(4), Ok(()));
         assert_eq!(teams.sides(4), vec![0, 1, 0, 1]);
-        for seats in [2, 3] {
-            assert!(matches!(
-                teams.validate(seats),
-                Err(SetupError::InvalidConfig(message)) if message.contains("teams")
-            ));
-        }
+        assert!(teams.is_team_game());
     }
 
     #[test]
-    fn malformed_teams_and_out_of_range_caps_are_rejected() {
-        let bad_teams = [
-            vec![vec![0, 1, 2], vec![3]],
-            vec![vec![0, 1], vec![1, 3]],
-            vec![vec![0, 1], vec![2, 4]],
-            vec![vec![0, 1]],
-            vec![vec![0], vec![1], vec![2], vec![3]],
-        ];
-        for teams in bad_teams {
-            let config = Config {
-                teams,
-                ..Config::default()
-            };
-            assert!(config.validate(4).is_err(), "{:?}", config.teams);
-        }
+    fn out_of_range_caps_are_rejected() {
         let zero_rounds = Config {
             max_rounds: 0,
             ..Config::default()
@@ -201,11 +240,5 @@ mod tests {
             ..Config::default()
         };
         assert!(pricey.validate(2).is_err());
-        let paired = Config {
-            teams: vec![vec![1, 0], vec![3, 2]],
-            ..Config::default()
-        };
-        assert_eq!(paired.validate(4), Ok(()));
-        assert_eq!(paired.sides(4), vec![0, 0, 1, 1]);
     }
 }

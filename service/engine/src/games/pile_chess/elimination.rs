@@ -2,10 +2,11 @@
 //! (§5) and resignation with more than two seats (§4, engine addition).
 //!
 //! A player whose King lands in an opponent's captured pile is out. With two players that ends
-//! the game; with more, the others play on until one side is left. In a team game the leaving
-//! player first gives up to two of their remaining cards to a teammate still in the game (an
-//! action of the leaving seat; everyone else waits), and a team loses when all its players are
-//! out. A leaving player's remaining cards (deck, hand, reuse pile) go to the removed zone; in
+//! the game; with more, the others play on until one side is left. In a team game a leaving
+//! player with a teammate still in the game first gives up to two of their remaining cards to
+//! that teammate (an action of the leaving seat; everyone else waits); a team of one, or the
+//! last player of a team, has nobody to give to and leaves at once (§7.13). A team loses when
+//! all its players are out. A leaving player's remaining cards (deck, hand, reuse pile) go to the removed zone; in
 //! free for all their captured pile goes with them unless
 //! [`super::Config::eliminated_captures_count`] keeps it.
 
@@ -44,8 +45,10 @@ pub(crate) fn apply_king_loss(state: &mut State, events: &mut Vec<Event>) -> boo
     if end_if_decided(state, &losers, EndReason::KingCaptured) {
         return true;
     }
+    // §5, §7.13: a player with a teammate still in chooses a gift before leaving; anyone else
+    // (free for all, a team of one, the last of a team) has nobody to give to and leaves now.
     for seat in losers {
-        if state.config.is_team_game() {
+        if gift_possible(state, seat) {
             state.pending.push(Pending::Gift { seat });
         } else {
             leave(state, seat, Vec::new(), events);
@@ -133,14 +136,25 @@ fn remaining(state: &State, seat: Seat) -> Hand {
     pool
 }
 
-/// §5: every gift of up to two remaining cards to every teammate still in: for each teammate,
-/// the empty gift, then single cards, then pairs, King side first.
+/// §5, §7.13: every gift of up to two remaining cards to every teammate still in: the empty
+/// gift once, addressed to the first teammate still in (who receives it makes no difference,
+/// so it is one choice, not one per teammate), then for each teammate the single cards, then
+/// the pairs, King side first.
 pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     if state.pending.first() != Some(&Pending::Gift { seat }) {
         return Vec::new();
     }
     let pool = remaining(state, seat);
-    let mut gifts: Vec<Vec<Piece>> = vec![Vec::new()];
+    let mates = teammates_in(state, seat);
+    let mut actions: Vec<Action> = mates
+        .first()
+        .map(|to| Action::Gift {
+            to: *to,
+            pieces: Vec::new(),
+        })
+        .into_iter()
+        .collect();
+    let mut gifts: Vec<Vec<Piece>> = Vec::new();
     gifts.extend(distinct_pieces(&pool).map(|piece| vec![piece]));
     for first in distinct_pieces(&pool) {
         for second in distinct_pieces(&pool).filter(|second| *second <= first) {
@@ -149,18 +163,16 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             }
         }
     }
-    teammates_in(state, seat)
-        .into_iter()
-        .flat_map(|to| {
-            gifts
-                .iter()
-                .map(move |pieces| Action::Gift {
-                    to,
-                    pieces: pieces.clone(),
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect()
+    actions.extend(mates.into_iter().flat_map(|to| {
+        gifts
+            .iter()
+            .map(move |pieces| Action::Gift {
+                to,
+                pieces: pieces.clone(),
+            })
+            .collect::<Vec<_>>()
+    }));
+    actions
 }
 
 /// §5: the leaving `seat` gives `pieces` to teammate `to`, whose own cards they become; then its
@@ -176,10 +188,17 @@ pub(crate) fn gift(
             "only a player whose King was just captured gives cards, before leaving".into(),
         ));
     }
-    if !teammates_in(state, seat).contains(&to) {
+    let mates = teammates_in(state, seat);
+    if !mates.contains(&to) {
         return Err(PlayError::Illegal(format!(
             "seat {} is not a teammate still in the game",
             to.0
+        )));
+    }
+    if pieces.is_empty() && mates.first() != Some(&to) {
+        return Err(PlayError::Illegal(format!(
+            "a gift of no cards is addressed to seat {}, the first teammate still in the game",
+            mates[0].0
         )));
     }
     if pieces.len() > GIFT_SIZE {

@@ -1,6 +1,7 @@
 //! Pile Chess events. [`Event`] holds every detail and stays on the server; [`EventView`] is what
-//! one viewer may know of it (rules/pile_chess.md §6). Only the cards a player draws are secret;
-//! everything else that happens is public and shared by both as a [`PublicEvent`].
+//! one viewer may know of it (docs/rules/pile_chess.md §6). Only the cards a player draws are
+//! secret; everything else that happens is public and shared by every viewer as a
+//! [`PublicEvent`].
 
 use serde::{Deserialize, Serialize};
 

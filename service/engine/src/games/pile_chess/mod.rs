@@ -1,11 +1,11 @@
-//! Pile Chess (`pile_chess`), as specified by rules/pile_chess.md.
+//! Pile Chess (`pile_chess`), as specified by docs/rules/pile_chess.md.
 //!
 //! Every player owns a 16-card deck of chess pieces (8 P, 2 N, 2 B, 2 R, 1 Q, 1 K). Each round
 //! every player opens a pile with the top card of their deck; then players take turns putting
 //! hand cards on any pile. When the round's play step ends, each pile goes to the side with the
 //! highest total value, which captures the other sides' cards in it. Losing the King loses the
 //! game; a third deck shortfall ends it as a stalemate, decided by captured value. Two, three
-//! or four players play free for all, or four play two against two.
+//! or four players play free for all, or in teams split any way (2 against 2, 1 against 2, …).
 //!
 //! The cards carry no special abilities: the source text says they have some but gives none, so
 //! this is the "vanilla" game until their texts are known (§1, §7.3). Pile resolution lives in
@@ -13,15 +13,17 @@
 //!
 //! # Decisions
 //!
-//! Where the rule file leaves something open, this module decides as follows.
+//! Where the source text leaves something open, this module decides as the rule file says
+//! (§7 lists every decision); in short:
 //!
-//! * **Seats and sides (§5).** 2 to 4 seats; seat 0 is White and the first player of round 1.
-//!   Free for all is the default: every player is a side of one. [`Config::teams`] turns on
-//!   the team game, valid only with 4 seats as two teams of two that together hold every seat
-//!   (such as `[[0, 2], [1, 3]]`, see [`Config::two_vs_two`]); anything else is
-//!   [`crate::SetupError::InvalidConfig`]. A side's captured pile is shared by its players and
-//!   is indexed by side (the seat in free for all, the team's position in `teams` otherwise).
-//!   In a team game an "opponent" (en passant) is a player of the other team.
+//! * **Seats and sides (§5, §7.12).** 2 to 4 seats; seat 0 is White and the first player of
+//!   round 1. Free for all is the default: every player is a side of one. [`Config::teams`]
+//!   turns on the team game: any split of the seats into at least two non-empty teams, every
+//!   seat in exactly one (such as `[[0, 2], [1, 3]]`, see [`Config::two_vs_two`], or
+//!   `[[0], [1, 2]]`); anything else is [`crate::SetupError::InvalidConfig`]. Teams of one seat
+//!   each play exactly as free for all. A side's captured pile is shared by its players and is
+//!   indexed by side (the seat in free for all, the team's position in `teams` otherwise). In a
+//!   team game an "opponent" (en passant) is a player of another team.
 //! * **Steps (§3).** Step 1 (opening piles), step 3 (resolution) and step 4 (draws) need no
 //!   decision and happen inside the action that ends the play step. The random hand card of a
 //!   player with an empty deck comes from the game's generator and is announced in
@@ -35,13 +37,11 @@
 //! * **Piles.** A pile is known by its owner's seat. It stays a pile for the whole round even if
 //!   en passant empties it, and cards may be played on it. En passant moves the most recently
 //!   arrived Pawns first.
-//! * **Ties (§7.2).** A shared highest total captures every card of the pile. They are dealt out
-//!   highest value first (then King before Pawn, then pile order), round-robin over the involved
-//!   sides in seat order from the pile owner's side, and never to their own side: a card whose
-//!   turn would go to its own side goes to the next side instead. With two sides this is exactly
-//!   "each side captures the other's cards", and a tied King is always captured. Every involved
-//!   side takes part, also one whose total was lower than the tied best (the seed shares "among
-//!   all players involved in that pile").
+//! * **Ties (§7.2).** A shared highest total captures every card of the pile, and only the tied
+//!   sides share them: highest value first, each card to the tied side other than its owner's
+//!   that has received the least so far, between equals the first after the owner's side in
+//!   side order. Games dealt under the first edition keep its sharing among every involved side
+//!   (§13).
 //! * **Promotion (§3 step 3, §7.7)** is a decision of the winning player, asked after the
 //!   King-loss rule, pile by pile in seat order of their owners; a chance with no card to take
 //!   back is skipped without asking. In a team game the pile must have been won with Pawns only
@@ -56,11 +56,12 @@
 //!   follow from the public zones anyway), and so does their captured pile unless
 //!   [`Config::eliminated_captures_count`] keeps it, in which case it still competes at a
 //!   stalemate.
-//! * **Teams (§5).** A leaving teammate gives up to two cards (possibly none) from deck, hand or
-//!   reuse pile to the hand of a teammate still in; the gift is public, the gifted cards become
-//!   the receiver's own (their owner changes), and the rest goes to the removed zone. The gift is
-//!   asked before any promotion of the same resolution. A team loses when all its players are
-//!   out.
+//! * **Teams (§5, §7.13).** A leaving teammate gives up to two cards (possibly none) from deck,
+//!   hand or reuse pile to the hand of a teammate still in; the gift is public, the gifted cards
+//!   become the receiver's own (their owner changes), and the rest goes to the removed zone. The
+//!   gift is asked before any promotion of the same resolution. A player with no teammate still
+//!   in (a team of one, or the last of a team) is asked nothing: their cards leave at once. A
+//!   team loses when all its players are out.
 //! * **Stalemate (§3 step 4, §4, §8).** The shortfall after [`Config::max_reshuffles`]
 //!   reshuffles ends the game at once (reason [`crate::EndReason::OutOfCards`]); so does the end
 //!   of round [`Config::max_rounds`], after its draw step (reason
@@ -73,6 +74,9 @@
 //!   the game too, and the others play on until one side is left (reason
 //!   [`crate::EndReason::Resignation`]). A player who resigned is never among the winners, not
 //!   even when their team goes on to win.
+//! * **Turns (§7.14).** Every game action (a play, pass, castle or en passant move, a gift, a
+//!   promotion choice) is one turn of the seat that takes it, so [`Game::turn_number`] counts
+//!   game actions; a meta action changes nothing (docs/rules/conventions.md §4).
 //! * **Hidden information (§6).** See `view.rs` and `resample.rs`: hands are owner-only, deck
 //!   order is hidden from everyone, every other zone and event is public except the drawn cards.
 //!   Error messages never name another player's hand or any deck's contents.
@@ -98,7 +102,9 @@ mod view;
 mod tests;
 
 pub use action::Action;
-pub use config::{Config, MAX_EN_PASSANT, MAX_RESHUFFLES, MAX_ROUNDS, MAX_VALUE, TEAM_SEATS};
+pub use config::{
+    Config, MAX_EN_PASSANT, MAX_RESHUFFLES, MAX_ROUNDS, MAX_SEATS, MAX_VALUE, MIN_SEATS, TeamsError,
+};
 pub use event::{CapturedCard, Event, EventView, OutReason, PileSource, PublicEvent, SideTotal};
 pub use observation::{CapturedPileView, Observation, Pending, PileView, PlayerView, Step};
 pub use piece::{Card, DECK, DECK_SIZE, Piece};
@@ -111,7 +117,7 @@ use crate::game::{Game, Outcome, PlayError, SetupError};
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
 
-/// Pile Chess: chess-piece decks fight over piles (rules/pile_chess.md).
+/// Pile Chess: chess-piece decks fight over piles (docs/rules/pile_chess.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PileChess;
 
@@ -121,8 +127,8 @@ impl Game for PileChess {
     const SUMMARY: &'static str = "Each round every player opens a pile from their 16-card chess \
         deck and plays hand cards onto any pile; the highest total takes each pile and captures \
         the rest. Lose your King and you lose; after a third reshuffle the captured values \
-        decide. 2 to 4 players, free for all or 2 against 2.";
-    const SEATS: RangeInclusive<usize> = setup::MIN_SEATS..=setup::MAX_SEATS;
+        decide. 2 to 4 players, free for all or in teams.";
+    const SEATS: RangeInclusive<usize> = MIN_SEATS..=MAX_SEATS;
 
     type Config = Config;
     type State = State;
@@ -181,6 +187,7 @@ impl Game for PileChess {
             } => promotion::promote(state, seat, *captured_pile, *piece),
             Action::DeclinePromotion => promotion::decline(state, seat),
         }?;
+        // §7.14: every game action is one turn, so the next one (whoever's) is a new turn.
         state.turns += 1;
         Ok(events)
     }

@@ -1,4 +1,4 @@
-//! What one viewer sees (rules/pile_chess.md §6). Other players' hands and every deck's order
+//! What one viewer sees (docs/rules/pile_chess.md §6). Other players' hands and every deck's order
 //! cannot be represented here: a deck shows only its count, another player's hand only its
 //! count.
 

@@ -1,4 +1,4 @@
-//! Pieces and cards (rules/pile_chess.md §1).
+//! Pieces and cards (docs/rules/pile_chess.md §1).
 
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -1,4 +1,4 @@
-//! The round (rules/pile_chess.md §3): step 1 opens the piles, step 2 is played by the seats
+//! The round (docs/rules/pile_chess.md §3): step 1 opens the piles, step 2 is played by the seats
 //! (`play.rs`), and when it ends step 3 resolves every pile, the King-loss rule and Promotion
 //! follow, then step 4 draws and the next round begins.
 //!

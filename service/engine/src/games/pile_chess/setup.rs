@@ -1,7 +1,7 @@
 //! §2 setup (and §5 for more players): every player's deck is shuffled, every player draws four
 //! cards, seat 0 opens round 1.
 
-use super::config::Config;
+use super::config::{Config, MAX_SEATS, MIN_SEATS};
 use super::event::{Event, PublicEvent};
 use super::piece::{DECK, Piece};
 use super::round;
@@ -11,10 +11,6 @@ use crate::game::SetupError;
 use crate::rng::{Seed, shuffle};
 use crate::seat::{Seat, SeatSet};
 
-/// The fewest seats.
-pub(crate) const MIN_SEATS: usize = 2;
-/// The most seats.
-pub(crate) const MAX_SEATS: usize = 4;
 /// §2.2: cards every player draws at the start.
 const START_HAND: usize = 4;
 

@@ -114,7 +114,8 @@ pub struct State {
     pub(crate) passed: SeatSet,
     /// Decisions waited for after a resolution, the current one first.
     pub(crate) pending: Vec<Pending>,
-    /// Game actions taken so far: each is one turn (docs/rules/conventions.md §4).
+    /// Game actions taken so far: each is one turn (§7.14, docs/rules/conventions.md §4), so
+    /// this is also the number of the turn in progress.
     pub(crate) turns: u32,
     /// The result, once over.
     pub(crate) outcome: Option<Outcome>,

@@ -1,6 +1,7 @@
-//! Rule tests, one module per section of rules/pile_chess.md. Test names start with the
+//! Rule tests, one module per section of docs/rules/pile_chess.md. Test names start with the
 //! section they check (`s3_…` checks §3).
 
+mod s13_first_edition;
 mod s1_components;
 mod s2_setup;
 mod s3_castle;

@@ -1,4 +1,4 @@
-//! §5 more than two players: free for all with 3 and 4 players, and 2 against 2 teams.
+//! §5 more than two players: free for all with 3 and 4 players, and teams split any way.
 
 use super::super::{Action, Config, OutReason, Pending, PileChess, PublicEvent, Step};
 use super::support::*;
@@ -61,7 +61,9 @@ fn s5_free_for_all_resolution_gives_the_single_best_player_everyone_elses_cards(
 }
 
 #[test]
-fn s5_a_tie_among_three_players_is_shared_round_robin_from_the_pile_owner() {
+fn s5_a_tie_among_three_players_gives_each_an_even_share() {
+    // §7.2: N0, B1 and N2 are worth 3 each. Bishop first: B1 to seat 2 (the first after its
+    // owner), N0 to seat 1 (nothing yet), N2 to seat 0 (nothing yet): 3, 3 and 3.
     let pile = [c(0, N), c(1, B), c(2, N)];
     let mut state = table(&ffa(), 3, &[&pile], 0);
     let events = pass_all(&mut state, &[0, 1, 2]);
@@ -69,11 +71,9 @@ fn s5_a_tie_among_three_players_is_shared_round_robin_from_the_pile_owner() {
         unreachable!("a resolution")
     };
     assert_eq!(winner, None);
-    // Bishop first (then Knights in pile order): B1 to seat 0, N0 to seat 1, N2 would go to
-    // seat 2 itself, so it goes on to seat 0.
-    assert_eq!(state.captured[0], vec![c(1, B), c(2, N)]);
+    assert_eq!(state.captured[0], vec![c(2, N)]);
     assert_eq!(state.captured[1], vec![c(0, N)]);
-    assert!(state.captured[2].is_empty());
+    assert_eq!(state.captured[2], vec![c(1, B)]);
 }
 
 #[test]
@@ -296,19 +296,123 @@ fn s5_in_teams_en_passant_needs_an_opposing_players_pawns_not_a_teammates() {
     );
 }
 
+/// The default options with `teams`, written out so that the team tests build on any version of
+/// the options.
+fn teams(list: &[&[u8]]) -> Config {
+    Config {
+        teams: list.iter().map(|team| team.to_vec()).collect(),
+        ..Config::default()
+    }
+}
+
 #[test]
-fn s5_teams_are_for_four_seats_as_two_pairs() {
+fn s5_any_split_of_the_seats_into_two_or_more_teams_is_a_team_game() {
+    let splits: [(usize, &[&[u8]]); 9] = [
+        (2, &[&[0], &[1]]),
+        (3, &[&[0], &[1, 2]]),
+        (3, &[&[2, 0], &[1]]),
+        (3, &[&[0], &[1], &[2]]),
+        (4, &[&[0, 2], &[1, 3]]),
+        (4, &[&[0], &[1, 2, 3]]),
+        (4, &[&[3], &[0], &[1, 2]]),
+        (4, &[&[0, 1, 2], &[3]]),
+        (4, &[&[0], &[1], &[2], &[3]]),
+    ];
+    for (seats, split) in splits {
+        let config = teams(split);
+        let (state, _) = PileChess::new_game(&config, seats, Seed::from_u64(0))
+            .unwrap_or_else(|error| panic!("{split:?} with {seats} seats: {error}"));
+        // Every seat's captured pile is its team's, numbered by the team's position.
+        let view = PileChess::observe(&state, Viewer::Spectator);
+        assert_eq!(view.captured_piles.len(), split.len(), "{split:?}");
+        for (index, team) in split.iter().enumerate() {
+            let mut members: Vec<Seat> = team.iter().map(|seat| Seat(*seat)).collect();
+            members.sort();
+            assert_eq!(view.captured_piles[index].seats, members, "{split:?}");
+            for seat in *team {
+                assert_eq!(
+                    view.players[usize::from(*seat)].captured_pile,
+                    index as u8,
+                    "{split:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn s5_one_against_two_sums_the_pair_and_ends_when_the_lone_player_loses_the_king() {
+    // Seat 0 alone against seats 1 and 2: the pair's Knight and Bishop (6) beat the King (4).
+    let config = teams(&[&[0], &[1, 2]]);
+    let pile = [c(0, K), c(1, N), c(2, B)];
+    let mut state = table(&config, 3, &[&pile], 0);
+    let events = pass_all(&mut state, &[0, 1, 2]);
+    let PublicEvent::PileResolved { totals, winner, .. } = resolution(&events, 0) else {
+        unreachable!("a resolution")
+    };
+    assert_eq!(
+        totals
+            .iter()
+            .map(|entry| (entry.side, entry.total))
+            .collect::<Vec<_>>(),
+        vec![(0, 4), (1, 6)]
+    );
+    assert_eq!(winner, Some(1));
+    assert_eq!(state.captured[1], vec![c(0, K)]);
+    let outcome = PileChess::outcome(&state).expect("the lone player lost the King");
+    assert_eq!(outcome.reason, EndReason::KingCaptured);
+    assert_eq!(outcome.winners, [Seat(1), Seat(2)].into_iter().collect());
+}
+
+#[test]
+fn s5_one_against_three_plays_on_until_the_three_are_all_out() {
+    // Seat 3 alone against seats 0, 1 and 2. Seat 0 loses its King: its teammates play on.
+    let config = teams(&[&[0, 1, 2], &[3]]);
+    let mut state = table(&config, 4, &[&[c(0, K), c(3, R)]], 0);
+    pass_all(&mut state, &[0, 1, 2, 3]);
+    assert!(state.players[0].out);
+    assert!(PileChess::outcome(&state).is_none());
+    assert_eq!(PileChess::to_act(&state), SeatSet::only(Seat(0)));
+    assert_eq!(state.step(), Step::Gift);
+    let legal = PileChess::legal_actions(&state, Seat(0));
+    // Cards may go to either teammate still in, never to the other team.
+    for to in [1, 2] {
+        assert!(legal.contains(&Action::Gift {
+            to: Seat(to),
+            pieces: vec![P]
+        }));
+    }
+    assert!(
+        legal
+            .iter()
+            .all(|action| !matches!(action, Action::Gift { to: Seat(3), .. }))
+    );
+    // §7.13: giving nothing is one choice, addressed to the first teammate still in.
+    let empty = |to: u8| Action::Gift {
+        to: Seat(to),
+        pieces: vec![],
+    };
+    assert_eq!(legal[0], empty(1));
+    assert!(!legal.contains(&empty(2)));
+    assert!(refused(&state, 0, empty(2)).contains("addressed to seat 1"));
+    act(&mut state, 0, empty(1));
+    assert!(PileChess::outcome(&state).is_none());
+    assert_eq!(state.step(), Step::Play);
+}
+
+#[test]
+fn s5_teams_must_split_exactly_the_games_seats() {
     for seats in [2, 3] {
         assert!(matches!(
             PileChess::new_game(&Config::two_vs_two(), seats, Seed::from_u64(0)),
-            Err(SetupError::InvalidConfig(_))
+            Err(SetupError::InvalidConfig(message)) if message.contains("teams[")
         ));
     }
-    let odd = Config {
-        teams: vec![vec![0, 1, 2], vec![3]],
-        ..Config::default()
-    };
-    assert!(PileChess::new_game(&odd, 4, Seed::from_u64(0)).is_err());
+    // Three seats' teams in a four-seat game: seat 3 plays in no team.
+    assert!(matches!(
+        PileChess::new_game(&teams(&[&[0], &[1, 2]]), 4, Seed::from_u64(0)),
+        Err(SetupError::InvalidConfig(message)) if message.contains("seat 3 is in no team")
+    ));
 }
 
 #[test]
