@@ -256,10 +256,7 @@ const CONFIG: &str = "config.pile_chess";
 
 /// A config field at fault: INVALID_REQUEST with a field violation on `config.pile_chess.<field>`.
 fn invalid_field(field: &str, description: String) -> ApiError {
-    ApiError::InvalidField {
-        field: format!("{CONFIG}.{field}"),
-        description,
-    }
+    ApiError::invalid_field(format!("{CONFIG}.{field}"), description)
 }
 
 /// Reads the options; unset fields keep the rule file's defaults (§1, §5, §7.6, §8, §10). Every
@@ -602,7 +599,7 @@ fn captured_card_message(captured: &CapturedCard) -> pb::PileChessCapturedCard {
 mod tests {
     use super::*;
     use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::{Picker, invalid};
+    use crate::codec::test_support::{Picker, invalid, invalid_field_saying};
     use deckmate_engine::{Game, Seed, Table, TableAction, TableEvent, Viewer};
 
     fn config_of(message: pb::PileChessConfig) -> pb::GameConfig {
@@ -821,28 +818,10 @@ mod tests {
         assert!(decoded.teams.is_empty());
     }
 
-    /// Asserts that `result` is an `InvalidField` on exactly `field` whose description names
-    /// `needle`.
-    fn violation(result: Result<Config, ApiError>, field: &str, needle: &str) {
-        match result {
-            Err(ApiError::InvalidField {
-                field: actual,
-                description,
-            }) => {
-                assert_eq!(actual, field, "{description}");
-                assert!(
-                    description.contains(needle),
-                    "{description:?} should name {needle:?}"
-                );
-            }
-            other => panic!("expected a violation on {field}, got {other:?}"),
-        }
-    }
-
     #[test]
     fn out_of_range_configs_name_the_field() {
         let decode = |message| PileChess::decode_config(&config_of(message));
-        violation(
+        invalid_field_saying(
             decode(pb::PileChessConfig {
                 queen_value: Some(MAX_VALUE + 1),
                 ..Default::default()
@@ -850,7 +829,7 @@ mod tests {
             "config.pile_chess.queen_value",
             "at most 1000",
         );
-        violation(
+        invalid_field_saying(
             decode(pb::PileChessConfig {
                 max_rounds: Some(0),
                 ..Default::default()
@@ -858,7 +837,7 @@ mod tests {
             "config.pile_chess.max_rounds",
             "1 to 10000",
         );
-        violation(
+        invalid_field_saying(
             decode(pb::PileChessConfig {
                 max_reshuffles: Some(MAX_RESHUFFLES + 1),
                 ..Default::default()
@@ -866,7 +845,7 @@ mod tests {
             "config.pile_chess.max_reshuffles",
             "at most 100",
         );
-        violation(
+        invalid_field_saying(
             decode(pb::PileChessConfig {
                 en_passant_per_round: Some(MAX_EN_PASSANT + 1),
                 ..Default::default()
@@ -967,7 +946,7 @@ mod tests {
             (&[&[3]], "config.pile_chess.teams", "at least two teams"),
         ];
         for (teams, field, needle) in cases {
-            violation(
+            invalid_field_saying(
                 PileChess::decode_config(&teams_config(teams)),
                 field,
                 needle,
