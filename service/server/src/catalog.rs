@@ -44,6 +44,9 @@ fn new_session<G: GameCodec>(
         // Beyond usize (never on 64-bit targets) is as unsupported as any other large count.
         count => usize::try_from(count).unwrap_or(usize::MAX),
     };
+    if G::SEATS.contains(&seats) {
+        G::check_seats(&config, seats)?;
+    }
     Ok(Box::new(Session::<G>::new(config, seats, seed)?))
 }
 

@@ -336,7 +336,7 @@ async fn create_raw(
 async fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_team() {
     let server = TestServer::start().await;
     let client = server.client().await;
-    let cases: [(u32, &[&[u32]], &str, &str); 7] = [
+    let cases: [(u32, &[&[u32]], &str, &str); 9] = [
         (
             4,
             &[&[0, 1, 2, 3]],
@@ -378,6 +378,19 @@ async fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_te
             &[&[1], &[2], &[3]],
             "config.pile_chess.teams",
             "seat 0 is in no team",
+        ),
+        // Lists that are splits of other seat counts than the game's.
+        (
+            3,
+            &[&[0, 2], &[1, 3]],
+            "config.pile_chess.teams[1]",
+            "seat 3 is not a seat of this game",
+        ),
+        (
+            4,
+            &[&[0], &[1, 2]],
+            "config.pile_chess.teams",
+            "seat 3 is in no team",
         ),
     ];
     for (seats, teams, field, needle) in cases {

@@ -36,6 +36,15 @@ pub trait GameCodec: Game {
     /// it.
     fn decode_config(config: &pb::GameConfig) -> Result<Self::Config, ApiError>;
 
+    /// Checks decoded options against the seat count, once CreateGame knows it, so that an
+    /// option that cannot fit the seats is reported on its field (a Pile Chess team list that
+    /// does not split exactly the game's seats). The default accepts everything; the engine
+    /// still checks every option when it deals.
+    fn check_seats(config: &Self::Config, seats: usize) -> Result<(), ApiError> {
+        let _ = (config, seats);
+        Ok(())
+    }
+
     /// The effective options as a `GameConfig` with every field set.
     fn encode_config(config: &Self::Config) -> pb::GameConfig;
 

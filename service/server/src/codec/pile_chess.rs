@@ -33,6 +33,14 @@ impl GameCodec for PileChess {
         }
     }
 
+    /// §5, §7.12: the team list must split exactly the game's seats.
+    fn check_seats(config: &Config, seats: usize) -> Result<(), ApiError> {
+        if config.teams.is_empty() {
+            return Ok(());
+        }
+        Config::check_teams(&config.teams, seats).map_err(team_violation)
+    }
+
     fn encode_config(config: &Config) -> pb::GameConfig {
         pb::GameConfig {
             game: Some(pb::game_config::Game::PileChess(config_message(config))),
