@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A player's seat, 0-based. Seat 0 moves first by rule (White / Red) unless a game's own rules
-/// decide otherwise (rules/conventions.md).
+/// decide otherwise (docs/rules/conventions.md §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Seat(pub u8);
 

@@ -26,7 +26,6 @@ use pb::card_chess_event::Kind as CardEvent;
 use prost_reflect::{DescriptorPool, DynamicMessage, Value};
 use tokio::task::JoinHandle;
 use tonic::transport::Channel;
-use tonic_types::StatusExt;
 
 /// Card Chess with every default.
 fn card_chess() -> pb::GameConfig {
@@ -139,22 +138,6 @@ async fn whole_games_are_played_from_the_legal_actions_and_finish() {
     }
 }
 
-/// The field a `google.rpc.BadRequest` detail of `status` names, checking the error model
-/// (INVALID_ARGUMENT, reason INVALID_REQUEST) on the way.
-fn violated_field(status: &tonic::Status) -> String {
-    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
-    let info = status.get_details_error_info().expect("an ErrorInfo");
-    assert_eq!(info.reason, "INVALID_REQUEST");
-    let bad_request = status.get_details_bad_request().expect("a BadRequest");
-    match bad_request.field_violations.as_slice() {
-        [violation] => {
-            assert!(!violation.description.is_empty());
-            violation.field.clone()
-        }
-        other => panic!("one field violation expected, got {other:?}"),
-    }
-}
-
 /// §12: every config field out of its range is refused with a field violation naming the
 /// field's proto path; the edges of the ranges are accepted.
 #[tokio::test]
@@ -196,7 +179,7 @@ async fn out_of_range_configs_and_malformed_actions_name_the_field() {
             })
             .await
             .expect_err("an out-of-range config");
-        assert_eq!(violated_field(&status), field);
+        assert_eq!(common::field_violation(&status).field, field);
     }
     let edges = pb::CardChessConfig {
         no_progress_turns: Some(0),
@@ -235,7 +218,10 @@ async fn out_of_range_configs_and_malformed_actions_name_the_field() {
         .act(request)
         .await
         .expect_err("an unknown spot");
-    assert_eq!(violated_field(&status), "action.card_chess.move.to");
+    assert_eq!(
+        common::field_violation(&status).field,
+        "action.card_chess.move.to"
+    );
     let after = game.seats[0].observe().await.expect("a view");
     assert_eq!(after.version, 0, "a refused action changes nothing");
 }

@@ -14,8 +14,6 @@ use deckmate::{ActOptions, Client, CreateOptions, Game, pb};
 use pb::chuno_event::Kind as ChunoEvent;
 use prost_reflect::Value;
 use sha2::{Digest, Sha256};
-use tonic::Code;
-use tonic_types::StatusExt;
 
 /// CHUNO with every default.
 fn chuno() -> pb::GameConfig {
@@ -381,16 +379,7 @@ async fn options_out_of_range_are_refused_with_a_violation_naming_the_field() {
             })
             .await
             .expect_err(field);
-        assert_eq!(status.code(), Code::InvalidArgument, "{field}");
-        let info = status.get_details_error_info().expect("error info");
-        assert_eq!(info.reason, "INVALID_REQUEST", "{field}");
-        let violations = status
-            .get_details_bad_request()
-            .expect("a field violation")
-            .field_violations;
-        assert_eq!(violations.len(), 1, "{field}");
-        assert_eq!(violations[0].field, field);
-        assert!(!violations[0].description.is_empty(), "{field}");
+        common::assert_field_violation(&status, field);
     }
     // The bounds themselves are accepted.
     let edge = pb::ChunoConfig {

@@ -15,8 +15,6 @@ use deckmate::pb::pigeon_chess_action::Kind as PigeonKind;
 use deckmate::pb::pigeon_chess_event::Kind as PigeonEvent;
 use deckmate::{ActOptions, Client, CreateOptions, Game, pb};
 use prost_reflect::{DynamicMessage, ReflectMessage, Value};
-use tonic::Code;
-use tonic_types::StatusExt;
 
 /// The seed (and random player) whose game reaches a listed pass quickly.
 const PASS_SEED: u64 = 208;
@@ -235,18 +233,6 @@ async fn a_reflection_only_client_sends_the_pass_by_field_names() {
     );
 }
 
-/// Asserts that `status` is INVALID_ARGUMENT / INVALID_REQUEST with one field violation, for
-/// `field`.
-fn assert_field_violation(status: &tonic::Status, field: &str) {
-    assert_eq!(status.code(), Code::InvalidArgument, "{field}");
-    let info = status.get_details_error_info().expect("error info");
-    assert_eq!(info.reason, "INVALID_REQUEST");
-    let bad_request = status.get_details_bad_request().expect("a field violation");
-    assert_eq!(bad_request.field_violations.len(), 1);
-    assert_eq!(bad_request.field_violations[0].field, field);
-    assert!(status.message().starts_with(field), "{}", status.message());
-}
-
 #[tokio::test]
 async fn unreadable_options_and_actions_are_field_violations() {
     let server = TestServer::start().await;
@@ -314,7 +300,7 @@ async fn unreadable_options_and_actions_are_field_violations() {
             })
             .await
             .expect_err("an out-of-range option");
-        assert_field_violation(&status, field);
+        common::assert_field_violation(&status, field);
     }
 
     // The smallest deck and the shortest game are accepted.
@@ -370,7 +356,7 @@ async fn unreadable_options_and_actions_are_field_violations() {
             .act(request)
             .await
             .expect_err("an unreadable action");
-        assert_field_violation(&status, field);
+        common::assert_field_violation(&status, field);
     }
     assert_eq!(game.seats[0].observe().await.expect("view").version, 0);
 }

@@ -17,7 +17,6 @@ use pb::pile_chess_event::Kind as PileEvent;
 use prost_reflect::{DescriptorPool, DynamicMessage, Value};
 use sha2::{Digest, Sha256};
 use tonic::transport::Channel;
-use tonic_types::StatusExt;
 
 /// More actions than any game takes: the round cap bounds a game far below this.
 const MAX_ACTIONS: usize = 5_000;
@@ -397,14 +396,7 @@ async fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_te
         let status = create_raw(&client, teams, seats)
             .await
             .expect_err("a bad team list");
-        assert_eq!(status.code(), tonic::Code::InvalidArgument, "{teams:?}");
-        let info = status.get_details_error_info().expect("error info");
-        assert_eq!(info.reason, "INVALID_REQUEST", "{teams:?}");
-        let bad_request = status
-            .get_details_bad_request()
-            .expect("a BadRequest detail");
-        assert_eq!(bad_request.field_violations.len(), 1, "{teams:?}");
-        let violation = &bad_request.field_violations[0];
+        let violation = common::field_violation(&status);
         assert_eq!(
             violation.field, field,
             "{teams:?}: {}",

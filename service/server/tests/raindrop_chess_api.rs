@@ -12,8 +12,6 @@ use deckmate::{Client, CreateOptions, Game, pb};
 use pb::raindrop_chess_action::Kind as RaindropAction;
 use pb::raindrop_chess_event::Kind as RaindropEvent;
 use prost_reflect::Value;
-use tonic::Code;
-use tonic_types::StatusExt;
 
 /// Raindropchess with every default, or with jokers of `effect`.
 fn raindrop(jokers: Option<pb::RaindropChessJokerEffect>) -> pb::GameConfig {
@@ -311,23 +309,6 @@ async fn games_end_under_the_reason_of_their_ending() {
     assert!(outcome.draw && outcome.winners.is_empty());
 }
 
-/// Asserts that `status` is INVALID_ARGUMENT `INVALID_REQUEST` with one field violation naming
-/// `field`.
-fn assert_field_violation(status: &tonic::Status, field: &str) {
-    assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
-    let info = status.get_details_error_info().expect("error info");
-    assert_eq!(info.reason, "INVALID_REQUEST");
-    let bad_request = status
-        .get_details_bad_request()
-        .expect("a BadRequest detail");
-    let fields: Vec<&str> = bad_request
-        .field_violations
-        .iter()
-        .map(|violation| violation.field.as_str())
-        .collect();
-    assert_eq!(fields, vec![field], "{status:?}");
-}
-
 #[tokio::test]
 async fn options_out_of_range_and_malformed_actions_name_their_field() {
     let server = TestServer::start().await;
@@ -371,7 +352,7 @@ async fn options_out_of_range_and_malformed_actions_name_their_field() {
             ..Default::default()
         };
         let status = rpc.create_game(request).await.expect_err("refused");
-        assert_field_violation(&status, &format!("config.raindrop_chess.{name}"));
+        common::assert_field_violation(&status, &format!("config.raindrop_chess.{name}"));
     }
     // A square that is no square, sent by the seat to act.
     let client = server.client().await;
@@ -387,5 +368,5 @@ async fn options_out_of_range_and_malformed_actions_name_their_field() {
         format!("Bearer {token}").parse().expect("ascii"),
     );
     let status = rpc.act(request).await.expect_err("refused");
-    assert_field_violation(&status, "action.raindrop_chess.place.square");
+    common::assert_field_violation(&status, "action.raindrop_chess.place.square");
 }

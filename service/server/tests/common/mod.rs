@@ -312,3 +312,26 @@ pub(crate) fn pigeon_action(kind: pb::pigeon_chess_action::Kind) -> pb::Action {
         })),
     }
 }
+
+/// The one field violation of `status`, after checking the error model of an invalid field:
+/// INVALID_ARGUMENT, reason `INVALID_REQUEST`, a `google.rpc.BadRequest` with exactly one
+/// violation, which has a description.
+pub(crate) fn field_violation(status: &tonic::Status) -> tonic_types::FieldViolation {
+    use tonic_types::StatusExt;
+    assert_eq!(status.code(), tonic::Code::InvalidArgument, "{status:?}");
+    let info = status.get_details_error_info().expect("an ErrorInfo");
+    assert_eq!(info.reason, "INVALID_REQUEST", "{status:?}");
+    let bad_request = status.get_details_bad_request().expect("a BadRequest");
+    match bad_request.field_violations.as_slice() {
+        [violation] => {
+            assert!(!violation.description.is_empty(), "{status:?}");
+            violation.clone()
+        }
+        other => panic!("one field violation expected, got {other:?}"),
+    }
+}
+
+/// Asserts that `status` refuses exactly the field at `field` (see [`field_violation`]).
+pub(crate) fn assert_field_violation(status: &tonic::Status, field: &str) {
+    assert_eq!(field_violation(status).field, field, "{status:?}");
+}
