@@ -127,18 +127,8 @@ impl<G: GameCodec> Session<G> {
         edition: Edition,
         log: Vec<(Seat, TableAction<G::Action>)>,
     ) -> Result<Self, ApiError> {
-        let (mut table, mut latest_events) = Table::<G>::new_in(&config, seats, seed, edition)
-            .map_err(|error| {
-                ApiError::Internal(format!("rebuilding a {} game: setup: {error}", G::ID))
-            })?;
-        for (index, (seat, action)) in log.iter().enumerate() {
-            latest_events = table.apply(*seat, action).map_err(|error| {
-                ApiError::Internal(format!(
-                    "rebuilding a {} game: action {index} rejected: {error}",
-                    G::ID
-                ))
-            })?;
-        }
+        let (table, latest_events) =
+            replay_log::<G>(&config, seats, seed, edition, &log, |_, _, _| {})?;
         Ok(Session {
             config,
             seats,
@@ -165,23 +155,20 @@ impl<G: GameCodec> Session<G> {
     fn replay(
         &self,
         last: u64,
-        mut visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>]),
+        visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>]),
     ) -> Result<(), ApiError> {
-        let (mut table, setup_events) =
-            Table::<G>::new_in(&self.config, self.seats, self.seed, self.table.edition()).map_err(
-                |error| ApiError::Internal(format!("replaying a {} game: setup: {error}", G::ID)),
-            )?;
-        visit(0, &table, &setup_events);
-        let steps = usize::try_from(last).unwrap_or(usize::MAX);
-        for (index, (seat, action)) in self.log.iter().take(steps).enumerate() {
-            let events = table.apply(*seat, action).map_err(|error| {
-                ApiError::Internal(format!(
-                    "replaying a {} game: action {index} rejected: {error}",
-                    G::ID
-                ))
-            })?;
-            visit(index as u64 + 1, &table, &events);
-        }
+        let steps = usize::try_from(last)
+            .unwrap_or(usize::MAX)
+            .min(self.log.len());
+        let edition = self.table.edition();
+        replay_log::<G>(
+            &self.config,
+            self.seats,
+            self.seed,
+            edition,
+            &self.log[..steps],
+            visit,
+        )?;
         Ok(())
     }
 
@@ -240,6 +227,37 @@ impl<G: GameCodec> Session<G> {
             draw_offered_by: table.draw_offer().map(seat_to_u32),
         }
     }
+}
+
+/// A replayed table and the events of its last version.
+type Replayed<G> = (Table<G>, Vec<TableEvent<<G as Game>::Event>>);
+
+/// Deals a game of `G` under `edition` and applies `log` in order, calling
+/// `visit(version, table, events)` for version 0 (the setup) and after each action; returns the
+/// last table and its events. A rejected action means the stored game is corrupt.
+fn replay_log<G: GameCodec>(
+    config: &G::Config,
+    seats: usize,
+    seed: Seed,
+    edition: Edition,
+    log: &[(Seat, TableAction<G::Action>)],
+    mut visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>]),
+) -> Result<Replayed<G>, ApiError> {
+    let (mut table, mut events) =
+        Table::<G>::new_in(config, seats, seed, edition).map_err(|error| {
+            ApiError::Internal(format!("replaying a {} game: setup: {error}", G::ID))
+        })?;
+    visit(0, &table, &events);
+    for (index, (seat, action)) in log.iter().enumerate() {
+        events = table.apply(*seat, action).map_err(|error| {
+            ApiError::Internal(format!(
+                "replaying a {} game: action {index} rejected: {error}",
+                G::ID
+            ))
+        })?;
+        visit(index as u64 + 1, &table, &events);
+    }
+    Ok((table, events))
 }
 
 /// A stored session that cannot be decoded: the store is corrupt.
