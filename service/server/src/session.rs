@@ -90,14 +90,19 @@ impl<G: GameCodec> Session<G> {
             SESSION_FORMAT => {
                 let record: StoredSession<G> =
                     postcard::from_bytes(bytes).map_err(malformed::<G>)?;
-                check_game::<G>(&record.game)?;
+                let StoredSession {
+                    start,
+                    table,
+                    latest_events,
+                } = record;
+                check_game::<G>(&start.game)?;
                 Ok(Session {
-                    config: record.config,
-                    seats: record.seats as usize,
-                    seed: record.seed,
-                    table: record.table,
-                    log: record.log,
-                    latest_events: record.latest_events,
+                    config: start.config,
+                    seats: start.seats as usize,
+                    seed: start.seed,
+                    table,
+                    log: start.log,
+                    latest_events,
                 })
             }
             SESSION_FORMAT_ONE => {
@@ -498,17 +503,12 @@ struct StoredSessionStart<G: Game> {
     log: Vec<(Seat, TableAction<G::Action>)>,
 }
 
-/// The stored record, read back; field for field the same as [`StoredSessionRef`].
+/// The stored record, read back; field for field the same as [`StoredSessionRef`] (postcard
+/// lays out a nested struct as its fields in order, so `start` reads the first six).
 #[derive(Deserialize)]
 #[serde(bound = "")]
 struct StoredSession<G: Game> {
-    #[allow(dead_code)] // Checked before the record is decoded.
-    format: u32,
-    game: String,
-    config: G::Config,
-    seats: u32,
-    seed: Seed,
-    log: Vec<(Seat, TableAction<G::Action>)>,
+    start: StoredSessionStart<G>,
     table: Table<G>,
     latest_events: Vec<TableEvent<G::Event>>,
 }
