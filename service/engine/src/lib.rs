@@ -9,6 +9,9 @@ pub mod cards;
 pub mod chess;
 pub mod edition;
 pub mod game;
+#[macro_use]
+mod register;
+#[macro_use]
 pub mod games;
 pub mod registry;
 pub mod rng;
