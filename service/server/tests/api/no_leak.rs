@@ -10,11 +10,9 @@ use crate::common::{Picker, pigeon_chess, play_random_step};
 use crate::server::Server;
 use crate::support::collect;
 use crate::support::pigeon_view;
-use deckmate::{Client, CreateOptions, Error, pb};
-use futures::{Stream, StreamExt};
+use deckmate::{Client, CreateOptions, pb};
 use pb::pigeon_chess_event::Kind as PigeonEvent;
 use sha2::{Digest, Sha256};
-use tokio::task::JoinHandle;
 
 /// How many secrets the checks met; a run that met none proved nothing.
 #[derive(Debug, Default)]

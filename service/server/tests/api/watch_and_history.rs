@@ -5,11 +5,10 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use crate::common::{Picker, Played, pigeon_chess, play_random_step};
+use crate::common::{Picker, Played, assert_history_lists, pigeon_chess, play_random_step};
 use crate::server::Server;
 use crate::support::collect;
-use deckmate::{CreateOptions, Error, Game, pb};
-use futures::{Stream, StreamExt};
+use deckmate::{CreateOptions, Game, pb};
 use sha2::{Digest, Sha256};
 use tokio::task::JoinHandle;
 
@@ -254,22 +253,7 @@ async fn history_is_projected_while_running_and_complete_after() {
             game.seed_commitment.as_slice(),
             "the seed matches its commitment"
         );
-        let actions: Vec<(u64, u32, &pb::Action)> = history
-            .actions
-            .iter()
-            .map(|entry| {
-                (
-                    entry.version,
-                    entry.seat,
-                    entry.action.as_ref().expect("an action"),
-                )
-            })
-            .collect();
-        let sent: Vec<(u64, u32, &pb::Action)> = played
-            .iter()
-            .map(|step| (step.response.version, step.seat, &step.action))
-            .collect();
-        assert_eq!(actions, sent, "every action, in order, as sent");
+        assert_history_lists(&history, &played);
         assert_event_order(&history.events, last, "finished");
         match history.events.last().and_then(|event| event.kind.as_ref()) {
             Some(pb::event::Kind::GameEnded(ended)) => {

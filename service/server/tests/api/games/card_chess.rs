@@ -11,23 +11,16 @@
 use std::collections::BTreeSet;
 use std::str::FromStr;
 
-use crate::common::{Picker, play_random_step};
-use crate::reflection::{self, get, messages, reflected_pool};
 use super::play_recorded;
-use crate::support::{assert_action_refused, assert_config_refused};
 use crate::server::Server;
-use crate::support::collect;
-use deckmate::{Client, CreateOptions, Error, Game, pb};
+use crate::support::{assert_action_refused, assert_config_refused};
+use deckmate::{Client, CreateOptions, Game, pb};
 use deckmate_engine::cards::{Card, Suit};
 use deckmate_engine::games::card_chess::{CardChess, SPOTS, Spot};
 use deckmate_engine::{Seat, Seed, Table, TableAction, Viewer};
 use deckmate_server::codec::GameCodec;
 use deckmate_server::codec::common::decode_table_action;
-use futures::{Stream, StreamExt};
 use pb::card_chess_event::Kind as CardEvent;
-use prost_reflect::{DescriptorPool, DynamicMessage, Value};
-use tokio::task::JoinHandle;
-use tonic::transport::Channel;
 
 /// Card Chess with every default.
 fn card_chess() -> pb::GameConfig {

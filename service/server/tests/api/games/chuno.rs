@@ -6,15 +6,12 @@
 
 use std::collections::BTreeSet;
 
-use crate::common::{Picker, observe_all, play_random_step};
-use crate::reflection::{call, get, messages, observe_seats, reflected_pool, request};
 use super::{play_by_reflection, play_recorded};
-use crate::support::assert_config_refused;
+use crate::common::{Picker, observe_all};
 use crate::server::Server;
+use crate::support::assert_config_refused;
 use deckmate::{ActOptions, Client, CreateOptions, Game, pb};
 use pb::chuno_event::Kind as ChunoEvent;
-use prost_reflect::Value;
-use sha2::{Digest, Sha256};
 
 /// CHUNO with every default.
 fn chuno() -> pb::GameConfig {

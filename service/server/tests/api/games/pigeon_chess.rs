@@ -9,8 +9,8 @@
 
 use crate::common::{Picker, observe_all};
 use crate::reflection::{call, get, reflected_pool, request};
-use crate::support::{assert_action_refused, assert_config_refused};
 use crate::server::Server;
+use crate::support::{assert_action_refused, assert_config_refused};
 use crate::support::{pigeon_action, pigeon_view, play_random_until};
 use deckmate::pb::pigeon_chess_action::Kind as PigeonKind;
 use deckmate::pb::pigeon_chess_event::Kind as PigeonEvent;

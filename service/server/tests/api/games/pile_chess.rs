@@ -8,19 +8,11 @@
 
 use std::collections::BTreeSet;
 
-use crate::common::{Picker, observe_all, play_random_step};
-use crate::reflection::{self, enum_name, get, messages, reflected_pool};
 use super::{Recorded, play_recorded};
-use crate::support::create_raw;
 use crate::server::Server;
-use deckmate::{Client, CreateOptions, Game, pb};
+use crate::support::create_raw;
+use deckmate::{Client, CreateOptions, pb};
 use pb::pile_chess_event::Kind as PileEvent;
-use prost_reflect::{DescriptorPool, DynamicMessage, Value};
-use sha2::{Digest, Sha256};
-use tonic::transport::Channel;
-
-/// More actions than any game takes: the round cap bounds a game far below this.
-const MAX_ACTIONS: usize = 5_000;
 
 /// Pile Chess with every default and `teams` (none: free for all).
 fn pile_chess(teams: &[&[u32]]) -> pb::GameConfig {

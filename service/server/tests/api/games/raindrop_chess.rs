@@ -4,15 +4,12 @@
 //! the deck's owner (§7), and the finished history shows it. Games end under the reason of
 //! their ending (§6), and malformed options and actions name their field (§11, §12).
 
-use crate::common::{Picker, observe_all, play_random_step};
-use crate::reflection::{call, get, messages, observe_seats, reflected_pool, request};
 use super::{play_by_reflection, play_recorded};
-use crate::support::{assert_action_refused, assert_config_refused};
 use crate::server::Server;
+use crate::support::{assert_action_refused, assert_config_refused};
 use deckmate::{Client, CreateOptions, Game, pb};
 use pb::raindrop_chess_action::Kind as RaindropAction;
 use pb::raindrop_chess_event::Kind as RaindropEvent;
-use prost_reflect::Value;
 
 /// Raindropchess with every default, or with jokers of `effect`.
 fn raindrop(jokers: Option<pb::RaindropChessJokerEffect>) -> pb::GameConfig {
