@@ -22,10 +22,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use deckmate::{Client, CreateOptions, Game, pb};
-use deckmate_engine::{Seat, Seed, Viewer};
+use deckmate_engine::Seed;
 use deckmate_server::catalog;
 use deckmate_server::config::Config;
-use deckmate_server::live::LiveGame;
 use deckmate_server::store::redis::{RedisSettings, RedisStore};
 use deckmate_server::store::{MemoryStore, SessionStore};
 use tokio::net::TcpListener;

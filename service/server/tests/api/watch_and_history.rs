@@ -253,7 +253,7 @@ async fn history_is_projected_while_running_and_complete_after() {
             game.seed_commitment.as_slice(),
             "the seed matches its commitment"
         );
-        assert_history_lists(&history, &played);
+        assert_history_lists(history, &played);
         assert_event_order(&history.events, last, "finished");
         match history.events.last().and_then(|event| event.kind.as_ref()) {
             Some(pb::event::Kind::GameEnded(ended)) => {

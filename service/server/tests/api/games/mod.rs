@@ -111,7 +111,7 @@ pub(crate) async fn play_recorded(
         assert!(now[seats as usize].legal_actions.is_empty(), "{what}");
         let running = now[0].status() == pb::GameStatus::InProgress;
         views.push(now);
-        if running && version % history_every == 0 {
+        if running && version.is_multiple_of(history_every) {
             let mut running_histories = Vec::new();
             for seat in &game.seats {
                 running_histories.push(seat.history().await.expect("a seat's history"));
