@@ -4,11 +4,11 @@
 //! and its history checked; and a client that knows only server reflection and the envelope's
 //! field names plays it to the end. The per-game modules keep what only their game has.
 
-mod card_chess;
-mod chuno;
-mod pigeon_chess;
-mod pile_chess;
-mod raindrop_chess;
+mod card_chess_api;
+mod chuno_api;
+mod pigeon_chess_api;
+mod pile_chess_api;
+mod raindrop_chess_api;
 
 use std::collections::BTreeSet;
 
