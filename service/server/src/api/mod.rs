@@ -17,13 +17,12 @@ mod watch;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use deckmate_engine::Viewer;
 use deckmate_proto::v1 as pb;
 use futures::Stream;
 use tokio::sync::Semaphore;
 use tonic::{Request, Response, Status};
 use tracing::Instrument;
-
-use deckmate_engine::Viewer;
 
 use crate::auth::{self, TokenHash};
 use crate::config::Config;
