@@ -22,15 +22,18 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use deckmate::{Client, CreateOptions, Game, pb};
-use deckmate_engine::{Seat, Seed, Viewer};
+use deckmate_engine::Seed;
 use deckmate_server::catalog;
 use deckmate_server::config::Config;
-use deckmate_server::live::LiveGame;
 use deckmate_server::store::redis::{RedisSettings, RedisStore};
 use deckmate_server::store::{MemoryStore, SessionStore};
 use tokio::net::TcpListener;
 use tokio::runtime::Runtime;
 use tokio::sync::oneshot;
+
+#[path = "../tests/shared/padded_step.rs"]
+mod padded_step;
+use padded_step::padded_step;
 
 /// Clients acting at once.
 const CONCURRENCY: usize = 8;
@@ -87,39 +90,12 @@ fn script() -> Vec<Step> {
     let mut game = catalog::new_game(&pigeon_chess(), 2, Seed::from_u64(SEED)).unwrap();
     let mut steps = Vec::new();
     while steps.len() < SCRIPT_LEN && !game.is_over() {
-        let step = next_step(game.as_ref());
-        game.act(Seat(step.0 as u8), &step.1).unwrap();
-        steps.push(step);
+        let (seat, action) = padded_step(game.as_ref());
+        game.act(seat, &action).unwrap();
+        steps.push((usize::from(seat.0), action));
     }
     assert!(steps.len() >= 10, "the scripted game ended early");
     steps
-}
-
-fn next_step(game: &dyn LiveGame) -> Step {
-    let seats = 0..game.seats();
-    for seat in seats.clone() {
-        let view = game.view(Viewer::Seat(Seat(seat as u8)));
-        let padding = view.meta_actions.iter().find(|meta| {
-            meta.kind == pb::MetaActionKind::OfferDraw as i32
-                || meta.kind == pb::MetaActionKind::DeclineDraw as i32
-        });
-        if let Some(meta) = padding {
-            let action = pb::Action {
-                kind: Some(pb::action::Kind::Meta(*meta)),
-            };
-            return (seat, action);
-        }
-    }
-    for seat in seats {
-        if let Some(action) = game
-            .view(Viewer::Seat(Seat(seat as u8)))
-            .legal_actions
-            .first()
-        {
-            return (seat, action.clone());
-        }
-    }
-    panic!("nobody can act in a running game");
 }
 
 fn redis_url() -> String {

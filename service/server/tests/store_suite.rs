@@ -16,7 +16,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use deckmate_engine::{Seat, Seed, Viewer};
+use deckmate_engine::{Seat, Seed};
 use deckmate_proto::v1 as pb;
 use deckmate_server::auth::{self, SeatToken};
 use deckmate_server::catalog;
@@ -28,6 +28,10 @@ use deckmate_server::store::{
 };
 use futures::StreamExt;
 use redis::AsyncCommands;
+
+#[path = "shared/padded_step.rs"]
+mod padded_step;
+use padded_step::padded_step;
 
 /// How a store under test is made and how time passes for it.
 #[async_trait]
@@ -208,28 +212,9 @@ fn fresh_id() -> String {
 /// otherwise the first legal game action of the first seat to act is played.
 fn advanced(game: &dyn LiveGame) -> Box<dyn LiveGame> {
     let mut next = game.clone_box();
-    for seat in (0..game.seats()).map(|index| Seat(index as u8)) {
-        let view = game.view(Viewer::Seat(seat));
-        let padding = view.meta_actions.iter().find(|meta| {
-            meta.kind == pb::MetaActionKind::OfferDraw as i32
-                || meta.kind == pb::MetaActionKind::DeclineDraw as i32
-        });
-        if let Some(meta) = padding {
-            let action = pb::Action {
-                kind: Some(pb::action::Kind::Meta(*meta)),
-            };
-            next.act(seat, &action)
-                .expect("a listed meta action applies");
-            return next;
-        }
-    }
-    for seat in (0..game.seats()).map(|index| Seat(index as u8)) {
-        if let Some(action) = game.view(Viewer::Seat(seat)).legal_actions.first() {
-            next.act(seat, action).expect("a listed action applies");
-            return next;
-        }
-    }
-    panic!("no seat can act at version {}", game.version());
+    let (seat, action) = padded_step(game);
+    next.act(seat, &action).expect("a listed action applies");
+    next
 }
 
 /// The record after one more action, as a handler would commit it.
@@ -374,7 +359,7 @@ async fn stale_commit_changes_nothing(harness: &impl Harness) {
     assert_same_record(&store.load(&v0.id).await.unwrap().unwrap(), &v1);
     // Its request id was not remembered either.
     let remembered = store
-        .find_request(&v0.id, Seat(1), RequestKey::for_act("late"))
+        .find_request(&v0.id, (Seat(1), RequestKey::for_act("late")))
         .await;
     assert_eq!(remembered, Ok(None));
     // Nor does a writer from the future get in.
@@ -409,7 +394,10 @@ async fn duplicate_request_applies_nothing(harness: &impl Harness) {
     let v0 = created(&store).await;
     let key = RequestKey::for_act("move-1");
     let v1 = commit_next(&store, &v0, Some((Seat(0), key))).await;
-    assert_eq!(store.find_request(&v0.id, Seat(0), key).await, Ok(Some(1)));
+    assert_eq!(
+        store.find_request(&v0.id, (Seat(0), key)).await,
+        Ok(Some(1))
+    );
 
     // The retry, whether it read the old version or the new one, is reported and not applied.
     for read in [&v0, &v1] {
@@ -429,7 +417,10 @@ async fn duplicate_request_applies_nothing(harness: &impl Harness) {
     // Later requests still remember the first one's version.
     let v2 = commit_next(&store, &v1, Some((Seat(0), RequestKey::for_act("move-2")))).await;
     assert_eq!(v2.version(), 2);
-    assert_eq!(store.find_request(&v0.id, Seat(0), key).await, Ok(Some(1)));
+    assert_eq!(
+        store.find_request(&v0.id, (Seat(0), key)).await,
+        Ok(Some(1))
+    );
 }
 
 async fn request_ids_are_scoped_by_seat(harness: &impl Harness) {
@@ -438,14 +429,14 @@ async fn request_ids_are_scoped_by_seat(harness: &impl Harness) {
     let b = created(&store).await;
     let key = RequestKey::for_act("same-id");
     let a1 = commit_next(&store, &a, Some((Seat(0), key))).await;
-    assert_eq!(store.find_request(&a.id, Seat(1), key).await, Ok(None));
-    assert_eq!(store.find_request(&b.id, Seat(0), key).await, Ok(None));
+    assert_eq!(store.find_request(&a.id, (Seat(1), key)).await, Ok(None));
+    assert_eq!(store.find_request(&b.id, (Seat(0), key)).await, Ok(None));
     // The same id from the other seat, or in another game, is a new request.
     let a2 = commit_next(&store, &a1, Some((Seat(1), key))).await;
     commit_next(&store, &b, Some((Seat(0), key))).await;
-    assert_eq!(store.find_request(&a.id, Seat(0), key).await, Ok(Some(1)));
-    assert_eq!(store.find_request(&a.id, Seat(1), key).await, Ok(Some(2)));
-    assert_eq!(store.find_request(&b.id, Seat(0), key).await, Ok(Some(1)));
+    assert_eq!(store.find_request(&a.id, (Seat(0), key)).await, Ok(Some(1)));
+    assert_eq!(store.find_request(&a.id, (Seat(1), key)).await, Ok(Some(2)));
+    assert_eq!(store.find_request(&b.id, (Seat(0), key)).await, Ok(Some(1)));
     assert_eq!(a2.version(), 2);
 }
 
@@ -458,11 +449,11 @@ async fn request_window_keeps_the_latest(harness: &impl Harness) {
     }
     // REQUEST_WINDOW + 1 requests: the oldest is forgotten, the rest are remembered.
     assert_eq!(
-        store.find_request(&current.id, Seat(0), key(0)).await,
+        store.find_request(&current.id, (Seat(0), key(0))).await,
         Ok(None)
     );
     for n in 1..=REQUEST_WINDOW {
-        let version = store.find_request(&current.id, Seat(0), key(n)).await;
+        let version = store.find_request(&current.id, (Seat(0), key(n))).await;
         assert_eq!(version, Ok(Some(n as u64 + 1)), "request {n}");
     }
     // A forgotten request id is a new request: it is applied again.

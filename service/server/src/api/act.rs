@@ -38,7 +38,7 @@ pub(super) async fn handle(
         (!request.request_id.is_empty()).then(|| RequestKey::for_act(&request.request_id));
 
     if let Some(key) = request_key
-        && let Some(version) = store.find_request(&record.id, seat, key).await?
+        && let Some(version) = store.find_request(&record.id, (seat, key)).await?
     {
         return answer_at(&record, seat, version);
     }

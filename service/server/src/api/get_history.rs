@@ -5,22 +5,14 @@
 use deckmate_proto::v1 as pb;
 use tonic::Request;
 
-use super::{GameApi, load_game};
-use crate::auth;
+use super::{GameApi, load_for_reader};
 use crate::error::ApiError;
 
 pub(super) async fn handle(
     api: &GameApi,
     request: Request<pb::GetHistoryRequest>,
 ) -> Result<pb::GetHistoryResponse, ApiError> {
-    let presented = auth::presented_token(request.metadata())?;
-    let request = request.into_inner();
-    let record = load_game(api.store.as_ref(), &request.game_id).await?;
-    let viewer = auth::reader(
-        &record.token_hashes,
-        presented.as_ref(),
-        record.spectators_allowed,
-    )?;
+    let (record, viewer) = load_for_reader(api, request, |request| &request.game_id).await?;
     let game = &record.game;
     let over = game.is_over();
     let (events, actions) = game.history(viewer)?;

@@ -17,12 +17,14 @@ mod watch;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use deckmate_engine::Viewer;
 use deckmate_proto::v1 as pb;
 use futures::Stream;
 use tokio::sync::Semaphore;
 use tonic::{Request, Response, Status};
 use tracing::Instrument;
 
+use crate::auth::{self, TokenHash};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::shutdown::Shutdown;
@@ -239,6 +241,25 @@ async fn load_game(store: &dyn SessionStore, id: &str) -> Result<Arc<GameRecord>
     let record = store.load(id).await?.ok_or(ApiError::GameNotFound)?;
     telemetry::record_kind(record.game.kind());
     Ok(record)
+}
+
+/// Who the caller is to `record`: the seat whose token it presented, or a spectator when it
+/// presented none and the game lets spectators in.
+fn reader_of(record: &GameRecord, presented: Option<&TokenHash>) -> Result<Viewer, ApiError> {
+    auth::reader(&record.token_hashes, presented, record.spectators_allowed)
+}
+
+/// Loads the game a read call names and finds out who the caller is to it.
+async fn load_for_reader<T>(
+    api: &GameApi,
+    request: Request<T>,
+    game_id: impl FnOnce(&T) -> &str,
+) -> Result<(Arc<GameRecord>, Viewer), ApiError> {
+    let presented = auth::presented_token(request.metadata())?;
+    let request = request.into_inner();
+    let record = load_game(api.store.as_ref(), game_id(&request)).await?;
+    let viewer = reader_of(&record, presented.as_ref())?;
+    Ok((record, viewer))
 }
 
 /// Fills in the game id, which views leave empty.

@@ -181,34 +181,24 @@ async fn create_game_validates_its_request() {
         "client seeds are disabled on this server"
     );
     let no_config = pb::CreateGameRequest::default();
-    let status = fx
-        .api
-        .create_game(Request::new(no_config))
-        .await
-        .unwrap_err();
-    assert_eq!(reason(&status), "INVALID_REQUEST");
     let bad_policy = pb::CreateGameRequest {
         seed: None,
         spectator_policy: 9,
         ..create_request()
     };
-    let status = fx
-        .api
-        .create_game(Request::new(bad_policy))
-        .await
-        .unwrap_err();
-    assert_eq!(reason(&status), "INVALID_REQUEST");
     let bad_seats = pb::CreateGameRequest {
         seed: None,
         seats: 7,
         ..create_request()
     };
-    let status = fx
-        .api
-        .create_game(Request::new(bad_seats))
-        .await
-        .unwrap_err();
-    assert_eq!(reason(&status), "INVALID_REQUEST");
+    for invalid in [no_config, bad_policy, bad_seats] {
+        let status = fx
+            .api
+            .create_game(Request::new(invalid.clone()))
+            .await
+            .unwrap_err();
+        assert_eq!(reason(&status), "INVALID_REQUEST", "{invalid:?}");
+    }
     assert_eq!(fx.store.live_games(), 0);
     // Without a client seed, the server draws one: two games differ in their commitment.
     let request = pb::CreateGameRequest {
@@ -314,32 +304,23 @@ async fn act_applies_once_per_request_id_and_respects_expected_version() {
         Some("0")
     );
 
-    let first = fx
-        .act(
+    let send_move_1 = || {
+        fx.act(
             &game.game_id,
             Some(token),
             action.clone(),
             Some(0),
             "move-1",
         )
-        .await
-        .unwrap();
+    };
+    let first = send_move_1().await.unwrap();
     assert_eq!(first.version, 1);
     let observation = first.observation.as_ref().unwrap();
     assert_eq!(observation.game_id, game.game_id);
     assert_eq!(observation.seat, Some(0));
 
     // The retry (even with its now stale expected version) gets the same answer.
-    let retry = fx
-        .act(
-            &game.game_id,
-            Some(token),
-            action.clone(),
-            Some(0),
-            "move-1",
-        )
-        .await
-        .unwrap();
+    let retry = send_move_1().await.unwrap();
     assert_eq!(retry, first);
     assert_eq!(fx.observe(&game.game_id, None).await.unwrap().version, 1);
 

@@ -19,7 +19,7 @@ use tokio::sync::OwnedSemaphorePermit;
 use tonic::{Request, Status};
 use tracing::{Instrument, Span};
 
-use super::{GameApi, WatchStream, load_game, log_error, require_game_id, with_game_id};
+use super::{GameApi, WatchStream, load_game, log_error, reader_of, require_game_id, with_game_id};
 use crate::auth;
 use crate::error::ApiError;
 use crate::store::{SessionStore, VersionStream};
@@ -49,11 +49,7 @@ pub(super) async fn handle(
     // Subscribe first: every commit after this point is notified.
     let versions = api.store.watch(&request.game_id).await?;
     let record = load_game(api.store.as_ref(), &request.game_id).await?;
-    let viewer = auth::reader(
-        &record.token_hashes,
-        presented.as_ref(),
-        record.spectators_allowed,
-    )?;
+    let viewer = reader_of(&record, presented.as_ref())?;
     let current = record.version();
     if request.from_version > current {
         return Err(ApiError::InvalidRequest(format!(

@@ -22,7 +22,7 @@ use tokio_stream::wrappers::WatchStream;
 
 use super::{
     Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
-    REQUEST_WINDOW, RequestKey, SealedCreate, SessionStore, StoreError, VersionStream,
+    REQUEST_WINDOW, RequestKey, SealedCreate, SeatRequest, SessionStore, StoreError, VersionStream,
 };
 
 /// Shards of the game map: enough that two cores rarely wait on each other.
@@ -240,7 +240,7 @@ impl SessionStore for MemoryStore {
             return Ok(CommitOutcome::NotFound);
         };
         if let Some((seat, key)) = commit.request
-            && let Some(version) = find_in_window(&entry.requests, seat, key)
+            && let Some(version) = find_in_window(&entry.requests, (seat, key))
         {
             return Ok(CommitOutcome::Duplicate { version });
         }
@@ -264,15 +264,14 @@ impl SessionStore for MemoryStore {
     async fn find_request(
         &self,
         id: &str,
-        seat: Seat,
-        key: RequestKey,
+        request: SeatRequest,
     ) -> Result<Option<u64>, StoreError> {
         let now = Instant::now();
         let games = read(self.inner.shard(id));
         Ok(games
             .get(id)
             .filter(|entry| entry.expires_at > now)
-            .and_then(|entry| find_in_window(&entry.requests, seat, key)))
+            .and_then(|entry| find_in_window(&entry.requests, request)))
     }
 
     async fn remove(&self, id: &str) -> Result<(), StoreError> {
@@ -335,8 +334,7 @@ impl SessionStore for MemoryStore {
 
 fn find_in_window(
     requests: &VecDeque<(Seat, RequestKey, u64)>,
-    seat: Seat,
-    key: RequestKey,
+    (seat, key): SeatRequest,
 ) -> Option<u64> {
     requests
         .iter()

@@ -115,8 +115,12 @@ pub struct Commit {
     /// The new record (its version is greater than `expected_version`).
     pub record: GameRecord,
     /// The acting seat and its request key, remembered with the version this commit produces.
-    pub request: Option<(Seat, RequestKey)>,
+    pub request: Option<SeatRequest>,
 }
+
+/// A request as the store remembers it: the acting seat and its request key (keys are scoped by
+/// seat, so the same key from two seats names two requests).
+pub type SeatRequest = (Seat, RequestKey);
 
 /// The result of [`SessionStore::commit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -215,13 +219,9 @@ pub trait SessionStore: Send + Sync + 'static {
     /// same seat gives [`CommitOutcome::Duplicate`] before the version is compared.
     async fn commit(&self, commit: Commit) -> Result<CommitOutcome, StoreError>;
 
-    /// The version a remembered request of `seat` produced.
-    async fn find_request(
-        &self,
-        id: &str,
-        seat: Seat,
-        key: RequestKey,
-    ) -> Result<Option<u64>, StoreError>;
+    /// The version a remembered request produced.
+    async fn find_request(&self, id: &str, request: SeatRequest)
+    -> Result<Option<u64>, StoreError>;
 
     /// Removes a game (a no-op when absent); its watchers' streams end.
     async fn remove(&self, id: &str) -> Result<(), StoreError>;

@@ -28,9 +28,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use ::redis::{AsyncCommands, Client};
+use ::redis::{AsyncCommands, Client, Script, ScriptInvocation};
 use async_trait::async_trait;
-use deckmate_engine::Seat;
 use futures::StreamExt;
 
 use self::failure::bounded;
@@ -40,7 +39,7 @@ use self::record::{RECORD_FORMAT, decode_create, decode_record, encode_create, e
 use self::scripts::{Scripts, commit_outcome};
 use super::{
     Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
-    REQUEST_WINDOW, RequestKey, SealedCreate, SessionStore, StoreError, VersionStream,
+    REQUEST_WINDOW, SealedCreate, SeatRequest, SessionStore, StoreError, VersionStream,
 };
 use crate::config::StoreUrl;
 
@@ -173,6 +172,17 @@ impl RedisStore {
     ) -> Result<T, StoreError> {
         bounded(self.inner.timeout, what, call).await
     }
+
+    /// `script` invoked on the game index for game `id` with the store's TTL: the first key and
+    /// arguments of every script that keeps the index (`reserve`, `touch`).
+    fn on_index<'a>(&self, script: &'a Script, id: &str) -> ScriptInvocation<'a> {
+        let mut invocation = script.prepare_invoke();
+        invocation
+            .key(self.inner.keys.index())
+            .arg(id)
+            .arg(self.inner.ttl_ms);
+        invocation
+    }
 }
 
 /// A lifetime in whole milliseconds, at least 1 and at most [`MAX_LIFETIME`].
@@ -190,12 +200,7 @@ impl SessionStore for RedisStore {
         let admitted: i64 = self
             .call(
                 "reserving a game slot",
-                inner
-                    .scripts
-                    .reserve
-                    .key(inner.keys.index())
-                    .arg(&record.id)
-                    .arg(inner.ttl_ms)
+                self.on_index(&inner.scripts.reserve, &record.id)
                     .arg(inner.max_games)
                     .invoke_async(&mut connection),
             )
@@ -289,12 +294,7 @@ impl SessionStore for RedisStore {
             let touched: Result<i64, StoreError> = self
                 .call(
                     "refreshing the game index",
-                    inner
-                        .scripts
-                        .touch
-                        .key(inner.keys.index())
-                        .arg(&commit.id)
-                        .arg(inner.ttl_ms)
+                    self.on_index(&inner.scripts.touch, &commit.id)
                         .invoke_async(&mut connection),
                 )
                 .await;
@@ -308,10 +308,10 @@ impl SessionStore for RedisStore {
     async fn find_request(
         &self,
         id: &str,
-        seat: Seat,
-        key: RequestKey,
+        request: SeatRequest,
     ) -> Result<Option<u64>, StoreError> {
         let keys = self.inner.keys.game(id);
+        let (seat, key) = request;
         let entry = request_entry(seat, key);
         let mut connection = self.connection();
         let version: Option<f64> = self

@@ -4,16 +4,14 @@
 //! other seats and spectators never see a hand or the deck order (§8); a deadlock ends as a
 //! stalemate (§9.14); options out of range are refused naming their field (§13).
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::reflection::{call, get, messages, observe_seats, reflected_pool, request};
-use common::{Picker, TestServer, observe_all, play_random_step};
+use super::{play_by_reflection, play_recorded};
+use crate::common::{Picker, observe_all};
+use crate::server::Server;
+use crate::support::assert_config_refused;
 use deckmate::{ActOptions, Client, CreateOptions, Game, pb};
 use pb::chuno_event::Kind as ChunoEvent;
-use prost_reflect::Value;
-use sha2::{Digest, Sha256};
 
 /// CHUNO with every default.
 fn chuno() -> pb::GameConfig {
@@ -118,49 +116,31 @@ fn check_events(events: &[pb::Event], viewer: Option<u32>, coverage: &mut Covera
 
 #[tokio::test]
 async fn whole_games_are_played_from_the_legal_actions_and_nothing_leaks() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let mut coverage = Coverage::default();
     let mut reasons = BTreeSet::new();
     for seed in [1u64, 2, 3] {
-        let game = create(&client, seed).await;
-        let spectator = client.spectate(&game.id);
-        let mut picker = Picker::new(seed);
-        let mut version = 0;
-        loop {
-            for view in observe_all(&game).await {
-                let seat = view.seat;
-                check_view(&view, seat, &mut coverage);
+        let recorded = play_recorded(&client, chuno(), 2, seed, 25).await;
+        assert_eq!(recorded.game.variant, "chuno");
+        for views in &recorded.views {
+            for (view, viewer) in views.iter().zip(recorded.viewers()) {
+                check_view(view, viewer, &mut coverage);
             }
-            check_view(&spectator.observe().await.unwrap(), None, &mut coverage);
-            if version % 25 == 0 {
-                let history = game.seats[1].history().await.unwrap();
-                if history.status() == pb::GameStatus::InProgress {
-                    check_events(&history.events, Some(1), &mut coverage);
-                    assert!(history.actions.is_empty() && history.seed.is_empty());
-                }
-            }
-            let Some(played) = play_random_step(&game, &mut picker).await else {
-                break;
-            };
-            assert_eq!(played.response.version, version + 1);
-            version += 1;
-            assert!(version < 5_000, "seed {seed}: the game does not end");
         }
-        let final_view = game.seats[0].observe().await.unwrap();
-        assert_eq!(final_view.status(), pb::GameStatus::Finished);
-        assert_eq!(chuno_view(&final_view).stage(), pb::ChunoStage::Finished);
-        let outcome = final_view.outcome.expect("an outcome");
+        for histories in &recorded.histories {
+            for (history, viewer) in histories.iter().zip(recorded.viewers()) {
+                check_events(&history.events, viewer, &mut coverage);
+            }
+        }
+        let final_view = &recorded.last()[0];
+        assert_eq!(chuno_view(final_view).stage(), pb::ChunoStage::Finished);
+        let outcome = final_view.outcome.as_ref().expect("an outcome");
         reasons.insert(outcome.reason().as_str_name().to_string());
 
-        // The finished history reveals every draw and the committed seed.
-        let history = spectator.history().await.unwrap();
-        assert_eq!(history.actions.len() as u64, version);
-        assert_eq!(
-            Sha256::digest(&history.seed).as_slice(),
-            game.seed_commitment.as_slice()
-        );
-        for event in chuno_events(&history.events) {
+        // The finished history reveals every draw (and the committed seed, which
+        // play_recorded checks).
+        for event in chuno_events(&recorded.history.events) {
             if let ChunoEvent::CardsDrawn(drawn) = event {
                 assert_eq!(drawn.cards.len() as u32, drawn.count);
             }
@@ -207,7 +187,7 @@ async fn play_until_a_call_is_pending_out_of_turn(game: &Game, picker: &mut Pick
 
 #[tokio::test]
 async fn a_chuno_call_sent_out_of_turn_is_accepted_and_a_missed_one_costs_two_cards() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
 
     // The call, out of turn.
@@ -283,7 +263,7 @@ fn by_notation(text: &str) -> pb::Action {
 
 #[tokio::test]
 async fn a_deadlock_ends_as_a_stalemate_and_actions_may_be_sent_as_notation() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let config = pb::GameConfig {
         game: Some(pb::game_config::Game::Chuno(small_deck())),
@@ -327,7 +307,7 @@ async fn a_deadlock_ends_as_a_stalemate_and_actions_may_be_sent_as_notation() {
 
 #[tokio::test]
 async fn options_out_of_range_are_refused_with_a_violation_naming_the_field() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let cases = [
         (
@@ -366,20 +346,10 @@ async fn options_out_of_range_are_refused_with_a_violation_naming_the_field() {
         ),
     ];
     for (config, field) in cases {
-        let status = client
-            .raw()
-            .create_game(pb::CreateGameRequest {
-                config: Some(pb::GameConfig {
-                    game: Some(pb::game_config::Game::Chuno(config)),
-                }),
-                seats: 2,
-                seed: None,
-                request_id: deckmate::new_request_id(),
-                spectator_policy: 0,
-            })
-            .await
-            .expect_err(field);
-        common::assert_field_violation(&status, field);
+        let config = pb::GameConfig {
+            game: Some(pb::game_config::Game::Chuno(config)),
+        };
+        assert_config_refused(&client, config, field).await;
     }
     // The bounds themselves are accepted.
     let edge = pb::ChunoConfig {
@@ -401,90 +371,21 @@ async fn options_out_of_range_are_refused_with_a_violation_naming_the_field() {
         .expect("options at their bounds");
 }
 
-// ---------------------------------------------------------------------------------------------
-// A client that knows only server reflection and the envelope's field names.
-
+/// A client that knows only server reflection and the envelope's field names plays to the end;
+/// a CHUNO call due out of turn (§6) is the only time two seats have actions listed, and the
+/// client then sends the call.
 #[tokio::test]
 async fn a_reflection_only_client_plays_chuno_to_the_end() {
-    let server = TestServer::start().await;
-    let channel = server.channel().await;
-    let pool = reflected_pool(channel.clone()).await;
-
-    let variants = call(
-        &channel,
-        &pool,
-        "ListVariants",
-        request(&pool, "ListVariants"),
-        None,
-    )
-    .await
-    .expect("ListVariants");
-    let variant = messages(&variants, "variants")
-        .into_iter()
-        .find(|variant| get(variant, "id").as_str() == Some("chuno"))
-        .expect("chuno is hosted");
-
     let mut calls = 0;
     for seed in [5u64, 6] {
-        let mut create = request(&pool, "CreateGame");
-        create.set_field_by_name("config", get(&variant, "default_config"));
-        create.set_field_by_name("seats", Value::U32(2));
-        create.set_field_by_name("seed", Value::U64(seed));
-        let created = call(&channel, &pool, "CreateGame", create, None)
-            .await
-            .expect("CreateGame");
-        let game_id = get(&created, "game_id");
-        let tokens: Vec<String> = messages(&created, "seat_tokens")
-            .iter()
-            .map(|token| get(token, "token").as_str().unwrap().to_string())
-            .collect();
-
-        let mut picker = Picker::new(seed);
-        let mut version = 0u64;
-        let mut out_of_turn_calls = 0;
-        loop {
-            let views =
-                observe_seats(&channel, &pool, game_id.as_str().expect("game id"), &tokens).await;
-            assert_eq!(get(&views[0], "version").as_u64(), Some(version));
-            let status = get(&views[0], "status").as_enum_number();
-            if status == Some(pb::GameStatus::Finished as i32) {
-                assert!(
-                    views
-                        .iter()
-                        .all(|view| messages(view, "legal_actions").is_empty())
-                );
-                break;
-            }
-            let able: Vec<usize> = (0..tokens.len())
-                .filter(|seat| !messages(&views[*seat], "legal_actions").is_empty())
-                .collect();
-            // Two seats may act only while a CHUNO call is due out of turn (§6): then the seat
-            // with the fewest listed actions (the caller, whose only action is the call) acts.
-            let seat = if able.len() > 1 {
-                out_of_turn_calls += 1;
-                *able
-                    .iter()
-                    .min_by_key(|seat| messages(&views[**seat], "legal_actions").len())
-                    .expect("two seats")
-            } else {
-                able[picker.index(able.len())]
-            };
-            let legal = messages(&views[seat], "legal_actions");
-            let action = legal[picker.index(legal.len())].clone();
-            let mut act = request(&pool, "Act");
-            act.set_field_by_name("game_id", game_id.clone());
-            act.set_field_by_name("action", Value::Message(action));
-            act.set_field_by_name("expected_version", Value::U64(version));
-            let response = call(&channel, &pool, "Act", act, Some(&tokens[seat]))
-                .await
-                .unwrap_or_else(|status| panic!("a listed action was refused: {status:?}"));
-            version += 1;
-            assert_eq!(get(&response, "version").as_u64(), Some(version));
-            assert!(version < 5_000, "the game does not end");
-        }
-        assert!(version > 0);
-        eprintln!("seed {seed}: {version} actions, {out_of_turn_calls} CHUNO calls out of turn");
-        calls += out_of_turn_calls;
+        let game = play_by_reflection("chuno", 2, seed).await;
+        eprintln!(
+            "seed {seed}: {} actions, {} CHUNO calls out of turn",
+            game.version, game.shared_turns
+        );
+        calls += game.shared_turns;
     }
     assert!(calls > 0, "no CHUNO call was sent out of turn");
 }
+
+super::generic_suite!("chuno");

@@ -6,20 +6,13 @@
 //! that knows nothing but server reflection and the envelope's field names plays 2-, 3- and
 //! 4-player games to the end by sending back listed actions verbatim.
 
-mod common;
-
 use std::collections::BTreeSet;
 
-use common::reflection::{self, enum_name, get, messages, reflected_pool};
-use common::{Picker, TestServer, observe_all, play_random_step};
-use deckmate::{Client, CreateOptions, Game, pb};
+use super::{Recorded, play_recorded};
+use crate::server::Server;
+use crate::support::create_raw;
+use deckmate::{Client, CreateOptions, pb};
 use pb::pile_chess_event::Kind as PileEvent;
-use prost_reflect::{DescriptorPool, DynamicMessage, Value};
-use sha2::{Digest, Sha256};
-use tonic::transport::Channel;
-
-/// More actions than any game takes: the round cap bounds a game far below this.
-const MAX_ACTIONS: usize = 5_000;
 
 /// Pile Chess with every default and `teams` (none: free for all).
 fn pile_chess(teams: &[&[u32]]) -> pb::GameConfig {
@@ -137,56 +130,33 @@ fn check_views(
     }
 }
 
-/// Plays one random game of `seats` seats to its end through gRPC, checking at every version
-/// that actions add exactly one version and that nothing secret leaks; returns the game and
-/// its final views.
+/// Plays one random game of `seats` seats to its end through gRPC (see
+/// [`play_recorded`]), then checks that nothing secret reached any viewer at any version.
 async fn play_checked(
     client: &Client,
     seats: u32,
     teams: &[&[u32]],
     seed: u64,
     coverage: &mut Coverage,
-) -> (Game, Vec<pb::ObserveResponse>) {
-    let game = client
-        .create_game(
-            pile_chess(teams),
-            seats,
-            CreateOptions::default().with_seed(seed),
-        )
-        .await
-        .expect("CreateGame");
-    assert_eq!(game.variant, "pile_chess");
-    assert_eq!(game.seats.len(), seats as usize);
-    let spectator = client.spectate(game.id.clone());
-    let mut picker = Picker::new(seed);
-    let mut actions = 0;
-    loop {
-        let views = observe_all(&game).await;
-        let spectator_view = spectator.observe().await.expect("spectators may observe");
-        assert_eq!(spectator_view.version, actions as u64);
-        check_views(&views, &spectator_view, coverage);
-        if actions % 17 == 5 && spectator_view.status() == pb::GameStatus::InProgress {
-            let history = game.seats[0].history().await.expect("history");
-            assert!(history.seed.is_empty() && history.actions.is_empty());
-            check_events(&history.events, Some(0), coverage);
+) -> Recorded {
+    let recorded = play_recorded(client, pile_chess(teams), seats, seed, 17).await;
+    assert_eq!(recorded.game.variant, "pile_chess");
+    for views in &recorded.views {
+        let (spectator, seats) = views.split_last().expect("a spectator's view");
+        check_views(seats, spectator, coverage);
+    }
+    for histories in &recorded.histories {
+        for (history, viewer) in histories.iter().zip(recorded.viewers()) {
+            check_events(&history.events, viewer, coverage);
             coverage.running_histories += 1;
         }
-        match play_random_step(&game, &mut picker).await {
-            Some(played) => {
-                assert_eq!(played.response.version, actions as u64 + 1);
-                actions += 1;
-                assert!(actions < MAX_ACTIONS, "the game does not end");
-            }
-            None => break,
-        }
     }
-    let views = observe_all(&game).await;
-    (game, views)
+    recorded
 }
 
 #[tokio::test]
 async fn random_games_of_every_setup_play_to_the_end_through_grpc() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let variants = client.list_variants().await.expect("ListVariants");
     let variant = variants
@@ -197,13 +167,12 @@ async fn random_games_of_every_setup_play_to_the_end_through_grpc() {
     let mut coverage = Coverage::default();
     for (seats, teams) in SETUPS {
         for seed in 0..3 {
-            let (_, views) = play_checked(&client, seats, teams, seed, &mut coverage).await;
+            let recorded = play_checked(&client, seats, teams, seed, &mut coverage).await;
+            let views = recorded.last();
             let outcome = views[0]
                 .outcome
                 .clone()
                 .expect("a finished game has an outcome");
-            assert_eq!(views[0].status(), pb::GameStatus::Finished);
-            assert_ne!(outcome.reason(), pb::EndReason::Unspecified);
             assert_eq!(outcome.draw, outcome.winners.is_empty());
             if !outcome.draw {
                 // A side wins together (less any player of it who resigned, none here).
@@ -217,7 +186,6 @@ async fn random_games_of_every_setup_play_to_the_end_through_grpc() {
             }
             let observation = pile_view(&views[0]);
             assert_eq!(observation.step(), pb::PileChessStep::Finished);
-            assert!(views.iter().all(|view| view.legal_actions.is_empty()));
         }
     }
     assert!(coverage.hands_checked > 0 && coverage.hidden_draws > 0);
@@ -225,24 +193,16 @@ async fn random_games_of_every_setup_play_to_the_end_through_grpc() {
 
 #[tokio::test]
 async fn no_hand_or_drawn_card_reaches_another_seat_or_a_spectator() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let mut coverage = Coverage::default();
     for (seats, teams) in SETUPS {
-        let (game, _) =
+        let recorded =
             play_checked(&client, seats, teams, 100 + u64::from(seats), &mut coverage).await;
-        // Once over, the history reveals every draw and the seed, which matches its commitment.
-        let history = client
-            .spectate(game.id.clone())
-            .history()
-            .await
-            .expect("history");
+        // Once over, the history reveals every draw and the seed (play_recorded checks it
+        // against its commitment).
+        let history = &recorded.history;
         assert_eq!(history.seed.len(), 32);
-        assert_eq!(
-            Sha256::digest(&history.seed).as_slice(),
-            game.seed_commitment.as_slice()
-        );
-        assert!(!history.actions.is_empty());
         let mut draws = 0;
         for (_, kind) in pile_events(&history.events) {
             if let PileEvent::CardsDrawn(drawn) = kind {
@@ -259,7 +219,7 @@ async fn no_hand_or_drawn_card_reaches_another_seat_or_a_spectator() {
 
 #[tokio::test]
 async fn config_errors_and_foreign_actions_are_invalid_requests() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     // Teams must split exactly the game's seats: these name seat 3 of a three-seat game.
     let error = client
@@ -311,29 +271,9 @@ async fn config_errors_and_foreign_actions_are_invalid_requests() {
     assert_eq!(game.seats[0].observe().await.expect("observe").version, 0);
 }
 
-/// Creates a game of `seats` seats with `teams` through the raw generated client, so that the
-/// status of a refusal can be read whole.
-async fn create_raw(
-    client: &Client,
-    teams: &[&[u32]],
-    seats: u32,
-) -> Result<pb::CreateGameResponse, tonic::Status> {
-    client
-        .raw()
-        .create_game(pb::CreateGameRequest {
-            config: Some(pile_chess(teams)),
-            seats,
-            seed: Some(7),
-            request_id: deckmate::new_request_id(),
-            spectator_policy: pb::SpectatorPolicy::Allowed.into(),
-        })
-        .await
-        .map(tonic::Response::into_inner)
-}
-
 #[tokio::test]
 async fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_team() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let cases: [(u32, &[&[u32]], &str, &str); 9] = [
         (
@@ -393,10 +333,10 @@ async fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_te
         ),
     ];
     for (seats, teams, field, needle) in cases {
-        let status = create_raw(&client, teams, seats)
+        let status = create_raw(&client, pile_chess(teams), seats)
             .await
             .expect_err("a bad team list");
-        let violation = common::field_violation(&status);
+        let violation = crate::support::field_violation(&status);
         assert_eq!(
             violation.field, field,
             "{teams:?}: {}",
@@ -416,104 +356,11 @@ async fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_te
         (4, &[&[3], &[0, 1, 2]]),
         (4, &[&[0], &[1], &[2, 3]]),
     ] {
-        let created = create_raw(&client, teams, seats)
+        let created = create_raw(&client, pile_chess(teams), seats)
             .await
             .unwrap_or_else(|status| panic!("{teams:?}: {status:?}"));
         assert_eq!(created.seat_tokens.len(), seats as usize);
     }
 }
 
-// ---------------------------------------------------------------------------------------------
-// A client that knows only reflection and the envelope's field names.
-
-/// `GameService` called with dynamic messages; a call that fails fails the test.
-struct Dynamic {
-    channel: Channel,
-    pool: DescriptorPool,
-}
-
-impl Dynamic {
-    /// An empty request of `method`.
-    fn request(&self, method: &str) -> DynamicMessage {
-        reflection::request(&self.pool, method)
-    }
-
-    async fn call(
-        &self,
-        method: &str,
-        message: DynamicMessage,
-        token: Option<&str>,
-    ) -> DynamicMessage {
-        reflection::call(&self.channel, &self.pool, method, message, token)
-            .await
-            .unwrap_or_else(|status| panic!("{method}: {status:?}"))
-    }
-}
-
-fn text(message: &DynamicMessage, name: &str) -> String {
-    get(message, name).as_str().expect("a string").to_string()
-}
-
-#[tokio::test]
-async fn a_reflection_only_client_plays_two_three_and_four_player_games_to_the_end() {
-    let server = TestServer::start().await;
-    let channel = server.channel().await;
-    let pool = reflected_pool(channel.clone()).await;
-    let service = Dynamic { channel, pool };
-    let variants = service
-        .call("ListVariants", service.request("ListVariants"), None)
-        .await;
-    let variant = messages(&variants, "variants")
-        .into_iter()
-        .find(|variant| text(variant, "id") == "pile_chess")
-        .expect("pile_chess is listed");
-    let default_config = get(&variant, "default_config");
-    let mut picker = Picker::new(2_024);
-    for seats in 2..=4u32 {
-        let mut create = service.request("CreateGame");
-        create.set_field_by_name("config", default_config.clone());
-        create.set_field_by_name("seats", Value::U32(seats));
-        create.set_field_by_name("seed", Value::U64(u64::from(seats) * 31));
-        let created = service.call("CreateGame", create, None).await;
-        let game_id = text(&created, "game_id");
-        let tokens: Vec<String> = messages(&created, "seat_tokens")
-            .iter()
-            .map(|seat_token| text(seat_token, "token"))
-            .collect();
-        assert_eq!(tokens.len(), seats as usize);
-        let mut version = 0;
-        let outcome = 'game: loop {
-            let mut acted = false;
-            for token in &tokens {
-                let mut observe = service.request("Observe");
-                observe.set_field_by_name("game_id", Value::String(game_id.clone()));
-                let view = service.call("Observe", observe, Some(token)).await;
-                assert_eq!(get(&view, "version").as_u64(), Some(version));
-                if enum_name(&view, "status") == "GAME_STATUS_FINISHED" {
-                    break 'game get(&view, "outcome")
-                        .as_message()
-                        .expect("an outcome")
-                        .clone();
-                }
-                let legal = messages(&view, "legal_actions");
-                if legal.is_empty() {
-                    continue;
-                }
-                let action = legal[picker.index(legal.len())].clone();
-                let mut act = service.request("Act");
-                act.set_field_by_name("game_id", Value::String(game_id.clone()));
-                act.set_field_by_name("action", Value::Message(action));
-                act.set_field_by_name("expected_version", Value::U64(version));
-                let response = service.call("Act", act, Some(token)).await;
-                assert_eq!(get(&response, "version").as_u64(), Some(version + 1));
-                version += 1;
-                acted = true;
-                break;
-            }
-            assert!(acted, "a running game has a seat to act");
-            assert!((version as usize) < MAX_ACTIONS, "the game does not end");
-        };
-        assert_ne!(enum_name(&outcome, "reason"), "END_REASON_UNSPECIFIED");
-        assert!(version > 0, "{seats} seats: the game had actions");
-    }
-}
+super::generic_suite!("pile_chess");

@@ -10,11 +10,10 @@
 //! They need the Redis server at `DECKMATE_TEST_REDIS_URL` (default `redis://127.0.0.1:6379`,
 //! which CI starts) and fail when none answers.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{Picker, TestServer, observe_all, pigeon_chess, play_random_step};
+use crate::common::{Picker, assert_history_lists, observe_all, pigeon_chess, play_random_step};
+use crate::server::TestServer;
 use deckmate::{ActOptions, Client, CreateOptions, Error, Game, pb};
 use deckmate_engine::{Seat, Seed, Viewer};
 use deckmate_server::catalog;
@@ -134,6 +133,9 @@ async fn a_game_alternates_between_replicas_and_watchers_see_every_version_once(
     );
 
     let spectator_view = client_b.spectate(&on_a.id).observe().await.unwrap();
+    // Whichever replica took an action, the log holds it once, in order.
+    let history = client_a.spectate(&on_b.id).history().await.unwrap();
+    assert_history_lists(&history, &played);
     for (name, seat, watcher) in watchers {
         let views = tokio::time::timeout(WATCH_DEADLINE, watcher)
             .await

@@ -6,14 +6,12 @@
 //! The test runs a private `redis-server` (with AOF, in a temporary directory, on a free port)
 //! so that stopping it disturbs no other test; it fails when `redis-server` is not installed.
 
-mod common;
-
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use common::{Picker, TestServer, observe_all, pigeon_chess, play_random_step};
+use crate::common::{Picker, observe_all, pigeon_chess, play_random_step};
+use crate::server::{TestServer, free_port};
 use deckmate::{ActOptions, CreateOptions, Error, RetryPolicy, pb};
 use tonic::Code;
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -113,13 +111,6 @@ impl Drop for TempDir {
 
 fn url(port: u16) -> String {
     format!("redis://127.0.0.1:{port}")
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|listener| listener.local_addr())
-        .unwrap()
-        .port()
 }
 
 /// Polls the server's health until it reports `wanted`.

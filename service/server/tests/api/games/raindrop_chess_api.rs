@@ -4,14 +4,12 @@
 //! the deck's owner (§7), and the finished history shows it. Games end under the reason of
 //! their ending (§6), and malformed options and actions name their field (§11, §12).
 
-mod common;
-
-use common::reflection::{call, get, messages, observe_seats, reflected_pool, request};
-use common::{Picker, TestServer, observe_all, play_random_step};
+use super::{play_by_reflection, play_recorded};
+use crate::server::Server;
+use crate::support::{assert_action_refused, assert_config_refused};
 use deckmate::{Client, CreateOptions, Game, pb};
 use pb::raindrop_chess_action::Kind as RaindropAction;
 use pb::raindrop_chess_event::Kind as RaindropEvent;
-use prost_reflect::Value;
 
 /// Raindropchess with every default, or with jokers of `effect`.
 fn raindrop(jokers: Option<pb::RaindropChessJokerEffect>) -> pb::GameConfig {
@@ -74,7 +72,7 @@ fn count_jokers(shuffle: &pb::RaindropChessDeckShuffled) -> u32 {
 
 #[tokio::test]
 async fn whole_games_are_played_from_the_legal_actions_and_deck_order_never_shows() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let mut hidden_shuffles = 0;
     let configs = [
@@ -83,49 +81,30 @@ async fn whole_games_are_played_from_the_legal_actions_and_deck_order_never_show
         Some(pb::RaindropChessJokerEffect::RemovePiece),
     ];
     for (seed, jokers) in [1u64, 2, 3].into_iter().zip(configs) {
-        let game = create(&client, raindrop(jokers), seed).await;
-        let spectator = client.spectate(&game.id);
-        let mut picker = Picker::new(seed);
-        let mut version = 0;
-        loop {
-            let mut views = observe_all(&game).await;
-            views.push(spectator.observe().await.unwrap());
-            let running = views[0].status() != pb::GameStatus::Finished;
-            if running {
-                // Every viewer, the deck owners included, sees the same observation: counts
-                // and flipped cards, never the order.
-                let first = raindrop_view(&views[0]).clone();
-                for view in &views {
-                    assert_eq!(raindrop_view(view), &first);
-                }
-                assert_eq!(first.sides.len(), 2);
+        let recorded = play_recorded(&client, raindrop(jokers), 2, seed, 50).await;
+        assert_eq!(recorded.game.variant, "raindrop_chess");
+        for views in &recorded.views {
+            if views[0].status() == pb::GameStatus::Finished {
+                continue;
             }
-            if version % 50 == 0 && running {
-                for seat in &game.seats {
-                    let history = seat.history().await.unwrap();
-                    hidden_shuffles += check_shuffles_hidden(&history.events);
-                }
-                hidden_shuffles +=
-                    check_shuffles_hidden(&spectator.history().await.unwrap().events);
+            // Every viewer, the deck owners included, sees the same observation: counts and
+            // flipped cards, never the order.
+            let first = raindrop_view(&views[0]);
+            for view in views {
+                assert_eq!(raindrop_view(view), first);
             }
-            let Some(played) = play_random_step(&game, &mut picker).await else {
-                break;
-            };
-            assert_eq!(played.response.version, version + 1);
-            version += 1;
-            assert!(version < 5_000, "seed {seed}: the game does not end");
+            assert_eq!(first.sides.len(), 2);
         }
-        let final_view = game.seats[0].observe().await.unwrap();
-        assert_eq!(final_view.status(), pb::GameStatus::Finished);
+        for history in recorded.histories.iter().flatten() {
+            hidden_shuffles += check_shuffles_hidden(&history.events);
+        }
+        let final_view = &recorded.last()[0];
         assert_eq!(
-            raindrop_view(&final_view).stage(),
+            raindrop_view(final_view).stage(),
             pb::RaindropChessStage::Finished
         );
-        assert!(final_view.outcome.is_some());
         // The finished history shows each deck's order.
-        let history = spectator.history().await.unwrap();
-        assert_eq!(history.actions.len() as u64, version);
-        let orders: Vec<usize> = raindrop_events(&history.events)
+        let orders: Vec<usize> = raindrop_events(&recorded.history.events)
             .filter_map(|event| match event {
                 RaindropEvent::DeckShuffled(shuffle) => Some(shuffle.order.len()),
                 _ => None,
@@ -137,79 +116,17 @@ async fn whole_games_are_played_from_the_legal_actions_and_deck_order_never_show
     assert!(hidden_shuffles > 0);
 }
 
-// ---------------------------------------------------------------------------------------------
-// A client that knows only server reflection and the envelope's field names.
-
+/// A client that knows only server reflection and the envelope's field names plays to the end,
+/// one seat acting at a time.
 #[tokio::test]
 async fn a_reflection_only_client_plays_raindrop_chess_to_the_end() {
-    let server = TestServer::start().await;
-    let channel = server.channel().await;
-    let pool = reflected_pool(channel.clone()).await;
-
-    let variants = call(
-        &channel,
-        &pool,
-        "ListVariants",
-        request(&pool, "ListVariants"),
-        None,
-    )
-    .await
-    .expect("ListVariants");
-    let variant = messages(&variants, "variants")
-        .into_iter()
-        .find(|variant| get(variant, "id").as_str() == Some("raindrop_chess"))
-        .expect("raindrop_chess is hosted");
-
     for seed in [5u64, 6] {
-        let mut create = request(&pool, "CreateGame");
-        create.set_field_by_name("config", get(&variant, "default_config"));
-        create.set_field_by_name("seats", Value::U32(2));
-        create.set_field_by_name("seed", Value::U64(seed));
-        let created = call(&channel, &pool, "CreateGame", create, None)
-            .await
-            .expect("CreateGame");
-        let game_id = get(&created, "game_id");
-        let tokens: Vec<String> = messages(&created, "seat_tokens")
-            .iter()
-            .map(|token| get(token, "token").as_str().unwrap().to_string())
-            .collect();
-
-        let mut picker = Picker::new(seed);
-        let mut version = 0u64;
-        loop {
-            let views =
-                observe_seats(&channel, &pool, game_id.as_str().expect("game id"), &tokens).await;
-            assert_eq!(get(&views[0], "version").as_u64(), Some(version));
-            let status = get(&views[0], "status").as_enum_number();
-            if status == Some(pb::GameStatus::Finished as i32) {
-                assert!(
-                    views
-                        .iter()
-                        .all(|view| messages(view, "legal_actions").is_empty())
-                );
-                break;
-            }
-            let able: Vec<usize> = (0..tokens.len())
-                .filter(|seat| !messages(&views[*seat], "legal_actions").is_empty())
-                .collect();
-            assert_eq!(able.len(), 1, "one seat acts at a time");
-            let seat = able[0];
-            let legal = messages(&views[seat], "legal_actions");
-            let action = legal[picker.index(legal.len())].clone();
-            let mut act = request(&pool, "Act");
-            act.set_field_by_name("game_id", game_id.clone());
-            act.set_field_by_name("action", Value::Message(action));
-            act.set_field_by_name("expected_version", Value::U64(version));
-            let response = call(&channel, &pool, "Act", act, Some(&tokens[seat]))
-                .await
-                .unwrap_or_else(|status| panic!("a listed action was refused: {status:?}"));
-            version += 1;
-            assert_eq!(get(&response, "version").as_u64(), Some(version));
-            assert!(version < 5_000, "the game does not end");
-        }
-        assert!(version > 0);
+        let game = play_by_reflection("raindrop_chess", 2, seed).await;
+        assert_eq!(game.shared_turns, 0, "one seat acts at a time");
     }
 }
+
+super::generic_suite!("raindrop_chess");
 
 // ---------------------------------------------------------------------------------------------
 // Endings and field errors.
@@ -261,7 +178,7 @@ async fn play_line(
 
 #[tokio::test]
 async fn games_end_under_the_reason_of_their_ending() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     // §6.2: White's King walks to a8, Black's rook is placed on h8 with check, and White flips
     // a pawn, which may not stand on rank 8 to block: the failed flip loses as by checkmate
@@ -311,8 +228,7 @@ async fn games_end_under_the_reason_of_their_ending() {
 
 #[tokio::test]
 async fn options_out_of_range_and_malformed_actions_name_their_field() {
-    let server = TestServer::start().await;
-    let mut rpc = pb::game_service_client::GameServiceClient::new(server.channel().await);
+    let client = Server::shared().client().await;
     let cases = [
         (
             pb::RaindropChessConfig {
@@ -344,29 +260,14 @@ async fn options_out_of_range_and_malformed_actions_name_their_field() {
         ),
     ];
     for (config, name) in cases {
-        let request = pb::CreateGameRequest {
-            config: Some(pb::GameConfig {
-                game: Some(pb::game_config::Game::RaindropChess(config)),
-            }),
-            seats: 2,
-            ..Default::default()
+        let config = pb::GameConfig {
+            game: Some(pb::game_config::Game::RaindropChess(config)),
         };
-        let status = rpc.create_game(request).await.expect_err("refused");
-        common::assert_field_violation(&status, &format!("config.raindrop_chess.{name}"));
+        let field = format!("config.raindrop_chess.{name}");
+        assert_config_refused(&client, config, &field).await;
     }
     // A square that is no square, sent by the seat to act.
-    let client = server.client().await;
     let game = create(&client, raindrop(None), 8).await;
-    let token = game.seats[0].token().to_string();
-    let mut request = tonic::Request::new(pb::ActRequest {
-        game_id: game.id.clone(),
-        action: Some(action("place z9")),
-        ..Default::default()
-    });
-    request.metadata_mut().insert(
-        deckmate_proto::AUTHORIZATION_HEADER,
-        format!("Bearer {token}").parse().expect("ascii"),
-    );
-    let status = rpc.act(request).await.expect_err("refused");
-    common::assert_field_violation(&status, "action.raindrop_chess.place.square");
+    let field = "action.raindrop_chess.place.square";
+    assert_action_refused(&client, &game, 0, action("place z9"), field).await;
 }

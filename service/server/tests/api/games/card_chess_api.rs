@@ -8,24 +8,19 @@
 //! version, and knows every base card and whether it had been face up at each version. Every
 //! message received while the game ran is then checked against it.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::str::FromStr;
 
-use common::reflection::{self, get, messages, reflected_pool};
-use common::{Picker, TestServer, play_random_step};
-use deckmate::{Client, CreateOptions, Error, Game, pb};
+use super::play_recorded;
+use crate::server::Server;
+use crate::support::{assert_action_refused, assert_config_refused};
+use deckmate::{Client, CreateOptions, Game, pb};
 use deckmate_engine::cards::{Card, Suit};
 use deckmate_engine::games::card_chess::{CardChess, SPOTS, Spot};
 use deckmate_engine::{Seat, Seed, Table, TableAction, Viewer};
 use deckmate_server::codec::GameCodec;
 use deckmate_server::codec::common::decode_table_action;
-use futures::{Stream, StreamExt};
 use pb::card_chess_event::Kind as CardEvent;
-use prost_reflect::{DescriptorPool, DynamicMessage, Value};
-use tokio::task::JoinHandle;
-use tonic::transport::Channel;
 
 /// Card Chess with every default.
 fn card_chess() -> pb::GameConfig {
@@ -78,7 +73,7 @@ async fn create(client: &Client, config: pb::GameConfig, seed: u64) -> Game {
 
 #[tokio::test]
 async fn whole_games_are_played_from_the_legal_actions_and_finish() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
 
     let variants = client.list_variants().await.expect("ListVariants");
@@ -109,23 +104,13 @@ async fn whole_games_are_played_from_the_legal_actions_and_finish() {
         (3, card_chess()),
         (4, card_chess_with(short)),
     ] {
-        let game = create(&client, config, seed).await;
-        assert_eq!(game.variant, "card_chess");
-        let mut picker = Picker::new(seed);
-        let mut version = 0;
-        // play_random_step checks that every action adds exactly one version.
-        while let Some(step) = play_random_step(&game, &mut picker).await {
-            assert_eq!(step.response.version, version + 1);
-            version = step.response.version;
-            assert!(version < 3_000, "seed {seed}: the game does not end");
-        }
-        let view = game.seats[0].observe().await.expect("final view");
-        assert_eq!(view.status(), pb::GameStatus::Finished, "seed {seed}");
-        assert_eq!(view.version, version);
-        let outcome = view.outcome.as_ref().expect("an outcome");
-        assert_ne!(outcome.reason(), pb::EndReason::Unspecified);
-        assert!(view.legal_actions.is_empty() && view.to_act.is_empty());
-        let observation = card_view(&view);
+        let recorded = play_recorded(&client, config, 2, seed, 50).await;
+        assert_eq!(recorded.game.variant, "card_chess");
+        assert!(
+            recorded.version() < 3_000,
+            "seed {seed}: the game takes too long"
+        );
+        let observation = card_view(&recorded.last()[0]);
         assert_eq!(observation.phase(), pb::CardChessPhase::Finished);
         assert_eq!(observation.current_player, None);
         if seed == 4 {
@@ -142,7 +127,7 @@ async fn whole_games_are_played_from_the_legal_actions_and_finish() {
 /// field's proto path; the edges of the ranges are accepted.
 #[tokio::test]
 async fn out_of_range_configs_and_malformed_actions_name_the_field() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let refused = [
         (
@@ -168,18 +153,7 @@ async fn out_of_range_configs_and_malformed_actions_name_the_field() {
         ),
     ];
     for (config, field) in refused {
-        let status = client
-            .raw()
-            .create_game(pb::CreateGameRequest {
-                config: Some(card_chess_with(config)),
-                seats: 2,
-                seed: None,
-                request_id: deckmate::new_request_id(),
-                spectator_policy: 0,
-            })
-            .await
-            .expect_err("an out-of-range config");
-        assert_eq!(common::field_violation(&status).field, field);
+        assert_config_refused(&client, card_chess_with(config), field).await;
     }
     let edges = pb::CardChessConfig {
         no_progress_turns: Some(0),
@@ -195,33 +169,15 @@ async fn out_of_range_configs_and_malformed_actions_name_the_field() {
     );
 
     // An action naming a spot that does not exist.
-    let mut request = tonic::Request::new(pb::ActRequest {
-        game_id: game.id.clone(),
-        action: Some(pb::Action {
-            kind: Some(pb::action::Kind::CardChess(pb::CardChessAction {
-                kind: Some(pb::card_chess_action::Kind::Move(pb::CardChessMove {
-                    from: "red castle 1".into(),
-                    to: "red castle 9".into(),
-                })),
+    let unknown_spot = pb::Action {
+        kind: Some(pb::action::Kind::CardChess(pb::CardChessAction {
+            kind: Some(pb::card_chess_action::Kind::Move(pb::CardChessMove {
+                from: "red castle 1".into(),
+                to: "red castle 9".into(),
             })),
-        }),
-        expected_version: None,
-        request_id: deckmate::new_request_id(),
-    });
-    let token = format!("Bearer {}", game.seats[0].token());
-    request.metadata_mut().insert(
-        "authorization",
-        token.parse().expect("an ASCII authorization header"),
-    );
-    let status = client
-        .raw()
-        .act(request)
-        .await
-        .expect_err("an unknown spot");
-    assert_eq!(
-        common::field_violation(&status).field,
-        "action.card_chess.move.to"
-    );
+        })),
+    };
+    assert_action_refused(&client, &game, 0, unknown_spot, "action.card_chess.move.to").await;
     let after = game.seats[0].observe().await.expect("a view");
     assert_eq!(after.version, 0, "a refused action changes nothing");
 }
@@ -258,17 +214,6 @@ struct Coverage {
     hidden_draws_checked: usize,
     never_seen_at_the_end: usize,
     histories_checked: usize,
-}
-
-fn collect(
-    stream: impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static,
-) -> JoinHandle<Vec<pb::ObserveResponse>> {
-    tokio::spawn(async move {
-        stream
-            .map(|item| item.expect("a watch item"))
-            .collect()
-            .await
-    })
 }
 
 fn viewer_index(viewer: Receiver) -> usize {
@@ -397,65 +342,32 @@ fn check_events(
 /// Plays one random game, keeping everything both seats and a spectator receive, then checks it
 /// all against the rebuilt game.
 async fn play_and_check(client: &Client, seed: u64, coverage: &mut Coverage) {
-    let game = create(client, card_chess(), seed).await;
-    let spectator = client.spectate(&game.id);
-    let watches = [
-        (Some(0), collect(game.seats[0].watch(0))),
-        (Some(1), collect(game.seats[1].watch(0))),
-        (None, collect(spectator.watch(0))),
-    ];
+    // Histories at every version; play_recorded checks that every watcher saw exactly the
+    // views Observe returned, so checking those covers the watched ones too.
+    let recorded = play_recorded(client, card_chess(), 2, seed, 1).await;
+    let version = recorded.version();
     let mut received = Received::default();
-    let mut picker = Picker::new(seed ^ 0xCA4D);
-    let mut version = 0;
-    loop {
-        for viewer in [Some(0u32), Some(1), None] {
-            let what = format!("seed {seed} v{version} {viewer:?}");
-            let (view, history) = match viewer {
-                Some(seat) => {
-                    let handle = &game.seats[seat as usize];
-                    (handle.observe().await, handle.history().await)
-                }
-                None => (spectator.observe().await, spectator.history().await),
-            };
-            received
-                .views
-                .push((viewer, format!("{what} Observe"), view.expect("a view")));
-            received.histories.push((
-                viewer,
-                format!("{what} GetHistory"),
-                history.expect("a history"),
-            ));
-        }
-        match play_random_step(&game, &mut picker).await {
-            Some(step) => version = step.response.version,
-            None => break,
+    for (at, views) in recorded.views.iter().enumerate() {
+        for (view, viewer) in views.iter().zip(recorded.viewers()) {
+            let what = format!("seed {seed} v{at} {viewer:?} Observe and Watch");
+            received.views.push((viewer, what, view.clone()));
         }
     }
-    for (viewer, watch) in watches {
-        let items = watch.await.expect("a watcher");
-        let versions: Vec<u64> = items.iter().map(|item| item.version).collect();
-        assert_eq!(
-            versions,
-            (1..=version).collect::<Vec<_>>(),
-            "seed {seed} Watch"
-        );
-        for item in items {
-            let what = format!("seed {seed} v{} {viewer:?} Watch", item.version);
-            received.views.push((viewer, what, item));
+    for histories in &recorded.histories {
+        for (history, viewer) in histories.iter().zip(recorded.viewers()) {
+            let what = format!("seed {seed} v{} {viewer:?} GetHistory", history.version);
+            received.histories.push((viewer, what, history.clone()));
         }
     }
-    let finals = [
-        (Some(0), game.seats[0].history().await),
-        (Some(1), game.seats[1].history().await),
-        (None, spectator.history().await),
-    ];
-    for (viewer, history) in finals {
-        received.histories.push((
-            viewer,
-            format!("seed {seed} final {viewer:?} GetHistory"),
-            history.expect("the final history"),
-        ));
+    for (seat, handle) in recorded.game.seats.iter().enumerate() {
+        let history = handle.history().await.expect("the final history");
+        let what = format!("seed {seed} final seat {seat} GetHistory");
+        received.histories.push((Some(seat as u32), what, history));
     }
+    let what = format!("seed {seed} final spectator GetHistory");
+    received
+        .histories
+        .push((None, what, recorded.history.clone()));
 
     // The truth, from the finished game's seed and actions.
     let finished = &received.histories.last().expect("a final history").2;
@@ -522,7 +434,7 @@ fn check_catches_a_leak(received: &Received, truth: &[Truth]) {
 
 #[tokio::test]
 async fn no_base_card_that_was_never_face_up_reaches_a_seat_or_a_spectator() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let mut coverage = Coverage::default();
     for seed in [11, 12, 13] {
@@ -536,101 +448,4 @@ async fn no_base_card_that_was_never_face_up_reaches_a_seat_or_a_spectator() {
     assert!(coverage.histories_checked > 0, "{coverage:?}");
 }
 
-// ---------------------------------------------------------------------------------------------
-// A client that knows only server reflection and the names of the envelope's fields.
-
-/// The service as the reflection client sees it; a call that fails fails the test.
-struct Reflected {
-    channel: Channel,
-    pool: DescriptorPool,
-}
-
-impl Reflected {
-    /// Learns the service's message types from the reflection service.
-    async fn discover(channel: Channel) -> Reflected {
-        let pool = reflected_pool(channel.clone()).await;
-        Reflected { channel, pool }
-    }
-
-    /// An empty request of `method`.
-    fn request(&self, method: &str) -> DynamicMessage {
-        reflection::request(&self.pool, method)
-    }
-
-    /// Calls `method` as the holder of `token`, if any.
-    async fn call(
-        &self,
-        method: &str,
-        message: DynamicMessage,
-        token: Option<&str>,
-    ) -> DynamicMessage {
-        reflection::call(&self.channel, &self.pool, method, message, token)
-            .await
-            .unwrap_or_else(|status| panic!("{method}: {status:?}"))
-    }
-}
-
-#[tokio::test]
-async fn a_reflection_only_client_plays_card_chess_to_the_end() {
-    let server = TestServer::start().await;
-    let service = Reflected::discover(server.channel().await).await;
-    let variants = service
-        .call("ListVariants", service.request("ListVariants"), None)
-        .await;
-    let variant = messages(&variants, "variants")
-        .into_iter()
-        .find(|variant| get(variant, "id").as_str() == Some("card_chess"))
-        .expect("card_chess is listed");
-
-    for seed in [21u64, 22] {
-        let mut create = service.request("CreateGame");
-        create.set_field_by_name("config", get(&variant, "default_config"));
-        create.set_field_by_name("seats", Value::U32(2));
-        create.set_field_by_name("seed", Value::U64(seed));
-        let created = service.call("CreateGame", create, None).await;
-        let game_id = get(&created, "game_id");
-        let tokens: Vec<String> = messages(&created, "seat_tokens")
-            .iter()
-            .map(|token| get(token, "token").as_str().expect("a token").to_string())
-            .collect();
-        let mut picker = Picker::new(seed);
-        let mut version = 0u64;
-        loop {
-            let mut views = Vec::new();
-            for token in &tokens {
-                let mut observe = service.request("Observe");
-                observe.set_field_by_name("game_id", game_id.clone());
-                views.push(service.call("Observe", observe, Some(token)).await);
-            }
-            assert_eq!(get(&views[0], "version").as_u64(), Some(version));
-            let finished = pb::GameStatus::Finished as i32;
-            if get(&views[0], "status").as_enum_number() == Some(finished) {
-                assert!(
-                    views
-                        .iter()
-                        .all(|view| messages(view, "legal_actions").is_empty())
-                );
-                assert!(views[0].has_field_by_name("outcome"));
-                break;
-            }
-            let (seat, legal) = views
-                .iter()
-                .enumerate()
-                .map(|(seat, view)| (seat, messages(view, "legal_actions")))
-                .find(|(_, legal)| !legal.is_empty())
-                .expect("a running game has a seat to act");
-            let mut act = service.request("Act");
-            act.set_field_by_name("game_id", game_id.clone());
-            act.set_field_by_name(
-                "action",
-                Value::Message(legal[picker.index(legal.len())].clone()),
-            );
-            act.set_field_by_name("expected_version", Value::U64(version));
-            let acted = service.call("Act", act, Some(&tokens[seat])).await;
-            assert_eq!(get(&acted, "version").as_u64(), Some(version + 1));
-            version += 1;
-            assert!(version < 3_000, "seed {seed}: the game does not end");
-        }
-        assert!(version > 0, "seed {seed}: actions were played");
-    }
-}
+super::generic_suite!("card_chess");

@@ -2,32 +2,19 @@
 //! exactly once and in order, resume from any version, and stop after the last one; the
 //! history is projected while the game runs and complete, with the seed and every action, after.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use common::{Picker, Played, TestServer, pigeon_chess, play_random_step};
-use deckmate::{CreateOptions, Error, Game, pb};
-use futures::{Stream, StreamExt};
+use crate::common::{Picker, Played, assert_history_lists, pigeon_chess, play_random_step};
+use crate::server::Server;
+use crate::support::collect;
+use deckmate::{CreateOptions, Game, pb};
 use sha2::{Digest, Sha256};
 use tokio::task::JoinHandle;
 
 /// A bound on how long a watcher may take to end after the game did; only there so that a
 /// stream that never ends fails the test instead of hanging it.
 const WATCH_END_GUARD: Duration = Duration::from_secs(300);
-
-/// Collects a watch stream in the background.
-fn collect(
-    stream: impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static,
-) -> JoinHandle<Vec<pb::ObserveResponse>> {
-    tokio::spawn(async move {
-        stream
-            .map(|item| item.expect("a watch item"))
-            .collect()
-            .await
-    })
-}
 
 /// Waits for a background watcher to end.
 async fn finish(
@@ -111,7 +98,7 @@ fn assert_watched(
 
 #[tokio::test]
 async fn watchers_see_every_version_once_in_order_and_stop_at_the_end() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let game = client
         .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(11))
@@ -163,7 +150,7 @@ async fn watchers_see_every_version_once_in_order_and_stop_at_the_end() {
 
 #[tokio::test]
 async fn history_is_projected_while_running_and_complete_after() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let game = client
         .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(12))
@@ -266,22 +253,7 @@ async fn history_is_projected_while_running_and_complete_after() {
             game.seed_commitment.as_slice(),
             "the seed matches its commitment"
         );
-        let actions: Vec<(u64, u32, &pb::Action)> = history
-            .actions
-            .iter()
-            .map(|entry| {
-                (
-                    entry.version,
-                    entry.seat,
-                    entry.action.as_ref().expect("an action"),
-                )
-            })
-            .collect();
-        let sent: Vec<(u64, u32, &pb::Action)> = played
-            .iter()
-            .map(|step| (step.response.version, step.seat, &step.action))
-            .collect();
-        assert_eq!(actions, sent, "every action, in order, as sent");
+        assert_history_lists(history, &played);
         assert_event_order(&history.events, last, "finished");
         match history.events.last().and_then(|event| event.kind.as_ref()) {
             Some(pb::event::Kind::GameEnded(ended)) => {

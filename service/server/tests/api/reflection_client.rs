@@ -7,12 +7,11 @@
 //! it checks the error model of the API (docs/ARCHITECTURE.md §3) on the wire: unlisted actions,
 //! stale versions, wrong tokens and repeated request ids.
 
-mod common;
-
-use common::reflection::{
+use crate::common::Picker;
+use crate::reflection::{
     self, GAME_SERVICE, enum_name, get, messages, reflected_pool, reflected_services,
 };
-use common::{Picker, TestServer};
+use crate::server::Server;
 use futures::StreamExt;
 use prost::Message;
 use prost_reflect::{DescriptorPool, DynamicMessage, ReflectMessage, Value};
@@ -209,7 +208,7 @@ struct Checks {
 
 #[tokio::test]
 async fn a_reflection_only_client_plays_a_whole_game() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let channel = server.channel().await;
 
     // Health, through the generated standard client.
@@ -473,7 +472,7 @@ async fn v1alpha_reflection_lists_the_service_too() {
     use tonic_reflection::pb::v1alpha::server_reflection_request::MessageRequest as AlphaRequest;
     use tonic_reflection::pb::v1alpha::server_reflection_response::MessageResponse as AlphaResponse;
 
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let mut client = AlphaClient::new(server.channel().await);
     let request = AlphaReflectionRequest {
         host: String::new(),

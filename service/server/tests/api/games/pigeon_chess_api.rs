@@ -7,10 +7,11 @@
 //! and no hand, the only position where a pass is listed, comes early: seed 208 under the
 //! shared random player reaches it after 20 actions.
 
-mod common;
-
-use common::reflection::{call, get, reflected_pool, request};
-use common::{Picker, TestServer, observe_all, pigeon_action, pigeon_view, play_random_until};
+use crate::common::{Picker, observe_all};
+use crate::reflection::{call, get, reflected_pool, request};
+use crate::server::Server;
+use crate::support::{assert_action_refused, assert_config_refused};
+use crate::support::{pigeon_action, pigeon_view, play_random_until};
 use deckmate::pb::pigeon_chess_action::Kind as PigeonKind;
 use deckmate::pb::pigeon_chess_event::Kind as PigeonEvent;
 use deckmate::{ActOptions, Client, CreateOptions, Game, pb};
@@ -78,7 +79,7 @@ async fn game_at_a_pass(client: &Client) -> (Game, usize, u64) {
 
 #[tokio::test]
 async fn a_seat_whose_only_choice_is_to_end_the_game_passes_through_grpc() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let (game, seat, version) = game_at_a_pass(&client).await;
     let views = observe_all(&game).await;
@@ -169,7 +170,7 @@ async fn a_seat_whose_only_choice_is_to_end_the_game_passes_through_grpc() {
 
 #[tokio::test]
 async fn a_reflection_only_client_sends_the_pass_by_field_names() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let channel = server.channel().await;
     let pool = reflected_pool(channel.clone()).await;
 
@@ -235,7 +236,7 @@ async fn a_reflection_only_client_sends_the_pass_by_field_names() {
 
 #[tokio::test]
 async fn unreadable_options_and_actions_are_field_violations() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
 
     let variants = client.list_variants().await.expect("ListVariants");
@@ -289,20 +290,8 @@ async fn unreadable_options_and_actions_are_field_violations() {
         ),
     ];
     for (message, field) in cases {
-        let status = client
-            .raw()
-            .create_game(pb::CreateGameRequest {
-                config: Some(config(message)),
-                seats: 2,
-                seed: None,
-                request_id: deckmate::new_request_id(),
-                spectator_policy: 0,
-            })
-            .await
-            .expect_err("an out-of-range option");
-        common::assert_field_violation(&status, field);
+        assert_config_refused(&client, config(message), field).await;
     }
-
     // The smallest deck and the shortest game are accepted.
     let game = client
         .create_game(
@@ -339,24 +328,9 @@ async fn unreadable_options_and_actions_are_field_violations() {
         ),
     ];
     for (kind, field) in unreadable {
-        let mut request = tonic::Request::new(pb::ActRequest {
-            game_id: game.id.clone(),
-            action: Some(pigeon_action(kind)),
-            expected_version: Some(0),
-            request_id: deckmate::new_request_id(),
-        });
-        request.metadata_mut().insert(
-            "authorization",
-            format!("Bearer {}", game.seats[0].token())
-                .parse()
-                .expect("ASCII metadata"),
-        );
-        let status = client
-            .raw()
-            .act(request)
-            .await
-            .expect_err("an unreadable action");
-        common::assert_field_violation(&status, field);
+        assert_action_refused(&client, &game, 0, pigeon_action(kind), field).await;
     }
     assert_eq!(game.seats[0].observe().await.expect("view").version, 0);
 }
+
+super::generic_suite!("pigeon_chess");

@@ -6,14 +6,13 @@
 //! choices, the seed and the action log. Once the game has finished, the history reveals
 //! everything and the seed matches its commitment.
 
-mod common;
-
-use common::{Picker, TestServer, pigeon_chess, pigeon_view, play_random_step};
-use deckmate::{Client, CreateOptions, Error, pb};
-use futures::{Stream, StreamExt};
+use crate::common::{Picker, pigeon_chess, play_random_step};
+use crate::server::Server;
+use crate::support::collect;
+use crate::support::pigeon_view;
+use deckmate::{Client, CreateOptions, pb};
 use pb::pigeon_chess_event::Kind as PigeonEvent;
 use sha2::{Digest, Sha256};
-use tokio::task::JoinHandle;
 
 /// How many secrets the checks met; a run that met none proved nothing.
 #[derive(Debug, Default)]
@@ -207,17 +206,6 @@ fn check_running_history(
     check_events(&history.events, viewer, what, coverage);
 }
 
-fn collect(
-    stream: impl Stream<Item = Result<pb::ObserveResponse, Error>> + Send + 'static,
-) -> JoinHandle<Vec<pb::ObserveResponse>> {
-    tokio::spawn(async move {
-        stream
-            .map(|item| item.expect("a watch item"))
-            .collect()
-            .await
-    })
-}
-
 /// Plays one random game with `seed`, checking everything seat 1 and a spectator receive.
 async fn play_and_check(client: &Client, seed: u64, coverage: &mut Coverage) {
     let game = client
@@ -319,7 +307,7 @@ async fn play_and_check(client: &Client, seed: u64, coverage: &mut Coverage) {
 
 #[tokio::test]
 async fn no_secret_reaches_seat_one_or_spectators_in_the_first_games() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let mut coverage = Coverage::default();
     for seed in [1, 2, 3, 4] {
@@ -330,7 +318,7 @@ async fn no_secret_reaches_seat_one_or_spectators_in_the_first_games() {
 
 #[tokio::test]
 async fn no_secret_reaches_seat_one_or_spectators_in_more_games() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let mut coverage = Coverage::default();
     for seed in [1_000, 65_537, 0xDEC_4A7E, u64::MAX] {

@@ -2,9 +2,9 @@
 //! every error reason that can occur, each leaving the game exactly as it was, plus request-id
 //! idempotency and the spectator policy.
 
-mod common;
-
-use common::{Picker, TestServer, phase, pigeon_action, pigeon_chess, play_random_until};
+use crate::common::{Picker, pigeon_chess};
+use crate::server::Server;
+use crate::support::{phase, pigeon_action, play_random_until};
 use deckmate::pb::pigeon_chess_action::Kind as PigeonKind;
 use deckmate::{ActOptions, Client, CreateOptions, Error, Game, meta_action, pb};
 use futures::StreamExt;
@@ -24,23 +24,22 @@ struct Snapshot {
 async fn snapshot(client: &Client, game: &Game) -> Snapshot {
     let spectator = client.spectate(&game.id);
     Snapshot {
-        seats: common::observe_all(game).await,
+        seats: crate::common::observe_all(game).await,
         spectator: spectator.observe().await.expect("spectator view"),
         history: spectator.history().await.expect("spectator history"),
     }
 }
 
-/// A server, a client and a fresh two-seat Pigeon Chess game with a fixed seed.
-async fn start_game(seed: u64) -> (TestServer, Client, Game) {
-    let server = TestServer::start().await;
-    let client = server.client().await;
+/// A client and a fresh two-seat Pigeon Chess game with a fixed seed.
+async fn start_game(seed: u64) -> (Client, Game) {
+    let client = Server::shared().client().await;
     let game = client
         .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(seed))
         .await
         .expect("create a game");
     assert_eq!(game.version, 0);
     assert_eq!(game.seats.len(), 2);
-    (server, client, game)
+    (client, game)
 }
 
 /// Sends an `Act` with the raw generated client, so that the status code can be inspected;
@@ -87,7 +86,7 @@ fn reason(status: &tonic::Status) -> String {
 
 #[tokio::test]
 async fn malformed_create_requests_are_invalid() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
 
     let empty = pb::GameConfig { game: None };
@@ -120,7 +119,7 @@ async fn malformed_create_requests_are_invalid() {
 
 #[tokio::test]
 async fn malformed_actions_are_invalid_and_change_nothing() {
-    let (_server, client, game) = start_game(1).await;
+    let (client, game) = start_game(1).await;
     let before = snapshot(&client, &game).await;
     let seat = &game.seats[0];
 
@@ -187,7 +186,7 @@ async fn malformed_actions_are_invalid_and_change_nothing() {
 
 #[tokio::test]
 async fn an_unknown_game_is_not_found() {
-    let (_server, client, game) = start_game(2).await;
+    let (client, game) = start_game(2).await;
     // Shaped like a game id, but no game has it: the real id with its first digit changed.
     let first_digit = if game.id.starts_with('0') { "1" } else { "0" };
     let missing = format!("{first_digit}{}", &game.id[1..]);
@@ -220,7 +219,7 @@ async fn an_unknown_game_is_not_found() {
 
 #[tokio::test]
 async fn missing_and_wrong_tokens_are_refused() {
-    let (_server, client, game) = start_game(3).await;
+    let (client, game) = start_game(3).await;
     let before = snapshot(&client, &game).await;
     let action = game.seats[0].observe().await.expect("view").legal_actions[0].clone();
 
@@ -287,7 +286,7 @@ async fn missing_and_wrong_tokens_are_refused() {
 
 #[tokio::test]
 async fn acting_out_of_turn_is_refused() {
-    let (_server, client, game) = start_game(4).await;
+    let (client, game) = start_game(4).await;
 
     // Setup: once seat 0 has chosen its front row it waits for seat 1.
     let view = game.seats[0].observe().await.expect("view");
@@ -313,7 +312,7 @@ async fn acting_out_of_turn_is_refused() {
         phase(&views[0]) == pb::PigeonChessPhase::Play
     })
     .await;
-    let views = common::observe_all(&game).await;
+    let views = crate::common::observe_all(&game).await;
     assert_eq!(phase(&views[0]), pb::PigeonChessPhase::Play, "play begins");
     let current = views[0].to_act.clone();
     assert_eq!(current.len(), 1, "one seat acts during play");
@@ -334,7 +333,7 @@ async fn acting_out_of_turn_is_refused() {
 
 #[tokio::test]
 async fn illegal_actions_are_refused_without_trace() {
-    let (_server, client, game) = start_game(5).await;
+    let (client, game) = start_game(5).await;
     let before = snapshot(&client, &game).await;
     let seat = &game.seats[0];
 
@@ -348,7 +347,7 @@ async fn illegal_actions_are_refused_without_trace() {
         to: "a3".into(),
     }));
     // Back rows come after front rows.
-    let hand = &common::pigeon_view(&before.seats[0]).hand;
+    let hand = &crate::support::pigeon_view(&before.seats[0]).hand;
     let early_back_row = pigeon_action(PigeonKind::PlaceBackRow(pb::PigeonChessRow {
         pieces: hand[..3].to_vec(),
     }));
@@ -373,7 +372,7 @@ async fn illegal_actions_are_refused_without_trace() {
 
 #[tokio::test]
 async fn acting_after_the_end_is_game_over() {
-    let (_server, client, game) = start_game(6).await;
+    let (client, game) = start_game(6).await;
     let response = game.seats[0].resign().await.expect("seat 0 resigns");
     assert_eq!(response.version, 1);
     let view = response.observation.expect("the resigning seat's view");
@@ -403,7 +402,7 @@ async fn acting_after_the_end_is_game_over() {
 
 #[tokio::test]
 async fn a_stale_expected_version_is_aborted() {
-    let (_server, client, game) = start_game(7).await;
+    let (client, game) = start_game(7).await;
     let mut picker = Picker::new(7);
     let played = play_random_until(&game, &mut picker, |views| views[0].version >= 3).await;
     assert_eq!(played.len(), 3);
@@ -438,8 +437,8 @@ async fn a_stale_expected_version_is_aborted() {
 
 #[tokio::test]
 async fn a_repeated_act_request_id_is_applied_once_per_seat() {
-    let (_server, client, game) = start_game(8).await;
-    let views = common::observe_all(&game).await;
+    let (client, game) = start_game(8).await;
+    let views = crate::common::observe_all(&game).await;
     let request_id = deckmate::new_request_id();
     let options = ActOptions::expecting(0).with_request_id(request_id.clone());
 
@@ -480,7 +479,7 @@ async fn a_repeated_act_request_id_is_applied_once_per_seat() {
 
 #[tokio::test]
 async fn a_repeated_create_request_id_creates_one_game() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let request_id = deckmate::new_request_id();
     let options = CreateOptions::default()
@@ -520,7 +519,7 @@ async fn a_repeated_create_request_id_creates_one_game() {
 
 #[tokio::test]
 async fn spectators_are_refused_when_the_policy_denies_them() {
-    let server = TestServer::start().await;
+    let server = Server::shared();
     let client = server.client().await;
     let denied = client
         .create_game(
