@@ -8,6 +8,7 @@
 pub mod cards;
 pub mod chess;
 pub mod edition;
+mod event_view;
 pub mod game;
 pub mod games;
 pub mod registry;
