@@ -8,6 +8,7 @@
 pub mod cards;
 pub mod chess;
 pub mod edition;
+mod event_view;
 pub mod game;
 #[macro_use]
 mod register;

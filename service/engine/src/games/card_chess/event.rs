@@ -3,226 +3,128 @@
 //!
 //! No event ever names a base card that has not been face up: the deal of the board reports
 //! only how many cards were dealt, even in the complete history of a finished game (§7).
+//!
+//! Both enums come from one declaration (see `event_view.rs`): the fields marked `#[secret]`
+//! are the only secrets, each with who may see it, and the views and the full reveal follow.
 
 use serde::{Deserialize, Serialize};
 
 use super::spot::Spot;
 use crate::cards::Card;
+use crate::event_view::secret_events;
 use crate::seat::Seat;
 
-/// Something that happened, with every detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Event {
-    /// §2.1: the 104 cards were shuffled.
-    DeckShuffled {
-        /// How many cards.
-        cards: u32,
-    },
-    /// §2.2: one face-down base card was dealt to every spot.
-    BoardDealt {
-        /// How many spots.
-        spots: u32,
-    },
-    /// §2.3, §3 end of turn, §3.B: a seat drew cards from the draw pile.
-    CardsDrawn {
-        /// Who drew.
-        seat: Seat,
-        /// The cards, in draw order.
-        cards: Vec<Card>,
-    },
-    /// §3 end of turn: the draw pile ran out and the discard pile was shuffled into a new one.
-    DiscardReshuffled {
-        /// How many cards the new draw pile holds.
-        cards: u32,
-    },
-    /// §3.A: a card was played in.
-    PlayedIn {
-        /// The player.
-        seat: Seat,
-        /// The card, now a piece.
-        card: Card,
-        /// The castle spot.
-        spot: Spot,
-    },
-    /// §3.B: a seat showed its hand and discarded it.
-    Exchanged {
-        /// The player.
-        seat: Seat,
-        /// The hand that was shown and discarded.
-        cards: Vec<Card>,
-    },
-    /// §3.C, §4: a piece moved to a spot without a piece.
-    Moved {
-        /// The mover.
-        seat: Seat,
-        /// From.
-        from: Spot,
-        /// To.
-        to: Spot,
-        /// The moving piece.
-        piece: Card,
-        /// Whether it was an Ace's jump (§4).
-        jump: bool,
-    },
-    /// §5: a piece captured and the spot was flipped.
-    Captured {
-        /// The capturer.
-        seat: Seat,
-        /// From.
-        from: Spot,
-        /// The spot of the capture.
-        to: Spot,
-        /// The capturing piece, now the spot's face-down (known) base card.
-        piece: Card,
-        /// The captured piece, now discarded.
-        captured: Card,
-        /// The old base card, turned face up: now the piece on the spot.
-        revealed: Card,
-    },
-    /// §5.4: the revealed opponent-coloured card was replaced from the capturer's hand.
-    Replaced {
-        /// The capturer.
-        seat: Seat,
-        /// The spot.
-        spot: Spot,
-        /// The card from the hand, now the piece.
-        card: Card,
-        /// The revealed card, now discarded.
-        discarded: Card,
-    },
-    /// §5.4: the capturer left the revealed opponent-coloured card in place.
-    RevealedKept {
-        /// The capturer.
-        seat: Seat,
-        /// The spot.
-        spot: Spot,
-    },
-    /// §3 Check: a piece reached the opponent's castle and it and its spot are in check.
-    Checked {
-        /// The piece's owner.
-        seat: Seat,
-        /// The spot.
-        spot: Spot,
-        /// The piece.
-        piece: Card,
-    },
-    /// §6: the seat to move had no legal action; both hands were shown to judge the result.
-    NoLegalAction {
-        /// The seat without a legal action.
-        seat: Seat,
-        /// Both hands, by seat.
-        hands: [Vec<Card>; 2],
-        /// Whether the opponent could have played in or moved: then `seat` lost, otherwise the
-        /// game is a stalemate.
-        opponent_could_act: bool,
-    },
-}
+secret_events! {
+    /// Something that happened, with every detail.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum Event {
+        /// §2.1: the 104 cards were shuffled.
+        DeckShuffled {
+            /// How many cards.
+            cards: u32,
+        },
+        /// §2.2: one face-down base card was dealt to every spot.
+        BoardDealt {
+            /// How many spots.
+            spots: u32,
+        },
+        /// §2.3, §3 end of turn, §3.B: a seat drew cards from the draw pile.
+        CardsDrawn {
+            /// Who drew.
+            seat: Seat,
+            /// The cards, in draw order.
+            #[secret(to = seat, len = count)]
+            cards: Vec<Card>,
+        },
+        /// §3 end of turn: the draw pile ran out and the discard pile was shuffled into a new one.
+        DiscardReshuffled {
+            /// How many cards the new draw pile holds.
+            cards: u32,
+        },
+        /// §3.A: a card was played in.
+        PlayedIn {
+            /// The player.
+            seat: Seat,
+            /// The card, now a piece.
+            card: Card,
+            /// The castle spot.
+            spot: Spot,
+        },
+        /// §3.B: a seat showed its hand and discarded it.
+        Exchanged {
+            /// The player.
+            seat: Seat,
+            /// The hand that was shown and discarded.
+            cards: Vec<Card>,
+        },
+        /// §3.C, §4: a piece moved to a spot without a piece.
+        Moved {
+            /// The mover.
+            seat: Seat,
+            /// From.
+            from: Spot,
+            /// To.
+            to: Spot,
+            /// The moving piece.
+            piece: Card,
+            /// Whether it was an Ace's jump (§4).
+            jump: bool,
+        },
+        /// §5: a piece captured and the spot was flipped.
+        Captured {
+            /// The capturer.
+            seat: Seat,
+            /// From.
+            from: Spot,
+            /// The spot of the capture.
+            to: Spot,
+            /// The capturing piece, now the spot's face-down (known) base card.
+            piece: Card,
+            /// The captured piece, now discarded.
+            captured: Card,
+            /// The old base card, turned face up: now the piece on the spot.
+            revealed: Card,
+        },
+        /// §5.4: the revealed opponent-coloured card was replaced from the capturer's hand.
+        Replaced {
+            /// The capturer.
+            seat: Seat,
+            /// The spot.
+            spot: Spot,
+            /// The card from the hand, now the piece.
+            card: Card,
+            /// The revealed card, now discarded.
+            discarded: Card,
+        },
+        /// §5.4: the capturer left the revealed opponent-coloured card in place.
+        RevealedKept {
+            /// The capturer.
+            seat: Seat,
+            /// The spot.
+            spot: Spot,
+        },
+        /// §3 Check: a piece reached the opponent's castle and it and its spot are in check.
+        Checked {
+            /// The piece's owner.
+            seat: Seat,
+            /// The spot.
+            spot: Spot,
+            /// The piece.
+            piece: Card,
+        },
+        /// §6: the seat to move had no legal action; both hands were shown to judge the result.
+        NoLegalAction {
+            /// The seat without a legal action.
+            seat: Seat,
+            /// Both hands, by seat.
+            hands: [Vec<Card>; 2],
+            /// Whether the opponent could have played in or moved: then `seat` lost, otherwise the
+            /// game is a stalemate.
+            opponent_could_act: bool,
+        },
+    }
 
-/// An event as one viewer may know it: the cards another seat drew are `None`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EventView {
-    /// The cards were shuffled.
-    DeckShuffled {
-        /// How many cards.
-        cards: u32,
-    },
-    /// The board was dealt face down.
-    BoardDealt {
-        /// How many spots.
-        spots: u32,
-    },
-    /// A seat drew cards.
-    CardsDrawn {
-        /// Who drew.
-        seat: Seat,
-        /// How many.
-        count: u32,
-        /// The cards, only for the drawer.
-        cards: Option<Vec<Card>>,
-    },
-    /// The discard pile became the draw pile.
-    DiscardReshuffled {
-        /// How many cards.
-        cards: u32,
-    },
-    /// A card was played in.
-    PlayedIn {
-        /// The player.
-        seat: Seat,
-        /// The card.
-        card: Card,
-        /// The spot.
-        spot: Spot,
-    },
-    /// A hand was shown and discarded.
-    Exchanged {
-        /// The player.
-        seat: Seat,
-        /// The hand.
-        cards: Vec<Card>,
-    },
-    /// A piece moved.
-    Moved {
-        /// The mover.
-        seat: Seat,
-        /// From.
-        from: Spot,
-        /// To.
-        to: Spot,
-        /// The piece.
-        piece: Card,
-        /// Whether it was a jump.
-        jump: bool,
-    },
-    /// A piece captured and the spot flipped.
-    Captured {
-        /// The capturer.
-        seat: Seat,
-        /// From.
-        from: Spot,
-        /// To.
-        to: Spot,
-        /// The capturing piece, now the base card.
-        piece: Card,
-        /// The captured piece.
-        captured: Card,
-        /// The revealed old base card.
-        revealed: Card,
-    },
-    /// The revealed card was replaced.
-    Replaced {
-        /// The capturer.
-        seat: Seat,
-        /// The spot.
-        spot: Spot,
-        /// The new piece.
-        card: Card,
-        /// The discarded revealed card.
-        discarded: Card,
-    },
-    /// The revealed card was kept.
-    RevealedKept {
-        /// The capturer.
-        seat: Seat,
-        /// The spot.
-        spot: Spot,
-    },
-    /// A piece and its spot went into check.
-    Checked {
-        /// The owner.
-        seat: Seat,
-        /// The spot.
-        spot: Spot,
-        /// The piece.
-        piece: Card,
-    },
-    /// The seat to move had no legal action.
-    NoLegalAction {
-        /// The seat.
-        seat: Seat,
-        /// Both hands, by seat.
-        hands: [Vec<Card>; 2],
-        /// Whether the opponent could have acted (a loss) or not (a stalemate).
-        opponent_could_act: bool,
-    },
+    /// An event as one viewer may know it: the cards another seat drew are `None`.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum EventView;
 }

@@ -1,11 +1,11 @@
-//! §7 hidden information: observations and per-viewer event views.
+//! §7 hidden information: observations. The secrets of events are declared with the events
+//! (`event.rs`).
 //!
 //! Everyone sees the pieces, the check flags, the base cards that have been face up, the discard
 //! pile, the hand sizes and the size of the draw pile. A seat also sees its own hand. Nobody sees
 //! a base card that has never been face up, the other hand or the draw-pile order. The only
 //! event with a secret is a draw, whose cards only the drawer sees.
 
-use super::event::{Event, EventView};
 use super::observation::{Observation, PlayerView, SpotView};
 use super::spot::{SPOTS, Spot};
 use super::state::{State, colour_of, seats};
@@ -53,84 +53,5 @@ pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
         turn: state.turns_taken,
         turns_without_progress: state.turns_without_progress,
         config: state.config.clone(),
-    }
-}
-
-/// `event` as `viewer` may know it. Every event is at least partly public.
-pub(crate) fn view_event(event: &Event, viewer: Viewer) -> EventView {
-    match event {
-        Event::CardsDrawn { seat, cards } => EventView::CardsDrawn {
-            seat: *seat,
-            count: cards.len() as u32,
-            cards: viewer.is(*seat).then(|| cards.clone()),
-        },
-        public => reveal_event(public),
-    }
-}
-
-/// `event` with every detail. Events never hold a base card that was not face up, so even the
-/// complete history of a finished game names none (§7).
-pub(crate) fn reveal_event(event: &Event) -> EventView {
-    match event.clone() {
-        Event::DeckShuffled { cards } => EventView::DeckShuffled { cards },
-        Event::BoardDealt { spots } => EventView::BoardDealt { spots },
-        Event::CardsDrawn { seat, cards } => EventView::CardsDrawn {
-            seat,
-            count: cards.len() as u32,
-            cards: Some(cards),
-        },
-        Event::DiscardReshuffled { cards } => EventView::DiscardReshuffled { cards },
-        Event::PlayedIn { seat, card, spot } => EventView::PlayedIn { seat, card, spot },
-        Event::Exchanged { seat, cards } => EventView::Exchanged { seat, cards },
-        Event::Moved {
-            seat,
-            from,
-            to,
-            piece,
-            jump,
-        } => EventView::Moved {
-            seat,
-            from,
-            to,
-            piece,
-            jump,
-        },
-        Event::Captured {
-            seat,
-            from,
-            to,
-            piece,
-            captured,
-            revealed,
-        } => EventView::Captured {
-            seat,
-            from,
-            to,
-            piece,
-            captured,
-            revealed,
-        },
-        Event::Replaced {
-            seat,
-            spot,
-            card,
-            discarded,
-        } => EventView::Replaced {
-            seat,
-            spot,
-            card,
-            discarded,
-        },
-        Event::RevealedKept { seat, spot } => EventView::RevealedKept { seat, spot },
-        Event::Checked { seat, spot, piece } => EventView::Checked { seat, spot, piece },
-        Event::NoLegalAction {
-            seat,
-            hands,
-            opponent_could_act,
-        } => EventView::NoLegalAction {
-            seat,
-            hands,
-            opponent_could_act,
-        },
     }
 }

@@ -142,11 +142,11 @@ impl Game for Chuno {
     }
 
     fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {
-        Some(view::view_event(event, viewer))
+        Some(event.view(viewer))
     }
 
     fn reveal_event(event: &Event) -> EventView {
-        view::reveal_event(event)
+        event.reveal()
     }
 
     fn outcome(state: &State) -> Option<Outcome> {

@@ -1,10 +1,10 @@
-//! §8 hidden information: observations and per-viewer event views.
+//! §8 hidden information: observations. The secrets of events are declared with the events
+//! (`event.rs`).
 //!
 //! A seat sees its own hand; of the opponent only the hand size. Nobody sees the deck order.
 //! Everything else is public: the board, the whole discard pile, the active colour, skip
 //! counters, a pending CHUNO call and a draw offer. Drawn cards are shown only to the drawer.
 
-use super::event::{Event, EventView};
 use super::moves::display_fen;
 use super::observation::Observation;
 use super::state::{State, colour_of, seats};
@@ -44,59 +44,5 @@ pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
         turn: state.turn_number(),
         quiet_moves: state.quiet_moves,
         config: state.config.clone(),
-    }
-}
-
-/// `event` as `viewer` may know it. Every event is at least partly public.
-pub(crate) fn view_event(event: &Event, viewer: Viewer) -> EventView {
-    match event {
-        Event::CardsDrawn {
-            seat,
-            cards,
-            reason,
-        } => EventView::CardsDrawn {
-            seat: *seat,
-            count: cards.len() as u32,
-            cards: viewer.is(*seat).then(|| cards.clone()),
-            reason: *reason,
-        },
-        public => reveal_event(public),
-    }
-}
-
-/// `event` with every detail.
-pub(crate) fn reveal_event(event: &Event) -> EventView {
-    match event.clone() {
-        Event::DeckShuffled { cards } => EventView::DeckShuffled { cards },
-        Event::CardsDrawn {
-            seat,
-            cards,
-            reason,
-        } => EventView::CardsDrawn {
-            seat,
-            count: cards.len() as u32,
-            cards: Some(cards),
-            reason,
-        },
-        Event::StarterReburied { card } => EventView::StarterReburied { card },
-        Event::StarterTurned { card } => EventView::StarterTurned { card },
-        Event::TurnStarted { seat, turn } => EventView::TurnStarted { seat, turn },
-        Event::TurnSkipped { seat, remaining } => EventView::TurnSkipped { seat, remaining },
-        Event::CardPlayed {
-            seat,
-            card,
-            active_colour,
-        } => EventView::CardPlayed {
-            seat,
-            card,
-            active_colour,
-        },
-        Event::SkipAdded { seat, counter } => EventView::SkipAdded { seat, counter },
-        Event::Moved(record) => EventView::Moved(record),
-        Event::NoMovePossible { seat } => EventView::NoMovePossible { seat },
-        Event::Reshuffled { cards } => EventView::Reshuffled { cards },
-        Event::ChunoObliged { seat } => EventView::ChunoObliged { seat },
-        Event::ChunoCalled { seat } => EventView::ChunoCalled { seat },
-        Event::ChunoMissed { seat } => EventView::ChunoMissed { seat },
     }
 }

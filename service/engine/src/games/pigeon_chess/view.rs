@@ -1,10 +1,10 @@
-//! §6 hidden information: observations and per-viewer event views.
+//! §6 hidden information: observations. The secrets of events are declared with the events
+//! (`event.rs`).
 //!
 //! A seat sees its own hand and its own face-down cards; of the opponent it sees counts, face-up
 //! cards and where face-down cards lie. A spectator sees only the public part. Secret setup
 //! choices are shown only to the seat that made them, until the step resolves.
 
-use super::event::{Event, EventView};
 use super::observation::{Observation, PlayerView, SpotView};
 use super::piece::Spot;
 use super::state::{State, hand_cards, seats};
@@ -50,89 +50,5 @@ pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
         turn: state.turns_taken,
         turns_without_progress: state.turns_without_progress,
         config: state.config.clone(),
-    }
-}
-
-/// `event` as `viewer` may know it. Every event is at least partly public, so this always
-/// returns a view.
-pub(crate) fn view_event(event: &Event, viewer: Viewer) -> EventView {
-    match event {
-        Event::CardsDrawn { seat, pieces } => EventView::CardsDrawn {
-            seat: *seat,
-            count: pieces.len() as u32,
-            pieces: viewer.is(*seat).then(|| pieces.clone()),
-        },
-        Event::RowCommitted { seat, side, pieces } => EventView::RowCommitted {
-            seat: *seat,
-            side: *side,
-            pieces: viewer.is(*seat).then_some(*pieces),
-        },
-        Event::FirstPlayerPicked { seat, piece } => EventView::FirstPlayerPicked {
-            seat: *seat,
-            piece: viewer.is(*seat).then_some(*piece),
-        },
-        Event::Placed { seat, spot, piece } => EventView::Placed {
-            seat: *seat,
-            spot: *spot,
-            piece: viewer.is(*seat).then_some(*piece),
-        },
-        public => reveal_event(public),
-    }
-}
-
-/// `event` with every detail.
-pub(crate) fn reveal_event(event: &Event) -> EventView {
-    match event.clone() {
-        Event::DeckShuffled { seat } => EventView::DeckShuffled { seat },
-        Event::CardsDrawn { seat, pieces } => EventView::CardsDrawn {
-            seat,
-            count: pieces.len() as u32,
-            pieces: Some(pieces),
-        },
-        Event::RowCommitted { seat, side, pieces } => EventView::RowCommitted {
-            seat,
-            side,
-            pieces: Some(pieces),
-        },
-        Event::RowsRevealed { side, rows } => EventView::RowsRevealed { side, rows },
-        Event::FirstPlayerPicked { seat, piece } => EventView::FirstPlayerPicked {
-            seat,
-            piece: Some(piece),
-        },
-        Event::FirstPlayerChosen {
-            reveals,
-            first_player,
-            decided_by_arrival,
-        } => EventView::FirstPlayerChosen {
-            reveals,
-            first_player,
-            decided_by_arrival,
-        },
-        Event::TurnStarted { seat, turn } => EventView::TurnStarted { seat, turn },
-        Event::Flipped { seat, spot, piece } => EventView::Flipped { seat, spot, piece },
-        Event::Moved {
-            seat,
-            from,
-            to,
-            piece,
-            captured,
-            captured_scored,
-            pawn_scored,
-        } => EventView::Moved {
-            seat,
-            from,
-            to,
-            piece,
-            captured,
-            captured_scored,
-            pawn_scored,
-        },
-        Event::Placed { seat, spot, piece } => EventView::Placed {
-            seat,
-            spot,
-            piece: Some(piece),
-        },
-        Event::Passed { seat } => EventView::Passed { seat },
-        Event::PassedByChoice { seat } => EventView::PassedByChoice { seat },
     }
 }

@@ -2,10 +2,14 @@
 //! one viewer may know of it (docs/rules/pile_chess.md §6). Only the cards a player draws are
 //! secret; everything else that happens is public and shared by every viewer as a
 //! [`PublicEvent`].
+//!
+//! Both enums come from one declaration (see `event_view.rs`): the fields marked `#[secret]`
+//! are the only secrets, each with who may see it, and the views and the full reveal follow.
 
 use serde::{Deserialize, Serialize};
 
 use super::piece::{Card, Piece};
+use crate::event_view::secret_events;
 use crate::seat::Seat;
 
 /// How a pile was opened (§3 step 1).
@@ -179,33 +183,23 @@ pub enum PublicEvent {
     },
 }
 
-/// Something that happened, with every detail.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Event {
-    /// §2, §3 step 4: a player drew cards from their deck into their hand.
-    CardsDrawn {
-        /// The player.
-        seat: Seat,
-        /// The cards, in draw order.
-        pieces: Vec<Piece>,
-    },
-    /// Everything else, which every viewer sees.
-    Public(PublicEvent),
-}
+secret_events! {
+    /// Something that happened, with every detail.
+    #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum Event {
+        /// §2, §3 step 4: a player drew cards from their deck into their hand.
+        CardsDrawn {
+            /// The player.
+            seat: Seat,
+            /// The cards, in draw order.
+            #[secret(to = seat, len = count)]
+            pieces: Vec<Piece>,
+        },
+        /// Everything else, which every viewer sees.
+        Public(PublicEvent),
+    }
 
-/// An event as one viewer may know it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EventView {
-    /// A player drew cards.
-    CardsDrawn {
-        /// The player.
-        seat: Seat,
-        /// How many.
-        count: u32,
-        /// The cards, only for the player who drew them (and for everyone once the game is
-        /// over).
-        pieces: Option<Vec<Piece>>,
-    },
-    /// A public event.
-    Public(PublicEvent),
+    /// An event as one viewer may know it.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub enum EventView;
 }

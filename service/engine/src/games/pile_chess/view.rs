@@ -1,11 +1,11 @@
-//! §6 hidden information: observations and per-viewer event views.
+//! §6 hidden information: observations. The secrets of events are declared with the events
+//! (`event.rs`).
 //!
 //! A seat sees its own hand; of everyone else it sees counts and everything public (piles,
 //! reuse piles, captured piles, the removed zone, reshuffle counters). Nobody sees a deck's
 //! order. A spectator sees only the public part. The only secret in events is which cards a
 //! player drew.
 
-use super::event::{Event, EventView};
 use super::observation::{CapturedPileView, Observation, PileView, PlayerView};
 use super::state::{State, hand_cards};
 use crate::seat::Viewer;
@@ -72,29 +72,5 @@ pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
         hand,
         pending: state.pending.clone(),
         config: state.config.clone(),
-    }
-}
-
-/// `event` as `viewer` may know it: drawn cards only for the player who drew them.
-pub(crate) fn view_event(event: &Event, viewer: Viewer) -> EventView {
-    match event {
-        Event::CardsDrawn { seat, pieces } => EventView::CardsDrawn {
-            seat: *seat,
-            count: pieces.len() as u32,
-            pieces: viewer.is(*seat).then(|| pieces.clone()),
-        },
-        Event::Public(public) => EventView::Public(public.clone()),
-    }
-}
-
-/// `event` with every detail.
-pub(crate) fn reveal_event(event: &Event) -> EventView {
-    match event {
-        Event::CardsDrawn { seat, pieces } => EventView::CardsDrawn {
-            seat: *seat,
-            count: pieces.len() as u32,
-            pieces: Some(pieces.clone()),
-        },
-        Event::Public(public) => EventView::Public(public.clone()),
     }
 }

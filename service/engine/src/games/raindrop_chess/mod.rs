@@ -113,12 +113,12 @@ impl Game for RaindropChess {
         state.plies
     }
 
-    fn view_event(event: &Event, _viewer: Viewer) -> Option<EventView> {
-        Some(view::view_event(event))
+    fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {
+        Some(event.view(viewer))
     }
 
     fn reveal_event(event: &Event) -> EventView {
-        view::reveal_event(event)
+        event.reveal()
     }
 
     fn outcome(state: &State) -> Option<Outcome> {

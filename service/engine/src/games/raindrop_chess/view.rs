@@ -1,8 +1,7 @@
-//! §7 hidden information: observations and event views. Everything but deck order is public,
-//! so every viewer gets the same observation; a shuffle's order is shown only in the complete
-//! history of a finished game.
+//! §7 hidden information: observations. Everything but deck order is public, so every viewer
+//! gets the same observation; a shuffle's order is shown only in the complete history of a
+//! finished game (declared with the events, `event.rs`).
 
-use super::event::{Event, EventView};
 use super::observation::{Observation, SideView};
 use super::state::{State, colour_of, seats};
 use crate::chess::Square;
@@ -37,60 +36,5 @@ pub(crate) fn observe(state: &State) -> Observation {
         plies: state.plies,
         quiet_plies: state.quiet_plies,
         config: state.config.clone(),
-    }
-}
-
-/// `event` as a viewer may know it while the game runs: a shuffle without its order.
-pub(crate) fn view_event(event: &Event) -> EventView {
-    match event {
-        Event::DeckShuffled { seat, order } => EventView::DeckShuffled {
-            seat: *seat,
-            cards: order.len() as u32,
-            order: None,
-        },
-        public => reveal_event(public),
-    }
-}
-
-/// `event` with every detail.
-pub(crate) fn reveal_event(event: &Event) -> EventView {
-    match event.clone() {
-        Event::DeckShuffled { seat, order } => EventView::DeckShuffled {
-            seat,
-            cards: order.len() as u32,
-            order: Some(order),
-        },
-        Event::Flipped { seat, card } => EventView::Flipped { seat, card },
-        Event::Placed {
-            seat,
-            role,
-            square,
-            check,
-        } => EventView::Placed {
-            seat,
-            role,
-            square,
-            check,
-        },
-        Event::CardReturned { seat, card } => EventView::CardReturned { seat, card },
-        Event::ExtraTurn { seat } => EventView::ExtraTurn { seat },
-        Event::PieceRemoved { seat, role, square } => {
-            EventView::PieceRemoved { seat, role, square }
-        }
-        Event::JokerUnused { seat } => EventView::JokerUnused { seat },
-        Event::Moved {
-            seat,
-            chess_move,
-            role,
-            captured,
-            check,
-        } => EventView::Moved {
-            seat,
-            chess_move,
-            role,
-            captured,
-            check,
-        },
-        Event::FlipFailed { seat } => EventView::FlipFailed { seat },
     }
 }
