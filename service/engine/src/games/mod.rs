@@ -2,6 +2,7 @@
 
 pub mod card_chess;
 pub mod chuno;
+mod common;
 pub mod pigeon_chess;
 pub mod pile_chess;
 pub mod raindrop_chess;

@@ -1,6 +1,7 @@
 //! §2 setup: shuffle the 104 cards, deal the 25 face-down base cards and five cards to each
 //! player; the rest is the draw pile, and Red (seat 0) moves first.
 
+use super::CardChess;
 use super::config::Config;
 use super::event::Event;
 use super::observation::Phase;
@@ -10,6 +11,7 @@ use super::turn::draw;
 use crate::cards::standard_decks;
 use crate::edition::Edition;
 use crate::game::SetupError;
+use crate::games::common;
 use crate::rng::{Seed, shuffle};
 use crate::seat::Seat;
 
@@ -23,13 +25,7 @@ pub(crate) fn new_game(
     seed: Seed,
     edition: Edition,
 ) -> Result<(State, Vec<Event>), SetupError> {
-    if seats_requested != SEATS {
-        return Err(SetupError::SeatCount {
-            min: SEATS,
-            max: SEATS,
-            requested: seats_requested,
-        });
-    }
+    common::check_seat_count::<CardChess>(seats_requested)?;
     config.validate()?;
     let mut rng = seed.rng();
     // §2.1: shuffle.

@@ -2,6 +2,7 @@
 
 use rand::Rng;
 
+use super::Chuno;
 use super::card::Card;
 use super::config::{Config, HAND_SIZE};
 use super::deck::draw;
@@ -12,6 +13,7 @@ use super::turn::begin_turn;
 use crate::chess::Position;
 use crate::edition::Edition;
 use crate::game::SetupError;
+use crate::games::common;
 use crate::rng::{Seed, shuffle};
 use crate::seat::Seat;
 
@@ -23,13 +25,7 @@ pub(crate) fn new_game(
     seed: Seed,
     edition: Edition,
 ) -> Result<(State, Vec<Event>), SetupError> {
-    if seats_requested != SEATS {
-        return Err(SetupError::SeatCount {
-            min: SEATS,
-            max: SEATS,
-            requested: seats_requested,
-        });
-    }
+    common::check_seat_count::<Chuno>(seats_requested)?;
     config.validate()?;
     let mut rng = seed.rng();
     let mut deck = config.build_deck();

@@ -1,5 +1,6 @@
 //! §2 setup: an empty board, both decks shuffled, White to move.
 
+use super::RaindropChess;
 use super::config::Config;
 use super::end::begin_turn;
 use super::event::Event;
@@ -8,6 +9,7 @@ use super::state::{SEATS, State, full_pool, seats};
 use crate::chess::{Color, Position};
 use crate::edition::Edition;
 use crate::game::SetupError;
+use crate::games::common;
 use crate::rng::{Seed, shuffle};
 use crate::seat::Seat;
 
@@ -18,13 +20,7 @@ pub(crate) fn new_game(
     seed: Seed,
     edition: Edition,
 ) -> Result<(State, Vec<Event>), SetupError> {
-    if seats_requested != SEATS {
-        return Err(SetupError::SeatCount {
-            min: SEATS,
-            max: SEATS,
-            requested: seats_requested,
-        });
-    }
+    common::check_seat_count::<RaindropChess>(seats_requested)?;
     config.validate()?;
     let mut rng = seed.rng();
     let mut events = Vec::new();

@@ -74,7 +74,7 @@ fn s3_3_place_puts_a_hand_card_face_down_on_an_empty_own_back_row_spot() {
     );
 }
 
-fn hand_cards_of(state: &super::super::State, seat: usize) -> Vec<super::super::Piece> {
+fn hand_cards_of(state: &super::super::State, seat: usize) -> Vec<crate::chess::Role> {
     super::super::state::hand_cards(&state.hands[seat])
 }
 
