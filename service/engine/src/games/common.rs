@@ -4,8 +4,24 @@
 //! the same inputs are refused with the same error everywhere and a new game writes only its
 //! own rules.
 
+use crate::edition::Edition;
 use crate::game::{Game, PlayError, SetupError};
+use crate::rng::GameRng;
 use crate::seat::Seat;
+
+/// A new game to deal, its seat count already checked: what a game's `setup::new_game` starts
+/// from.
+pub(crate) struct Deal<'a, C> {
+    /// The options as asked for; checking them is each game's own business.
+    pub(crate) config: &'a C,
+    /// The number of seats, within [`Game::SEATS`].
+    pub(crate) seats: usize,
+    /// The generator seeded by the game's seed: every random step of the deal draws from it,
+    /// and the state keeps it.
+    pub(crate) rng: GameRng,
+    /// The rules edition the game is dealt under.
+    pub(crate) edition: Edition,
+}
 
 /// Refuses a seat count outside [`Game::SEATS`] with [`SetupError::SeatCount`].
 pub(crate) fn check_seat_count<G: Game>(requested: usize) -> Result<(), SetupError> {
@@ -38,7 +54,7 @@ pub(crate) fn check_may_act<G: Game>(state: &G::State, seat: Seat) -> Result<(),
 ///
 /// * the associated types are the game module's own `Config`, `State`, `Action`,
 ///   `Observation`, `Event` and `EventView`;
-/// * `setup::new_game(config, seats, seed, edition)` deals a game;
+/// * `setup::new_game(deal)` deals a game once its seat count is checked (see [`Deal`]);
 /// * the state's `to_act()` method and its `outcome` field say who may act and how it ended;
 /// * `view::observe(state, viewer)` and `resample::resample(state, viewer, rng)` project and
 ///   redraw for a viewer.
@@ -61,7 +77,13 @@ macro_rules! game_layout {
             seed: $crate::rng::Seed,
             edition: $crate::edition::Edition,
         ) -> Result<(State, Vec<Event>), $crate::game::SetupError> {
-            setup::new_game(config, seats, seed, edition)
+            $crate::games::common::check_seat_count::<Self>(seats)?;
+            setup::new_game($crate::games::common::Deal {
+                config,
+                seats,
+                rng: seed.rng(),
+                edition,
+            })
         }
 
         fn to_act(state: &State) -> $crate::seat::SeatSet {

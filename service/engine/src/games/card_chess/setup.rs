@@ -1,7 +1,6 @@
 //! §2 setup: shuffle the 104 cards, deal the 25 face-down base cards and five cards to each
 //! player; the rest is the draw pile, and Red (seat 0) moves first.
 
-use super::CardChess;
 use super::config::Config;
 use super::event::Event;
 use super::observation::Phase;
@@ -9,25 +8,18 @@ use super::spot::SPOTS;
 use super::state::{HAND_SIZE, SEATS, SpotState, State, seats};
 use super::turn::draw;
 use crate::cards::standard_decks;
-use crate::edition::Edition;
 use crate::game::SetupError;
-use crate::games::common;
-use crate::rng::{Seed, shuffle};
+use crate::games::common::Deal;
+use crate::rng::shuffle;
 use crate::seat::Seat;
 
 /// §1: two standard 52-card decks, no jokers (§8.10).
 pub(crate) const DECKS: usize = 2;
 
-/// §2: a new game from `seed`, with its setup events.
-pub(crate) fn new_game(
-    config: &Config,
-    seats_requested: usize,
-    seed: Seed,
-    edition: Edition,
-) -> Result<(State, Vec<Event>), SetupError> {
-    common::check_seat_count::<CardChess>(seats_requested)?;
+/// §2: a new game dealt with the deal's generator, with its setup events.
+pub(crate) fn new_game(deal: Deal<'_, Config>) -> Result<(State, Vec<Event>), SetupError> {
+    let (config, mut rng) = (deal.config, deal.rng);
     config.validate()?;
-    let mut rng = seed.rng();
     // §2.1: shuffle.
     let mut cards = standard_decks(DECKS);
     shuffle(&mut cards, &mut rng);
@@ -47,7 +39,7 @@ pub(crate) fn new_game(
     });
     let mut state = State {
         config: config.clone(),
-        edition,
+        edition: deal.edition,
         rng,
         board,
         hands: [Vec::new(), Vec::new()],

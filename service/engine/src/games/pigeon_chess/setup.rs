@@ -9,7 +9,6 @@
 
 use std::cmp::Ordering;
 
-use super::PigeonChess;
 use super::action::Action;
 use super::config::Config;
 use super::event::{Event, RowSide};
@@ -17,25 +16,19 @@ use super::observation::Phase;
 use super::piece::Role;
 use super::state::{Card, Hand, SEATS, State, hand_cards, row_spots, seats};
 use super::turn;
-use crate::edition::Edition;
 use crate::game::{PlayError, SetupError};
-use crate::games::common;
-use crate::rng::{Seed, shuffle};
+use crate::games::common::Deal;
+use crate::rng::shuffle;
 use crate::seat::Seat;
 
 /// §2.1, §2.3: the hand size drawn to at the start and before the back row.
 const HAND_SIZE: usize = 5;
 
 /// §2.1: builds and shuffles both decks and deals five cards to each seat.
-pub(crate) fn new_game(
-    config: &Config,
-    seats_requested: usize,
-    seed: Seed,
-    edition: Edition,
-) -> Result<(State, Vec<Event>), SetupError> {
-    common::check_seat_count::<PigeonChess>(seats_requested)?;
+pub(crate) fn new_game(deal: Deal<'_, Config>) -> Result<(State, Vec<Event>), SetupError> {
+    let config = deal.config;
     config.validate()?;
-    let mut state = State::empty(config.clone(), edition, seed.rng());
+    let mut state = State::empty(config.clone(), deal.edition, deal.rng);
     let mut events = Vec::new();
     for seat in seats() {
         let mut deck: Vec<Role> = Role::ALL

@@ -1,32 +1,29 @@
 //! §2 setup (and §5 for more players): every player's deck is shuffled, every player draws four
 //! cards, seat 0 opens round 1.
 
-use super::PileChess;
 use super::config::Config;
 use super::event::{Event, PublicEvent};
 use super::piece::{DECK, Role};
 use super::round;
 use super::state::{Player, State};
-use crate::edition::Edition;
 use crate::game::SetupError;
-use crate::games::common;
-use crate::rng::{Seed, shuffle};
+use crate::games::common::Deal;
+use crate::rng::shuffle;
 use crate::seat::{Seat, SeatSet};
 
 /// §2.2: cards every player draws at the start.
 const START_HAND: usize = 4;
 
-/// Checks the seat count and the options, shuffles every deck, deals four cards to everyone and
+/// Checks the options, shuffles every deck, deals four cards to everyone and
 /// starts round 1 with seat 0 (White) as the first player.
-pub(crate) fn new_game(
-    config: &Config,
-    seats: usize,
-    seed: Seed,
-    edition: Edition,
-) -> Result<(State, Vec<Event>), SetupError> {
-    common::check_seat_count::<PileChess>(seats)?;
+pub(crate) fn new_game(deal: Deal<'_, Config>) -> Result<(State, Vec<Event>), SetupError> {
+    let Deal {
+        config,
+        seats,
+        mut rng,
+        edition,
+    } = deal;
     config.validate(seats)?;
-    let mut rng = seed.rng();
     let mut events = Vec::new();
     let mut players = Vec::with_capacity(seats);
     for seat in 0..seats {

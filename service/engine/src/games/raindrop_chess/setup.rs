@@ -1,28 +1,20 @@
 //! §2 setup: an empty board, both decks shuffled, White to move.
 
-use super::RaindropChess;
 use super::config::Config;
 use super::end::begin_turn;
 use super::event::Event;
 use super::observation::Stage;
 use super::state::{SEATS, State, full_pool, seats};
 use crate::chess::{Color, Position};
-use crate::edition::Edition;
 use crate::game::SetupError;
-use crate::games::common;
-use crate::rng::{Seed, shuffle};
+use crate::games::common::Deal;
+use crate::rng::shuffle;
 use crate::seat::Seat;
 
 /// §2: shuffles both decks (White's first) and starts White's (seat 0's) first turn.
-pub(crate) fn new_game(
-    config: &Config,
-    seats_requested: usize,
-    seed: Seed,
-    edition: Edition,
-) -> Result<(State, Vec<Event>), SetupError> {
-    common::check_seat_count::<RaindropChess>(seats_requested)?;
+pub(crate) fn new_game(deal: Deal<'_, Config>) -> Result<(State, Vec<Event>), SetupError> {
+    let (config, mut rng) = (deal.config, deal.rng);
     config.validate()?;
-    let mut rng = seed.rng();
     let mut events = Vec::new();
     let mut decks = [config.build_deck(), config.build_deck()];
     for seat in seats() {
@@ -35,7 +27,7 @@ pub(crate) fn new_game(
     }
     let mut state = State {
         config: config.clone(),
-        edition,
+        edition: deal.edition,
         rng,
         position: Position::empty(Color::White),
         decks,
