@@ -6,3 +6,5 @@ mod common;
 pub mod pigeon_chess;
 pub mod pile_chess;
 pub mod raindrop_chess;
+#[cfg(test)]
+mod testing;

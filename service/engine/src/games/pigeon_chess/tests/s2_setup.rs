@@ -194,10 +194,7 @@ fn s2_2_a_row_of_cards_not_held_is_rejected_without_trace() {
     for wrong_step in [
         Action::PlaceBackRow([P, P, N]),
         Action::RevealForFirst(K),
-        Action::Move {
-            from: sp("a2"),
-            to: sp("a3"),
-        },
+        mv("a2", "a3"),
         Action::Place {
             piece: K,
             spot: sp("a1"),
@@ -351,13 +348,7 @@ fn s2_6_the_board_is_full_and_the_first_player_begins() {
             .all(|card| card.is_some_and(|c| !c.face_down))
     );
     assert_eq!(state.phase, Phase::Play);
-    assert_eq!(
-        events.last(),
-        Some(&Event::TurnStarted {
-            seat: Seat(1),
-            turn: 1
-        })
-    );
+    assert_eq!(events.last(), Some(&started(1, 1)));
     assert_eq!(PigeonChess::to_act(&state), SeatSet::only(Seat(1)));
     assert!(!PigeonChess::legal_actions(&state, Seat(1)).is_empty());
     assert!(PigeonChess::legal_actions(&state, Seat(0)).is_empty());

@@ -145,10 +145,7 @@ fn s6_event_views_show_secrets_only_to_their_owner() {
             first_player: Seat(1),
             decided_by_arrival: false,
         },
-        Event::TurnStarted {
-            seat: Seat(0),
-            turn: 4,
-        },
+        started(0, 4),
         Event::Flipped {
             seat: Seat(0),
             spot: sp("a1"),

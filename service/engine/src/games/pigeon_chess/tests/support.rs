@@ -129,3 +129,19 @@ pub(super) fn with_hands(mut state: State, hands: [&[Role]; 2]) -> State {
     state.hands = hands.map(hand);
     state
 }
+
+/// The move of the card on `from` to `to`.
+pub(super) fn mv(from: &str, to: &str) -> Action {
+    Action::Move {
+        from: sp(from),
+        to: sp(to),
+    }
+}
+
+/// The event that starts turn `turn` of `seat`.
+pub(super) fn started(seat: u8, turn: u32) -> Event {
+    Event::TurnStarted {
+        seat: Seat(seat),
+        turn,
+    }
+}
