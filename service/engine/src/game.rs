@@ -99,8 +99,17 @@ pub trait Game: 'static {
         edition: Edition,
     ) -> Result<(Self::State, Vec<Self::Event>), SetupError>;
 
-    /// The number of seats of this game.
-    fn seat_count(state: &Self::State) -> usize;
+    /// The number of seats of this game. The default serves a game for one seat count (a
+    /// [`Game::SEATS`] of one number); a game for several counts reads it from the state.
+    fn seat_count(state: &Self::State) -> usize {
+        let _ = state;
+        debug_assert_eq!(
+            Self::SEATS.start(),
+            Self::SEATS.end(),
+            "a game for several seat counts reads its count from the state"
+        );
+        *Self::SEATS.start()
+    }
 
     /// The seats that may take a game action now; empty once the game is over.
     fn to_act(state: &Self::State) -> SeatSet;

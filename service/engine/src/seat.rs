@@ -114,6 +114,12 @@ impl Viewer {
     pub fn is(self, seat: Seat) -> bool {
         self == Viewer::Seat(seat)
     }
+
+    /// The viewer's own entry of a list kept by seat (its hand, its player record); `None` for
+    /// a spectator or a seat the list does not reach.
+    pub fn own<T>(self, by_seat: &[T]) -> Option<&T> {
+        self.seat().and_then(|seat| by_seat.get(seat.index()))
+    }
 }
 
 #[cfg(test)]

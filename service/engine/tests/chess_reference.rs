@@ -8,8 +8,8 @@
 //! perft counts.
 
 use deckmate_engine::chess::{
-    CastleSide, CastlingRights, CheckRule, Color, Move, MoveKind, Piece, Position, Role, RoleSet,
-    Rules, Square, perft,
+    BISHOP_DIRECTIONS, CastleSide, CastlingRights, CheckRule, Color, KING_STEPS, KNIGHT_STEPS,
+    Move, MoveKind, Piece, Position, ROOK_DIRECTIONS, Role, RoleSet, Rules, Square, perft,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -39,29 +39,6 @@ fn at(file: i8, rank: i8) -> Option<Square> {
 fn step(sq: Square, df: i8, dr: i8) -> Option<Square> {
     at(sq.file() as i8 + df, sq.rank() as i8 + dr)
 }
-
-const KNIGHT_JUMPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING_STEPS: [(i8, i8); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-const ROOK_RAYS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_RAYS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 fn forward(color: Color) -> i8 {
     match color {
@@ -137,11 +114,11 @@ impl RefPos {
         };
         match piece.role {
             Role::Pawn => leaps(&[(-1, forward(piece.color)), (1, forward(piece.color))]),
-            Role::Knight => leaps(&KNIGHT_JUMPS),
+            Role::Knight => leaps(&KNIGHT_STEPS),
             Role::King => leaps(&KING_STEPS),
-            Role::Bishop => rays(&BISHOP_RAYS),
-            Role::Rook => rays(&ROOK_RAYS),
-            Role::Queen => [rays(&ROOK_RAYS), rays(&BISHOP_RAYS)].concat(),
+            Role::Bishop => rays(&BISHOP_DIRECTIONS),
+            Role::Rook => rays(&ROOK_DIRECTIONS),
+            Role::Queen => [rays(&ROOK_DIRECTIONS), rays(&BISHOP_DIRECTIONS)].concat(),
         }
     }
 

@@ -13,7 +13,9 @@
 
 use std::collections::BTreeSet;
 
-use deckmate_engine::chess::{Color, Piece, Role, Square};
+use deckmate_engine::chess::{
+    BISHOP_DIRECTIONS, Color, KING_STEPS, KNIGHT_STEPS, Piece, ROOK_DIRECTIONS, Role, Square,
+};
 use deckmate_engine::games::raindrop_chess::{
     Action, Card, ChessMove, Config, JokerEffect, Observation, RaindropChess, SideView, Stage,
 };
@@ -28,29 +30,6 @@ fn at(file: i8, rank: i8) -> Option<usize> {
 fn coords(index: usize) -> (i8, i8) {
     ((index % 8) as i8, (index / 8) as i8)
 }
-
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING: [(i8, i8); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
-const ROOK: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 fn forward(color: Color) -> i8 {
     if color == Color::White { 1 } else { -1 }
@@ -68,15 +47,15 @@ fn attacks(board: &Board, from: usize) -> Vec<usize> {
     };
     match piece.role {
         Role::Pawn => leaps(&[(1, forward(piece.color)), (-1, forward(piece.color))]),
-        Role::Knight => leaps(&KNIGHT),
-        Role::King => leaps(&KING),
+        Role::Knight => leaps(&KNIGHT_STEPS),
+        Role::King => leaps(&KING_STEPS),
         role => {
             let mut rays: Vec<(i8, i8)> = Vec::new();
             if matches!(role, Role::Rook | Role::Queen) {
-                rays.extend(ROOK);
+                rays.extend(ROOK_DIRECTIONS);
             }
             if matches!(role, Role::Bishop | Role::Queen) {
-                rays.extend(BISHOP);
+                rays.extend(BISHOP_DIRECTIONS);
             }
             for (df, dr) in rays {
                 let (mut f, mut r) = (file + df, rank + dr);

@@ -8,6 +8,7 @@ use super::bitboard::Bitboard;
 use super::magic;
 use super::piece::{Color, Role};
 use super::square::Square;
+use super::steps::{KING_STEPS, KNIGHT_STEPS};
 
 /// The eight ray directions as (file step, rank step); the first four are rook directions.
 pub(crate) const DIRECTIONS: [(i8, i8); 8] = [
@@ -19,17 +20,6 @@ pub(crate) const DIRECTIONS: [(i8, i8); 8] = [
     (-1, -1),
     (1, -1),
     (-1, 1),
-];
-
-const KNIGHT_STEPS: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
 ];
 
 /// The square one step away, as an index, or -1 off the board.
@@ -125,7 +115,7 @@ const fn line_table() -> [[u64; 64]; 64] {
 }
 
 static KNIGHT: [u64; 64] = leaper_table(&KNIGHT_STEPS);
-static KING: [u64; 64] = leaper_table(&DIRECTIONS);
+static KING: [u64; 64] = leaper_table(&KING_STEPS);
 static PAWN: [[u64; 64]; 2] = pawn_table();
 static BETWEEN: [[u64; 64]; 64] = between_table();
 static LINE: [[u64; 64]; 64] = line_table();

@@ -20,6 +20,8 @@ mod piece;
 mod position;
 mod rules;
 mod square;
+mod steps;
+mod uci;
 
 pub use attacks::{
     attacks, between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks,
@@ -36,3 +38,5 @@ pub use piece::{Color, Piece, Role, RoleSet};
 pub use position::{PlaceError, Position};
 pub use rules::{CheckRule, Rules};
 pub use square::{ParseSquareError, Square};
+pub use steps::{BISHOP_DIRECTIONS, KING_STEPS, KNIGHT_STEPS, ROOK_DIRECTIONS};
+pub use uci::{ChessMove, ParseUciError};

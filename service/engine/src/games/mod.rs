@@ -3,6 +3,10 @@
 //! The list below is the registry of hosted games: one line a game (`register.rs` says what
 //! each line generates).
 
+mod common;
+#[cfg(test)]
+mod testing;
+
 register_games! {$
     /// Pile Chess (`pile_chess`).
     PileChess => pile_chess::PileChess,

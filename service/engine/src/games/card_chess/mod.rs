@@ -84,10 +84,9 @@ pub use state::State;
 
 use std::ops::RangeInclusive;
 
-use crate::edition::Edition;
-use crate::game::{Game, Outcome, PlayError, SetupError};
-use crate::rng::{GameRng, Seed};
-use crate::seat::{Seat, SeatSet, Viewer};
+use crate::game::Game;
+use crate::games::common;
+use crate::seat::Viewer;
 
 /// Card Chess: a 5 × 5 board of face-down playing cards (docs/rules/card_chess.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,47 +100,7 @@ impl Game for CardChess {
         jumping aces, capture to flip the spot, and put five pieces in check in the enemy castle.";
     const SEATS: RangeInclusive<usize> = state::SEATS..=state::SEATS;
 
-    type Config = Config;
-    type State = State;
-    type Action = Action;
-    type Observation = Observation;
-    type Event = Event;
-    type EventView = EventView;
-
-    fn new_game_in(
-        config: &Config,
-        seats: usize,
-        seed: Seed,
-        edition: Edition,
-    ) -> Result<(State, Vec<Event>), SetupError> {
-        setup::new_game(config, seats, seed, edition)
-    }
-
-    fn seat_count(_state: &State) -> usize {
-        state::SEATS
-    }
-
-    fn to_act(state: &State) -> SeatSet {
-        state.to_act()
-    }
-
-    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        turn::legal_actions(state, seat)
-    }
-
-    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, PlayError> {
-        if state.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        if !state.to_act().contains(seat) {
-            return Err(PlayError::NotYourTurn);
-        }
-        turn::apply(state, seat, action)
-    }
-
-    fn observe(state: &State, viewer: Viewer) -> Observation {
-        view::observe(state, viewer)
-    }
+    common::game_layout!(turn);
 
     /// §8.18: the turns completed so far. A turn ends only after its action has fully resolved,
     /// including the replacement choice after a capture, and the next turn begins at that very
@@ -157,13 +116,5 @@ impl Game for CardChess {
 
     fn reveal_event(event: &Event) -> EventView {
         event.reveal()
-    }
-
-    fn outcome(state: &State) -> Option<Outcome> {
-        state.outcome.clone()
-    }
-
-    fn resample(state: &State, viewer: Viewer, rng: &mut GameRng) -> State {
-        resample::resample(state, viewer, rng)
     }
 }

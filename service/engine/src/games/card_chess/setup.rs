@@ -8,30 +8,18 @@ use super::spot::SPOTS;
 use super::state::{HAND_SIZE, SEATS, SpotState, State, seats};
 use super::turn::draw;
 use crate::cards::standard_decks;
-use crate::edition::Edition;
 use crate::game::SetupError;
-use crate::rng::{Seed, shuffle};
+use crate::games::common::Deal;
+use crate::rng::shuffle;
 use crate::seat::Seat;
 
 /// §1: two standard 52-card decks, no jokers (§8.10).
 pub(crate) const DECKS: usize = 2;
 
-/// §2: a new game from `seed`, with its setup events.
-pub(crate) fn new_game(
-    config: &Config,
-    seats_requested: usize,
-    seed: Seed,
-    edition: Edition,
-) -> Result<(State, Vec<Event>), SetupError> {
-    if seats_requested != SEATS {
-        return Err(SetupError::SeatCount {
-            min: SEATS,
-            max: SEATS,
-            requested: seats_requested,
-        });
-    }
+/// §2: a new game dealt with the deal's generator, with its setup events.
+pub(crate) fn new_game(deal: Deal<'_, Config>) -> Result<(State, Vec<Event>), SetupError> {
+    let (config, mut rng) = (deal.config, deal.rng);
     config.validate()?;
-    let mut rng = seed.rng();
     // §2.1: shuffle.
     let mut cards = standard_decks(DECKS);
     shuffle(&mut cards, &mut rng);
@@ -51,7 +39,7 @@ pub(crate) fn new_game(
     });
     let mut state = State {
         config: config.clone(),
-        edition,
+        edition: deal.edition,
         rng,
         board,
         hands: [Vec::new(), Vec::new()],

@@ -12,6 +12,7 @@
 //! [`EndReason::Stalemate`] (§10.1) and reshuffles the discard pile as soon as the draw pile
 //! becomes empty (§10.2); the first keeps its original behaviour for stored games.
 
+use super::CardChess;
 use super::action::Action;
 use super::event::Event;
 use super::movement::{Step, has_any_move, steps};
@@ -24,6 +25,7 @@ use super::state::{
 use crate::cards::Card;
 use crate::edition::Edition;
 use crate::game::{EndReason, Outcome, PlayError};
+use crate::games::common;
 use crate::rng::shuffle;
 use crate::seat::Seat;
 
@@ -112,12 +114,13 @@ fn could_play_in_or_move(state: &State, seat: Seat) -> bool {
     can_play_in(state, seat) || has_any_move(state, seat)
 }
 
-/// Applies one action of `seat`, the seat to act; on error the state is unchanged.
+/// Applies one action of `seat`; on error the state is unchanged.
 pub(crate) fn apply(
     state: &mut State,
     seat: Seat,
     action: &Action,
 ) -> Result<Vec<Event>, PlayError> {
+    common::check_may_act::<CardChess>(state, seat)?;
     match *action {
         Action::PlayIn { card, spot } => play_in(state, seat, card, spot),
         Action::Exchange => exchange(state, seat),

@@ -36,11 +36,7 @@ pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
                 .map(|hands| hands[seat.index()].clone()),
         })
         .collect();
-    let hand = viewer
-        .seat()
-        .and_then(|seat| state.hands.get(seat.index()))
-        .cloned()
-        .unwrap_or_default();
+    let hand = viewer.own(&state.hands).cloned().unwrap_or_default();
     Observation {
         phase: state.phase,
         board,

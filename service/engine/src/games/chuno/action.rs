@@ -6,60 +6,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::card::{Card, Colour};
-use crate::chess::{Role, Square};
-
-/// One chess move as a player names it (UCI): from, to and the promotion choice. Castling is the
-/// King's move (`e1g1`); en passant is the pawn's diagonal step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ChessMove {
-    /// The square the piece leaves.
-    pub from: Square,
-    /// The square it goes to.
-    pub to: Square,
-    /// §5: the piece a pawn reaching the last rank becomes (Q, R, B or N); `None` otherwise.
-    pub promotion: Option<Role>,
-}
-
-impl fmt::Display for ChessMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)?;
-        if let Some(role) = self.promotion {
-            write!(f, "{}", role.letter().to_ascii_lowercase())?;
-        }
-        Ok(())
-    }
-}
-
-/// A string that is not a move in UCI notation (`e2e4`, `e7e8q`).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("not a move: {0:?} (expected UCI such as e2e4 or e7e8q)")]
-pub struct ParseMoveError(pub String);
-
-impl FromStr for ChessMove {
-    type Err = ParseMoveError;
-
-    fn from_str(text: &str) -> Result<ChessMove, ParseMoveError> {
-        let error = || ParseMoveError(text.to_string());
-        let text = text.trim();
-        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
-            return Err(error());
-        }
-        let from = text[0..2].parse().map_err(|_| error())?;
-        let to = text[2..4].parse().map_err(|_| error())?;
-        let promotion = match text[4..].chars().next() {
-            None => None,
-            Some(letter) => match Role::from_letter(letter) {
-                Some(role @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => Some(role),
-                _ => return Err(error()),
-            },
-        };
-        Ok(ChessMove {
-            from,
-            to,
-            promotion,
-        })
-    }
-}
+// The event module names the move through this module.
+pub(super) use crate::chess::ChessMove;
 
 /// One CHUNO decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -139,7 +87,7 @@ impl FromStr for Action {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Square;
+    use crate::chess::{Role, Square};
 
     #[test]
     fn notation_reads_back_what_it_writes() {

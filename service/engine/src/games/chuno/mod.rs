@@ -64,7 +64,8 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-pub use action::{Action, ChessMove, ParseActionError, ParseMoveError};
+pub use crate::chess::{ChessMove, ParseUciError};
+pub use action::{Action, ParseActionError};
 pub use card::{Card, Colour, Kind, ParseCardError};
 pub use config::{Config, HAND_SIZE, MAX_PER_KIND};
 pub use event::{DrawReason, Event, EventView, MoveRecord};
@@ -73,10 +74,9 @@ pub use state::State;
 
 use std::ops::RangeInclusive;
 
-use crate::edition::Edition;
-use crate::game::{Game, Outcome, PlayError, SetupError};
-use crate::rng::{GameRng, Seed};
-use crate::seat::{Seat, SeatSet, Viewer};
+use crate::game::Game;
+use crate::games::common;
+use crate::seat::{Seat, Viewer};
 use crate::table::MetaAction;
 
 #[cfg(doc)]
@@ -95,41 +95,7 @@ impl Game for Chuno {
         your hand to win, and call CHUNO on your last card.";
     const SEATS: RangeInclusive<usize> = state::SEATS..=state::SEATS;
 
-    type Config = Config;
-    type State = State;
-    type Action = Action;
-    type Observation = Observation;
-    type Event = Event;
-    type EventView = EventView;
-
-    fn new_game_in(
-        config: &Config,
-        seats: usize,
-        seed: Seed,
-        edition: Edition,
-    ) -> Result<(State, Vec<Event>), SetupError> {
-        setup::new_game(config, seats, seed, edition)
-    }
-
-    fn seat_count(_state: &State) -> usize {
-        state::SEATS
-    }
-
-    fn to_act(state: &State) -> SeatSet {
-        state.to_act()
-    }
-
-    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        turn::legal_actions(state, seat)
-    }
-
-    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, PlayError> {
-        turn::apply(state, seat, action)
-    }
-
-    fn observe(state: &State, viewer: Viewer) -> Observation {
-        view::observe(state, viewer)
-    }
+    common::game_layout!(turn);
 
     /// §9.15: the turn in progress, from 1; a turn given back by a skip is a new turn.
     fn turn_number(state: &State) -> u32 {
@@ -149,15 +115,7 @@ impl Game for Chuno {
         event.reveal()
     }
 
-    fn outcome(state: &State) -> Option<Outcome> {
-        state.outcome.clone()
-    }
-
     fn before_meta_action(state: &mut State, seat: Seat, action: MetaAction) -> Vec<Event> {
         call::before_meta_action(state, seat, action)
-    }
-
-    fn resample(state: &State, viewer: Viewer, rng: &mut GameRng) -> State {
-        resample::resample(state, viewer, rng)
     }
 }

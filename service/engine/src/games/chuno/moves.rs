@@ -12,9 +12,9 @@
 //! stands for the opponent's very next chess move, whenever that comes (even after turns without
 //! chess moves, or a skipped turn); the next chess move of either side closes it.
 
-use super::action::ChessMove;
 use super::event::{Event, MoveRecord};
 use super::state::{State, colour_of};
+use crate::chess::ChessMove;
 use crate::chess::{Color, Move, MoveKind, Position, Role};
 use crate::seat::Seat;
 

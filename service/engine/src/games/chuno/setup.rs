@@ -10,33 +10,21 @@ use super::observation::Stage;
 use super::state::{SEATS, State, seats};
 use super::turn::begin_turn;
 use crate::chess::Position;
-use crate::edition::Edition;
 use crate::game::SetupError;
-use crate::rng::{Seed, shuffle};
+use crate::games::common::Deal;
+use crate::rng::shuffle;
 use crate::seat::Seat;
 
 /// §2: shuffles the deck, deals 7 cards to each seat, turns up the starting card and starts
 /// White's (seat 0's) first turn.
-pub(crate) fn new_game(
-    config: &Config,
-    seats_requested: usize,
-    seed: Seed,
-    edition: Edition,
-) -> Result<(State, Vec<Event>), SetupError> {
-    if seats_requested != SEATS {
-        return Err(SetupError::SeatCount {
-            min: SEATS,
-            max: SEATS,
-            requested: seats_requested,
-        });
-    }
+pub(crate) fn new_game(deal: Deal<'_, Config>) -> Result<(State, Vec<Event>), SetupError> {
+    let (config, mut rng) = (deal.config, deal.rng);
     config.validate()?;
-    let mut rng = seed.rng();
     let mut deck = config.build_deck();
     shuffle(&mut deck, &mut rng);
     let mut state = State {
         config: config.clone(),
-        edition,
+        edition: deal.edition,
         rng,
         position: Position::startpos(),
         deck,

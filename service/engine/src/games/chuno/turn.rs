@@ -10,7 +10,8 @@
 //! * Cards in hand that are equal (same kind and colour) are listed once (§9.16); a wild card is
 //!   listed once per colour in play (§9.20).
 
-use super::action::{Action, ChessMove};
+use super::Chuno;
+use super::action::Action;
 use super::call;
 use super::card::{Card, Colour, Kind};
 use super::deck::draw;
@@ -20,8 +21,10 @@ use super::moves::{self, chess_moves, find_move};
 use super::observation::Stage;
 use super::playable::{is_playable, playable_cards, why_not_playable};
 use super::state::{MAX_CARDS_PER_TURN, State, colour_of, take_from_hand};
+use crate::chess::ChessMove;
 use crate::chess::Move;
 use crate::game::{EndReason, Outcome, PlayError};
+use crate::games::common;
 use crate::seat::Seat;
 
 /// Every action `seat` may take now, in a fixed order: card plays (hand order, wild cards once
@@ -97,12 +100,7 @@ pub(crate) fn apply(
     seat: Seat,
     action: &Action,
 ) -> Result<Vec<Event>, PlayError> {
-    if state.outcome.is_some() {
-        return Err(PlayError::GameOver);
-    }
-    if !state.to_act().contains(seat) {
-        return Err(PlayError::NotYourTurn);
-    }
+    common::check_may_act::<Chuno>(state, seat)?;
     let mut events = Vec::new();
     if *action == Action::CallChuno {
         call::call(state, seat, &mut events)?;

@@ -17,11 +17,7 @@ pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
     for square in Square::all() {
         board[usize::from(square.index())] = state.position.piece_at(square);
     }
-    let hand = viewer
-        .seat()
-        .and_then(|seat| state.hands.get(seat.index()))
-        .cloned()
-        .unwrap_or_default();
+    let hand = viewer.own(&state.hands).cloned().unwrap_or_default();
     Observation {
         board,
         fen: display_fen(&state.position, colour_of(state.current)),

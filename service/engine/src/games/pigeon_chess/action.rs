@@ -3,17 +3,17 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use super::piece::{Piece, Spot};
+use super::piece::{Role, Spot};
 
 /// One Pigeon Chess decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     /// §2.2: the three hand cards for columns a, b, c of the own front row (secret).
-    PlaceFrontRow([Piece; 3]),
+    PlaceFrontRow([Role; 3]),
     /// §2.3: the three hand cards for columns a, b, c of the own back row (secret).
-    PlaceBackRow([Piece; 3]),
+    PlaceBackRow([Role; 3]),
     /// §2.4: the hand card revealed to choose the first player (secret until both picked).
-    RevealForFirst(Piece),
+    RevealForFirst(Role),
     /// §3.3: move a face-up card, attacking what stands on `to`.
     Move {
         /// Where the card stands.
@@ -24,7 +24,7 @@ pub enum Action {
     /// §3.3: put a hand card face down on an empty spot of the own back row.
     Place {
         /// The card.
-        piece: Piece,
+        piece: Role,
         /// The spot.
         spot: Spot,
     },

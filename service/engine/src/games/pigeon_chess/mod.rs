@@ -58,15 +58,19 @@ pub use action::Action;
 pub use config::{Config, MAX_DECK, MIN_DECK};
 pub use event::{Event, EventView, RowSide};
 pub use observation::{Observation, Phase, PlayerView, SpotView};
-pub use piece::{BadSpot, COLUMNS, Piece, ROWS, Spot};
+pub use piece::{BadSpot, COLUMNS, ROWS, Spot};
 pub use state::State;
+
+/// The name the wire layer (the server's codec) uses for a card's chess
+/// [`Role`](crate::chess::Role); the engine itself names it `Role`. To be removed once the codec
+/// names `Role` too.
+pub use crate::chess::Role as Piece;
 
 use std::ops::RangeInclusive;
 
-use crate::edition::Edition;
-use crate::game::{Game, Outcome, PlayError, SetupError};
-use crate::rng::{GameRng, Seed};
-use crate::seat::{Seat, SeatSet, Viewer};
+use crate::game::{Game, PlayError};
+use crate::games::common;
+use crate::seat::{Seat, Viewer};
 
 /// Pigeon Chess: chess cards on a 3 × 4 grid (docs/rules/pigeon_chess.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,29 +84,7 @@ impl Game for PigeonChess {
         unattacked King is worth 3 more.";
     const SEATS: RangeInclusive<usize> = state::SEATS..=state::SEATS;
 
-    type Config = Config;
-    type State = State;
-    type Action = Action;
-    type Observation = Observation;
-    type Event = Event;
-    type EventView = EventView;
-
-    fn new_game_in(
-        config: &Config,
-        seats: usize,
-        seed: Seed,
-        edition: Edition,
-    ) -> Result<(State, Vec<Event>), SetupError> {
-        setup::new_game(config, seats, seed, edition)
-    }
-
-    fn seat_count(_state: &State) -> usize {
-        state::SEATS
-    }
-
-    fn to_act(state: &State) -> SeatSet {
-        state.to_act()
-    }
+    common::game_layout!();
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         if !state.to_act().contains(seat) {
@@ -115,12 +97,7 @@ impl Game for PigeonChess {
     }
 
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, PlayError> {
-        if state.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        if !state.to_act().contains(seat) {
-            return Err(PlayError::NotYourTurn);
-        }
+        common::check_may_act::<Self>(state, seat)?;
         match *action {
             Action::PlaceFrontRow(pieces) => setup::place_row(state, seat, RowSide::Front, pieces),
             Action::PlaceBackRow(pieces) => setup::place_row(state, seat, RowSide::Back, pieces),
@@ -130,10 +107,6 @@ impl Game for PigeonChess {
             Action::EndGame => turn::end_game(state, seat),
             Action::Pass => turn::pass(state, seat),
         }
-    }
-
-    fn observe(state: &State, viewer: Viewer) -> Observation {
-        view::observe(state, viewer)
     }
 
     fn turn_number(state: &State) -> u32 {
@@ -153,13 +126,5 @@ impl Game for PigeonChess {
 
     fn reveal_event(event: &Event) -> EventView {
         event.reveal()
-    }
-
-    fn outcome(state: &State) -> Option<Outcome> {
-        state.outcome.clone()
-    }
-
-    fn resample(state: &State, viewer: Viewer, rng: &mut GameRng) -> State {
-        resample::resample(state, viewer, rng)
     }
 }

@@ -5,25 +5,10 @@
 //! attack). Face-down cards can never be attacked, passed through or landed on, and a seat never
 //! attacks its own cards (§3, §7.6).
 
-use super::piece::{Piece, Spot};
+use super::piece::{Role, Spot};
 use super::state::{State, forward};
+use crate::chess::{BISHOP_DIRECTIONS, KNIGHT_STEPS, ROOK_DIRECTIONS};
 use crate::seat::Seat;
-
-/// Straight steps (rook directions).
-const STRAIGHT: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-/// Diagonal steps (bishop directions).
-const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-/// The eight L-shaped knight jumps.
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
 
 /// What stands on a destination, from the mover's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,17 +40,17 @@ pub(crate) fn destinations(state: &State, seat: Seat, from: Spot) -> Vec<Spot> {
         return out;
     }
     match card.piece {
-        Piece::Pawn => pawn(state, seat, from, &mut out),
-        Piece::Knight => steps(state, seat, from, &KNIGHT, &mut out),
-        Piece::Bishop => slides(state, seat, from, &DIAGONAL, &mut out),
-        Piece::Rook => slides(state, seat, from, &STRAIGHT, &mut out),
-        Piece::Queen => {
-            slides(state, seat, from, &STRAIGHT, &mut out);
-            slides(state, seat, from, &DIAGONAL, &mut out);
+        Role::Pawn => pawn(state, seat, from, &mut out),
+        Role::Knight => steps(state, seat, from, &KNIGHT_STEPS, &mut out),
+        Role::Bishop => slides(state, seat, from, &BISHOP_DIRECTIONS, &mut out),
+        Role::Rook => slides(state, seat, from, &ROOK_DIRECTIONS, &mut out),
+        Role::Queen => {
+            slides(state, seat, from, &ROOK_DIRECTIONS, &mut out);
+            slides(state, seat, from, &BISHOP_DIRECTIONS, &mut out);
         }
-        Piece::King => {
-            steps(state, seat, from, &STRAIGHT, &mut out);
-            steps(state, seat, from, &DIAGONAL, &mut out);
+        Role::King => {
+            steps(state, seat, from, &ROOK_DIRECTIONS, &mut out);
+            steps(state, seat, from, &BISHOP_DIRECTIONS, &mut out);
         }
     }
     out

@@ -2,7 +2,7 @@
 //! deck order cannot be represented here.
 
 use super::config::Config;
-use super::piece::Piece;
+use super::piece::Role;
 use crate::seat::Seat;
 
 /// The stage of the game.
@@ -28,7 +28,7 @@ pub struct SpotView {
     /// Whether the card lies face down.
     pub face_down: bool,
     /// The piece; `None` when empty, or face down and not the viewer's own card.
-    pub piece: Option<Piece>,
+    pub piece: Option<Role>,
 }
 
 /// One seat's public state.
@@ -39,7 +39,7 @@ pub struct PlayerView {
     /// Cards left in the draw pile.
     pub deck_count: u32,
     /// The point pile, oldest first.
-    pub point_pile: Vec<Piece>,
+    pub point_pile: Vec<Role>,
     /// Whether the seat's King has not been attacked (§4).
     pub king_alive: bool,
     /// Score if the game ended now (§4).
@@ -47,7 +47,7 @@ pub struct PlayerView {
     /// During a setup step: whether the seat has made its secret choice.
     pub committed: bool,
     /// Cards the seat revealed to choose the first player (§2.4), public from then on.
-    pub first_player_reveals: Vec<Piece>,
+    pub first_player_reveals: Vec<Role>,
 }
 
 /// Pigeon Chess as one viewer sees it.
@@ -60,9 +60,9 @@ pub struct Observation {
     /// Every seat's public state, by seat.
     pub players: Vec<PlayerView>,
     /// The viewer's own hand, highest worth first; empty for spectators.
-    pub hand: Vec<Piece>,
+    pub hand: Vec<Role>,
     /// The group discard, oldest first.
-    pub group_discard: Vec<Piece>,
+    pub group_discard: Vec<Role>,
     /// The first player, once chosen.
     pub first_player: Option<Seat>,
     /// Whose turn it is during play.

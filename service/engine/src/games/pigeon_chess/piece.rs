@@ -4,57 +4,11 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-/// The chess piece printed on a card, in increasing worth (§2.4: K > Q > R > B > N > P).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Piece {
-    /// Pawn.
-    Pawn,
-    /// Knight.
-    Knight,
-    /// Bishop.
-    Bishop,
-    /// Rook.
-    Rook,
-    /// Queen.
-    Queen,
-    /// King.
-    King,
-}
-
-impl Piece {
-    /// Every piece, in increasing worth.
-    pub const ALL: [Piece; 6] = [
-        Piece::Pawn,
-        Piece::Knight,
-        Piece::Bishop,
-        Piece::Rook,
-        Piece::Queen,
-        Piece::King,
-    ];
-
-    /// Index into per-piece arrays (`Piece::ALL[piece.index()] == piece`).
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The usual one-letter name: P, N, B, R, Q, K.
-    pub fn letter(self) -> char {
-        match self {
-            Piece::Pawn => 'P',
-            Piece::Knight => 'N',
-            Piece::Bishop => 'B',
-            Piece::Rook => 'R',
-            Piece::Queen => 'Q',
-            Piece::King => 'K',
-        }
-    }
-}
-
-impl fmt::Display for Piece {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
-    }
-}
+/// A card shows a chess [`Role`]. Its order (Pawn lowest, King highest) is the worth order of
+/// §2.4 (K > Q > R > B > N > P), which the first-player reveal compares.
+pub(super) use crate::chess::Role;
+// The name the event and config modules still use for `Role`.
+pub(super) use crate::chess::Role as Piece;
 
 /// Number of columns (a–c).
 pub const COLUMNS: u8 = 3;

@@ -14,7 +14,7 @@
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use super::piece::{Piece, Spot};
+use super::piece::{Role, Spot};
 use super::state::{State, hand_cards, seats};
 use crate::rng::GameRng;
 use crate::seat::{Seat, Viewer};
@@ -46,7 +46,7 @@ fn redeal_hidden(state: &mut State, seat: Seat, rng: &mut GameRng) {
         .collect();
     let hand = state.hands[seat.index()];
     let hand_size = hand_cards(&hand).len();
-    let mut pool: Vec<Piece> = std::mem::take(&mut state.decks[seat.index()]);
+    let mut pool: Vec<Role> = std::mem::take(&mut state.decks[seat.index()]);
     pool.extend(hand_cards(&hand));
     pool.extend(
         face_down

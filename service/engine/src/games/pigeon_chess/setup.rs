@@ -13,36 +13,25 @@ use super::action::Action;
 use super::config::Config;
 use super::event::{Event, RowSide};
 use super::observation::Phase;
-use super::piece::Piece;
+use super::piece::Role;
 use super::state::{Card, Hand, SEATS, State, hand_cards, row_spots, seats};
 use super::turn;
-use crate::edition::Edition;
 use crate::game::{PlayError, SetupError};
-use crate::rng::{Seed, shuffle};
+use crate::games::common::Deal;
+use crate::rng::shuffle;
 use crate::seat::Seat;
 
 /// §2.1, §2.3: the hand size drawn to at the start and before the back row.
 const HAND_SIZE: usize = 5;
 
 /// §2.1: builds and shuffles both decks and deals five cards to each seat.
-pub(crate) fn new_game(
-    config: &Config,
-    seats_requested: usize,
-    seed: Seed,
-    edition: Edition,
-) -> Result<(State, Vec<Event>), SetupError> {
-    if seats_requested != SEATS {
-        return Err(SetupError::SeatCount {
-            min: SEATS,
-            max: SEATS,
-            requested: seats_requested,
-        });
-    }
+pub(crate) fn new_game(deal: Deal<'_, Config>) -> Result<(State, Vec<Event>), SetupError> {
+    let config = deal.config;
     config.validate()?;
-    let mut state = State::empty(config.clone(), edition, seed.rng());
+    let mut state = State::empty(config.clone(), deal.edition, deal.rng);
     let mut events = Vec::new();
     for seat in seats() {
-        let mut deck: Vec<Piece> = Piece::ALL
+        let mut deck: Vec<Role> = Role::ALL
             .iter()
             .flat_map(|piece| std::iter::repeat_n(*piece, usize::from(config.count(*piece))))
             .collect();
@@ -63,7 +52,7 @@ pub(crate) fn draw(state: &mut State, seat: Seat, count: usize, events: &mut Vec
     if take == 0 {
         return;
     }
-    let pieces: Vec<Piece> = deck.drain(deck.len() - take..).rev().collect();
+    let pieces: Vec<Role> = deck.drain(deck.len() - take..).rev().collect();
     for piece in &pieces {
         state.hands[seat.index()][piece.index()] += 1;
     }
@@ -91,8 +80,8 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
 }
 
 /// Each piece the hand holds, once, highest worth first.
-fn distinct(hand: &Hand) -> impl Iterator<Item = Piece> + '_ {
-    Piece::ALL
+fn distinct(hand: &Hand) -> impl Iterator<Item = Role> + '_ {
+    Role::ALL
         .iter()
         .rev()
         .copied()
@@ -100,7 +89,7 @@ fn distinct(hand: &Hand) -> impl Iterator<Item = Piece> + '_ {
 }
 
 /// Every distinct ordered triple of hand cards (identical pieces are not told apart).
-fn triples(hand: &Hand) -> Vec<[Piece; 3]> {
+fn triples(hand: &Hand) -> Vec<[Role; 3]> {
     let mut out = Vec::new();
     let mut rest = *hand;
     for a in distinct(hand) {
@@ -118,7 +107,7 @@ fn triples(hand: &Hand) -> Vec<[Piece; 3]> {
 }
 
 /// The hand without `pieces`, or an error when the seat does not hold them all.
-fn without(hand: &Hand, pieces: &[Piece]) -> Result<Hand, PlayError> {
+fn without(hand: &Hand, pieces: &[Role]) -> Result<Hand, PlayError> {
     let mut rest = *hand;
     for piece in pieces {
         let count = &mut rest[piece.index()];
@@ -138,7 +127,7 @@ pub(crate) fn place_row(
     state: &mut State,
     seat: Seat,
     side: RowSide,
-    pieces: [Piece; 3],
+    pieces: [Role; 3],
 ) -> Result<Vec<Event>, PlayError> {
     let expected = match side {
         RowSide::Front => Phase::FrontRow,
@@ -185,8 +174,8 @@ pub(crate) fn place_row(
 }
 
 /// Turns both seats' rows on `side` face up and returns them, by seat.
-fn reveal_rows(state: &mut State, side: RowSide) -> [[Piece; 3]; SEATS] {
-    let mut rows = [[Piece::Pawn; 3]; SEATS];
+fn reveal_rows(state: &mut State, side: RowSide) -> [[Role; 3]; SEATS] {
+    let mut rows = [[Role::Pawn; 3]; SEATS];
     for seat in seats() {
         for (column, spot) in row_spots(seat, side).into_iter().enumerate() {
             if let Some(card) = state.board[spot.index()].as_mut() {
@@ -210,7 +199,7 @@ fn side_name(side: RowSide) -> &'static str {
 pub(crate) fn reveal_for_first(
     state: &mut State,
     seat: Seat,
-    piece: Piece,
+    piece: Role,
 ) -> Result<Vec<Event>, PlayError> {
     if state.phase != Phase::FirstPlayer {
         return Err(PlayError::Illegal(
@@ -234,8 +223,8 @@ pub(crate) fn reveal_for_first(
 /// §2.4: compares the picks by worth, then the other hand cards, then the back-row arrival
 /// order, with seat 0 as the fallback.
 fn choose_first_player(state: &mut State, events: &mut Vec<Event>) {
-    let mut reveals: [Vec<Piece>; SEATS] = [Vec::new(), Vec::new()];
-    let mut picks = [Piece::Pawn; SEATS];
+    let mut reveals: [Vec<Role>; SEATS] = [Vec::new(), Vec::new()];
+    let mut picks = [Role::Pawn; SEATS];
     for seat in seats() {
         let pick = state.first_picks[seat.index()]
             .take()
@@ -251,7 +240,7 @@ fn choose_first_player(state: &mut State, events: &mut Vec<Event>) {
             let rest = without(hand, &[picks[seat.index()]]).unwrap_or(*hand);
             hand_cards(&rest).first().copied()
         });
-        let others: Vec<Option<Piece>> = others.collect();
+        let others: Vec<Option<Role>> = others.collect();
         if let [Some(first), Some(second)] = others[..] {
             reveals[0].push(first);
             reveals[1].push(second);
@@ -271,7 +260,7 @@ fn choose_first_player(state: &mut State, events: &mut Vec<Event>) {
 }
 
 /// The seat whose card is worth more, or `None` on a tie.
-fn compare(cards: [Piece; SEATS]) -> Option<Seat> {
+fn compare(cards: [Role; SEATS]) -> Option<Seat> {
     match cards[0].cmp(&cards[1]) {
         Ordering::Greater => Some(Seat(0)),
         Ordering::Less => Some(Seat(1)),

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::config::Config;
 use super::event::RowSide;
 use super::observation::Phase;
-use super::piece::{COLUMNS, Piece, Spot};
+use super::piece::{COLUMNS, Role, Spot};
 use crate::edition::Edition;
 use crate::game::Outcome;
 use crate::rng::GameRng;
@@ -19,7 +19,7 @@ use crate::seat::{Seat, SeatSet};
 /// Number of seats: Pigeon Chess is a two-player game.
 pub(crate) const SEATS: usize = 2;
 
-/// A hand: how many cards of each piece, indexed by [`Piece::index`].
+/// A hand: how many cards of each piece, indexed by [`Role::index`].
 pub(crate) type Hand = [u8; 6];
 
 /// One card on the grid.
@@ -28,7 +28,7 @@ pub(crate) struct Card {
     /// The seat whose deck the card came from.
     pub(crate) owner: Seat,
     /// The printed piece.
-    pub(crate) piece: Piece,
+    pub(crate) piece: Role,
     /// Whether the card lies face down (hidden from the opponent, §6).
     pub(crate) face_down: bool,
 }
@@ -44,25 +44,25 @@ pub struct State {
     /// The generator every shuffle draws from.
     pub(crate) rng: GameRng,
     /// Each seat's draw pile; the last element is the top card.
-    pub(crate) decks: [Vec<Piece>; SEATS],
+    pub(crate) decks: [Vec<Role>; SEATS],
     /// Each seat's hand.
     pub(crate) hands: [Hand; SEATS],
     /// The 12 spots, in the order of [`Spot::all`].
     pub(crate) board: [Option<Card>; 12],
     /// Each seat's point pile, oldest first.
-    pub(crate) point_piles: [Vec<Piece>; SEATS],
+    pub(crate) point_piles: [Vec<Role>; SEATS],
     /// The group discard, oldest first.
-    pub(crate) discard: Vec<Piece>,
+    pub(crate) discard: Vec<Role>,
     /// Whether each seat's King has been attacked (§4, §7.5).
     pub(crate) king_attacked: [bool; SEATS],
     /// The stage of the game.
     pub(crate) phase: Phase,
     /// §2.4: each seat's secret first-player pick, kept until both have picked.
-    pub(crate) first_picks: [Option<Piece>; SEATS],
+    pub(crate) first_picks: [Option<Role>; SEATS],
     /// §2.3, §7.3: the seat whose back row arrived first.
     pub(crate) back_row_first: Option<Seat>,
     /// §2.4: the cards each seat revealed to choose the first player, public once both picked.
-    pub(crate) first_reveals: [Vec<Piece>; SEATS],
+    pub(crate) first_reveals: [Vec<Role>; SEATS],
     /// The first player, once chosen.
     pub(crate) first_player: Option<Seat>,
     /// Whose turn it is during play.
@@ -152,7 +152,7 @@ impl State {
 
     /// §4: whether `seat`'s King is alive: never attacked, and the deck has a King at all.
     pub(crate) fn king_alive(&self, seat: Seat) -> bool {
-        self.config.count(Piece::King) > 0 && !self.king_attacked[seat.index()]
+        self.config.count(Role::King) > 0 && !self.king_attacked[seat.index()]
     }
 
     /// §4: the point pile plus 3 for a living King.
@@ -173,8 +173,8 @@ pub(crate) fn hand_size(hand: &Hand) -> usize {
 }
 
 /// The hand's cards, highest worth first.
-pub(crate) fn hand_cards(hand: &Hand) -> Vec<Piece> {
-    Piece::ALL
+pub(crate) fn hand_cards(hand: &Hand) -> Vec<Role> {
+    Role::ALL
         .iter()
         .rev()
         .flat_map(|piece| std::iter::repeat_n(*piece, usize::from(hand[piece.index()])))

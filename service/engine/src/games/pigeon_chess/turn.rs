@@ -16,7 +16,7 @@ use super::action::Action;
 use super::event::{Event, RowSide};
 use super::movement::{destinations, has_any_move};
 use super::observation::Phase;
-use super::piece::{Piece, Spot};
+use super::piece::{Role, Spot};
 use super::state::{Card, State, hand_cards, row_index, row_spots, seats};
 use crate::edition::Edition;
 use crate::game::{EndReason, Outcome, PlayError};
@@ -126,21 +126,21 @@ pub(crate) fn play_move(
     let mut captured_scored = false;
     if let Some(victim) = captured {
         // §3 Attacking: a Pawn's victim goes to the group discard, any other attacker scores it.
-        if card.piece == Piece::Pawn {
+        if card.piece == Role::Pawn {
             state.discard.push(victim);
         } else {
             state.point_piles[seat.index()].push(victim);
             captured_scored = true;
         }
         // §4, §7.5: an attacked King is no longer alive.
-        if victim == Piece::King {
+        if victim == Role::King {
             state.king_attacked[opponent.index()] = true;
         }
     }
     // §3 Pawn scoring, §7.7: a Pawn reaching the opponent's back row leaves for the point pile.
-    let pawn_scored = card.piece == Piece::Pawn && to.row() == row_index(opponent, RowSide::Back);
+    let pawn_scored = card.piece == Role::Pawn && to.row() == row_index(opponent, RowSide::Back);
     if pawn_scored {
-        state.point_piles[seat.index()].push(Piece::Pawn);
+        state.point_piles[seat.index()].push(Role::Pawn);
     } else {
         state.board[to.index()] = Some(card);
     }
@@ -153,7 +153,7 @@ pub(crate) fn play_move(
         captured_scored,
         pawn_scored,
     }];
-    let progress = captured.is_some() || card.piece == Piece::Pawn;
+    let progress = captured.is_some() || card.piece == Role::Pawn;
     complete_turn(state, seat, progress, false, &mut events);
     Ok(events)
 }
@@ -162,7 +162,7 @@ pub(crate) fn play_move(
 pub(crate) fn place(
     state: &mut State,
     seat: Seat,
-    piece: Piece,
+    piece: Role,
     spot: Spot,
 ) -> Result<Vec<Event>, PlayError> {
     require_play(state)?;

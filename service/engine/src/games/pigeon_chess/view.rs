@@ -34,11 +34,7 @@ pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
             first_player_reveals: state.first_reveals[seat.index()].clone(),
         })
         .collect();
-    let hand = viewer
-        .seat()
-        .and_then(|seat| state.hands.get(seat.index()))
-        .map(hand_cards)
-        .unwrap_or_default();
+    let hand = viewer.own(&state.hands).map(hand_cards).unwrap_or_default();
     Observation {
         phase: state.phase,
         board,

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use super::piece::Piece;
+use super::piece::Role;
 use crate::seat::Seat;
 
 /// One Pile Chess decision.
@@ -14,7 +14,7 @@ pub enum Action {
     /// the own one included). The card keeps its owner.
     Play {
         /// The card from the hand.
-        piece: Piece,
+        piece: Role,
         /// The seat whose pile it goes on.
         pile: Seat,
     },
@@ -35,13 +35,13 @@ pub enum Action {
     },
     /// §5: a player whose King was captured gives up to two of their remaining cards (deck, hand
     /// or reuse pile) to the hand of a teammate still in the game. `pieces` is listed in
-    /// decreasing piece order ([`Piece`] order, King first); it may be empty, and then `to` is
+    /// decreasing piece order ([`Role`] order, King first); it may be empty, and then `to` is
     /// the first teammate still in, in seat order (§7.13).
     Gift {
         /// The teammate.
         to: Seat,
         /// The cards, King side first.
-        pieces: Vec<Piece>,
+        pieces: Vec<Role>,
     },
     /// §3 step 3 Promotion: one Pawn of the won pile goes from the reuse pile to the removed
     /// zone, and the own card `piece` comes back from captured pile `captured_pile` (its index
@@ -50,7 +50,7 @@ pub enum Action {
         /// The captured pile the card comes back from.
         captured_pile: u8,
         /// The own card taken back.
-        piece: Piece,
+        piece: Role,
     },
     /// §3 step 3: the player does not promote for this pile.
     DeclinePromotion,

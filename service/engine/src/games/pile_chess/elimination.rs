@@ -13,7 +13,7 @@
 use super::action::Action;
 use super::event::{Event, OutReason, PublicEvent};
 use super::observation::{Pending, Step};
-use super::piece::{Card, Piece};
+use super::piece::{Card, Role};
 use super::play;
 use super::round;
 use super::scoring;
@@ -59,7 +59,7 @@ pub(crate) fn apply_king_loss(state: &mut State, events: &mut Vec<Event>) -> boo
 
 /// Whether `seat`'s King lies in the captured pile of another side.
 fn king_captured(state: &State, seat: Seat) -> bool {
-    let king = Card::new(seat, Piece::King);
+    let king = Card::new(seat, Role::King);
     state
         .captured
         .iter()
@@ -98,7 +98,7 @@ pub(crate) fn leave(state: &mut State, seat: Seat, extra: Vec<Card>, events: &mu
     let side = usize::from(state.side(seat));
     let keep_captures = state.config.is_team_game() || state.config.eliminated_captures_count;
     let player = state.player_mut(seat);
-    let mut own: Vec<Piece> = std::mem::take(&mut player.deck);
+    let mut own: Vec<Role> = std::mem::take(&mut player.deck);
     own.extend(hand_cards(&player.hand));
     own.append(&mut player.reuse);
     player.hand = [0; 6];
@@ -154,7 +154,7 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         })
         .into_iter()
         .collect();
-    let mut gifts: Vec<Vec<Piece>> = Vec::new();
+    let mut gifts: Vec<Vec<Role>> = Vec::new();
     gifts.extend(distinct_pieces(&pool).map(|piece| vec![piece]));
     for first in distinct_pieces(&pool) {
         for second in distinct_pieces(&pool).filter(|second| *second <= first) {
@@ -181,7 +181,7 @@ pub(crate) fn gift(
     state: &mut State,
     seat: Seat,
     to: Seat,
-    pieces: &[Piece],
+    pieces: &[Role],
 ) -> Result<Vec<Event>, PlayError> {
     if state.pending.first() != Some(&Pending::Gift { seat }) {
         return Err(PlayError::Illegal(
@@ -238,7 +238,7 @@ pub(crate) fn gift(
 
 /// Removes one `piece` from the leaving seat's cards: reuse pile, then hand, then deck. Which
 /// zone gives it makes no difference, since the rest leaves the game at once.
-fn take_remaining(state: &mut State, seat: Seat, piece: Piece) {
+fn take_remaining(state: &mut State, seat: Seat, piece: Role) {
     let player = state.player_mut(seat);
     if let Some(index) = player.reuse.iter().position(|card| *card == piece) {
         player.reuse.remove(index);

@@ -107,15 +107,19 @@ pub use config::{
 };
 pub use event::{CapturedCard, Event, EventView, OutReason, PileSource, PublicEvent, SideTotal};
 pub use observation::{CapturedPileView, Observation, Pending, PileView, PlayerView, Step};
-pub use piece::{Card, DECK, DECK_SIZE, Piece};
+pub use piece::{Card, DECK, DECK_SIZE};
 pub use state::State;
+
+/// The name the wire layer (the server's codec) uses for a card's chess
+/// [`Role`](crate::chess::Role); the engine itself names it `Role`. To be removed once the codec
+/// names `Role` too.
+pub use crate::chess::Role as Piece;
 
 use std::ops::RangeInclusive;
 
-use crate::edition::Edition;
-use crate::game::{Game, Outcome, PlayError, SetupError};
-use crate::rng::{GameRng, Seed};
-use crate::seat::{Seat, SeatSet, Viewer};
+use crate::game::{Game, PlayError};
+use crate::games::common;
+use crate::seat::{Seat, Viewer};
 
 /// Pile Chess: chess-piece decks fight over piles (docs/rules/pile_chess.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -130,28 +134,10 @@ impl Game for PileChess {
         decide. 2 to 4 players, free for all or in teams.";
     const SEATS: RangeInclusive<usize> = MIN_SEATS..=MAX_SEATS;
 
-    type Config = Config;
-    type State = State;
-    type Action = Action;
-    type Observation = Observation;
-    type Event = Event;
-    type EventView = EventView;
-
-    fn new_game_in(
-        config: &Config,
-        seats: usize,
-        seed: Seed,
-        edition: Edition,
-    ) -> Result<(State, Vec<Event>), SetupError> {
-        setup::new_game(config, seats, seed, edition)
-    }
+    common::game_layout!();
 
     fn seat_count(state: &State) -> usize {
         state.seat_count()
-    }
-
-    fn to_act(state: &State) -> SeatSet {
-        state.to_act()
     }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
@@ -167,12 +153,7 @@ impl Game for PileChess {
     }
 
     fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, PlayError> {
-        if state.outcome.is_some() {
-            return Err(PlayError::GameOver);
-        }
-        if !state.to_act().contains(seat) {
-            return Err(PlayError::NotYourTurn);
-        }
+        common::check_may_act::<Self>(state, seat)?;
         let events = match action {
             Action::Play { piece, pile } => play::play(state, seat, *piece, *pile),
             Action::Pass => play::pass(state, seat),
@@ -196,10 +177,6 @@ impl Game for PileChess {
         state.turns
     }
 
-    fn observe(state: &State, viewer: Viewer) -> Observation {
-        view::observe(state, viewer)
-    }
-
     fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {
         Some(event.view(viewer))
     }
@@ -208,15 +185,7 @@ impl Game for PileChess {
         event.reveal()
     }
 
-    fn outcome(state: &State) -> Option<Outcome> {
-        state.outcome.clone()
-    }
-
     fn resign(state: &mut State, seat: Seat) -> Option<Vec<Event>> {
         elimination::resign(state, seat)
-    }
-
-    fn resample(state: &State, viewer: Viewer, rng: &mut GameRng) -> State {
-        resample::resample(state, viewer, rng)
     }
 }

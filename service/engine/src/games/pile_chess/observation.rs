@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::config::Config;
 use super::event::PileSource;
-use super::piece::{Card, Piece};
+use super::piece::{Card, Role};
 use crate::seat::Seat;
 
 /// Where in the round the game is. Steps 1, 3 and 4 of §3 (opening piles, resolution, draws)
@@ -75,7 +75,7 @@ pub struct PlayerView {
     /// Cards in the hand.
     pub hand_count: u32,
     /// The reuse pile, oldest first.
-    pub reuse_pile: Vec<Piece>,
+    pub reuse_pile: Vec<Role>,
     /// The reshuffle counter (§3 step 4).
     pub reshuffles: u32,
     /// Whether the player has castled in this game.
@@ -128,7 +128,7 @@ pub struct Observation {
     /// Cards out of the game: Pawns spent on promotion and the cards of players who left.
     pub removed: Vec<Card>,
     /// The viewer's own hand, King first; empty for spectators.
-    pub hand: Vec<Piece>,
+    pub hand: Vec<Role>,
     /// Decisions the game waits for after the last resolution, the current one first.
     pub pending: Vec<Pending>,
     /// The effective config.

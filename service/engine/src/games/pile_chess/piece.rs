@@ -5,60 +5,13 @@ use std::fmt;
 
 use crate::seat::Seat;
 
-/// The chess piece printed on a card. The order (Pawn lowest, King highest) is only used to list
-/// cards in a stable order; a piece's worth in a pile comes from [`super::Config::values`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Piece {
-    /// Pawn.
-    Pawn,
-    /// Knight.
-    Knight,
-    /// Bishop.
-    Bishop,
-    /// Rook.
-    Rook,
-    /// Queen.
-    Queen,
-    /// King.
-    King,
-}
+/// A card shows a chess [`Role`]. The order of roles (Pawn lowest, King highest) is only used to
+/// list cards in a stable order; a piece's worth in a pile comes from [`super::Config::values`].
+pub(super) use crate::chess::Role;
+// The name the event and config modules still use for `Role`.
+pub(super) use crate::chess::Role as Piece;
 
-impl Piece {
-    /// Every piece, Pawn first.
-    pub const ALL: [Piece; 6] = [
-        Piece::Pawn,
-        Piece::Knight,
-        Piece::Bishop,
-        Piece::Rook,
-        Piece::Queen,
-        Piece::King,
-    ];
-
-    /// Index into per-piece arrays (`Piece::ALL[piece.index()] == piece`).
-    pub fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The usual one-letter name: P, N, B, R, Q, K.
-    pub fn letter(self) -> char {
-        match self {
-            Piece::Pawn => 'P',
-            Piece::Knight => 'N',
-            Piece::Bishop => 'B',
-            Piece::Rook => 'R',
-            Piece::Queen => 'Q',
-            Piece::King => 'K',
-        }
-    }
-}
-
-impl fmt::Display for Piece {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.letter())
-    }
-}
-
-/// §1: cards in each player's 16-card deck, indexed by [`Piece::index`]: 8 Pawns, 2 Knights,
+/// §1: cards in each player's 16-card deck, indexed by [`Role::index`]: 8 Pawns, 2 Knights,
 /// 2 Bishops, 2 Rooks, 1 Queen and 1 King.
 pub const DECK: [u8; 6] = [8, 2, 2, 2, 1, 1];
 
@@ -71,12 +24,12 @@ pub struct Card {
     /// The seat whose deck the card belongs to.
     pub owner: Seat,
     /// The printed piece.
-    pub piece: Piece,
+    pub piece: Role,
 }
 
 impl Card {
     /// A card of `owner` showing `piece`.
-    pub fn new(owner: Seat, piece: Piece) -> Card {
+    pub fn new(owner: Seat, piece: Role) -> Card {
         Card { owner, piece }
     }
 }
@@ -97,9 +50,9 @@ mod tests {
             DECK.iter().map(|count| usize::from(*count)).sum::<usize>(),
             DECK_SIZE
         );
-        for (index, piece) in Piece::ALL.iter().enumerate() {
+        for (index, piece) in Role::ALL.iter().enumerate() {
             assert_eq!(piece.index(), index);
         }
-        assert_eq!(Card::new(Seat(2), Piece::Rook).to_string(), "R2");
+        assert_eq!(Card::new(Seat(2), Role::Rook).to_string(), "R2");
     }
 }

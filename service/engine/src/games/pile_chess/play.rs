@@ -8,7 +8,7 @@
 use super::action::Action;
 use super::event::{Event, PileSource, PublicEvent};
 use super::observation::Step;
-use super::piece::{Card, Piece};
+use super::piece::{Card, Role};
 use super::round;
 use super::state::{State, distinct_pieces};
 use crate::game::PlayError;
@@ -58,7 +58,7 @@ fn own_pawns(state: &State, owner: Seat, seat: Seat) -> u8 {
     state.pile(owner).map_or(0, |pile| {
         pile.cards
             .iter()
-            .filter(|card| **card == Card::new(seat, Piece::Pawn))
+            .filter(|card| **card == Card::new(seat, Role::Pawn))
             .count() as u8
     })
 }
@@ -90,7 +90,7 @@ fn require_pile(state: &State, owner: Seat) -> Result<(), PlayError> {
 pub(crate) fn play(
     state: &mut State,
     seat: Seat,
-    piece: Piece,
+    piece: Role,
     pile: Seat,
 ) -> Result<Vec<Event>, PlayError> {
     require_play_step(state)?;
@@ -100,7 +100,7 @@ pub(crate) fn play(
     }
     let player = state.player_mut(seat);
     player.hand[piece.index()] -= 1;
-    player.pawns_only &= piece == Piece::Pawn;
+    player.pawns_only &= piece == Role::Pawn;
     if let Some(target) = state.piles[pile.index()].as_mut() {
         target.cards.push(Card::new(seat, piece));
     }
@@ -144,14 +144,14 @@ fn castle_refusal(state: &State, seat: Seat) -> Option<&'static str> {
         return Some("you have no pile this round");
     };
     if pile.source != PileSource::DeckTop
-        || pile.cards.first() != Some(&Card::new(seat, Piece::King))
+        || pile.cards.first() != Some(&Card::new(seat, Role::King))
     {
         return Some("your pile was not opened with your King from the top of your deck");
     }
     if pile.cards.len() != 1 {
         return Some("a card has been played on your pile this round");
     }
-    if !player.holds(Piece::Rook) {
+    if !player.holds(Role::Rook) {
         return Some("you hold no Rook");
     }
     None
@@ -165,12 +165,12 @@ pub(crate) fn castle(state: &mut State, seat: Seat) -> Result<Vec<Event>, PlayEr
         return Err(PlayError::Illegal(reason.into()));
     }
     let player = state.player_mut(seat);
-    player.hand[Piece::Rook.index()] -= 1;
-    player.hand[Piece::King.index()] += 1;
+    player.hand[Role::Rook.index()] -= 1;
+    player.hand[Role::King.index()] += 1;
     player.castled = true;
     player.pawns_only = false;
     if let Some(pile) = state.piles[seat.index()].as_mut() {
-        pile.cards[0] = Card::new(seat, Piece::Rook);
+        pile.cards[0] = Card::new(seat, Role::Rook);
     }
     let events = vec![Event::Public(PublicEvent::Castled { seat })];
     after_play(state, seat);
@@ -227,7 +227,7 @@ pub(crate) fn en_passant(
             from.0
         )));
     }
-    let pawn = Card::new(seat, Piece::Pawn);
+    let pawn = Card::new(seat, Role::Pawn);
     if let Some(source) = state.piles[from.index()].as_mut() {
         // The most recent Pawns move first, so the starting piece moves last.
         for _ in 0..pawns {

@@ -11,7 +11,7 @@
 use super::action::Action;
 use super::event::{Event, PublicEvent};
 use super::observation::Pending;
-use super::piece::{Card, Piece};
+use super::piece::{Card, Role};
 use super::resolve::Won;
 use super::round;
 use super::state::State;
@@ -26,7 +26,7 @@ pub(crate) fn queue(state: &mut State, won: &[Won]) {
             .cards
             .iter()
             .filter(|card| state.side(card.owner) == pile.side)
-            .all(|card| card.piece == Piece::Pawn);
+            .all(|card| card.piece == Role::Pawn);
         if !pawns_only {
             continue;
         }
@@ -35,7 +35,7 @@ pub(crate) fn queue(state: &mut State, won: &[Won]) {
             .find(|seat| {
                 state.side(*seat) == pile.side
                     && state.is_in(*seat)
-                    && pile.cards.contains(&Card::new(*seat, Piece::Pawn))
+                    && pile.cards.contains(&Card::new(*seat, Role::Pawn))
             });
         if let Some(seat) = promoter {
             state.pending.push(Pending::Promotion {
@@ -50,23 +50,19 @@ pub(crate) fn queue(state: &mut State, won: &[Won]) {
 /// to take back.
 pub(crate) fn possible(state: &State, seat: Seat) -> bool {
     state.is_in(seat)
-        && state.player(seat).reuse.contains(&Piece::Pawn)
+        && state.player(seat).reuse.contains(&Role::Pawn)
         && !take_backs(state, seat).is_empty()
 }
 
 /// Every (captured pile, piece) of `seat`'s own cards lying in an opponent's captured pile, by
 /// pile, King side first. The King never appears: its capture ended the player's game (§7.7).
-fn take_backs(state: &State, seat: Seat) -> Vec<(u8, Piece)> {
+fn take_backs(state: &State, seat: Seat) -> Vec<(u8, Role)> {
     let mut out = Vec::new();
     for (side, cards) in state.captured.iter().enumerate() {
         if side as u8 == state.side(seat) {
             continue;
         }
-        for piece in Piece::ALL
-            .iter()
-            .rev()
-            .filter(|piece| **piece != Piece::King)
-        {
+        for piece in Role::ALL.iter().rev().filter(|piece| **piece != Role::King) {
             if cards.contains(&Card::new(seat, *piece)) {
                 out.push((side as u8, *piece));
             }
@@ -107,7 +103,7 @@ pub(crate) fn promote(
     state: &mut State,
     seat: Seat,
     captured_pile: u8,
-    piece: Piece,
+    piece: Role,
 ) -> Result<Vec<Event>, PlayError> {
     let pile = chance(state, seat)?;
     if !take_backs(state, seat).contains(&(captured_pile, piece)) {
@@ -116,14 +112,14 @@ pub(crate) fn promote(
         )));
     }
     let player = state.player_mut(seat);
-    let Some(pawn) = player.reuse.iter().rposition(|card| *card == Piece::Pawn) else {
+    let Some(pawn) = player.reuse.iter().rposition(|card| *card == Role::Pawn) else {
         return Err(PlayError::Illegal(
             "your reuse pile holds no Pawn to remove".into(),
         ));
     };
     player.reuse.remove(pawn);
     player.reuse.push(piece);
-    state.removed.push(Card::new(seat, Piece::Pawn));
+    state.removed.push(Card::new(seat, Role::Pawn));
     let captured = &mut state.captured[usize::from(captured_pile)];
     if let Some(index) = captured
         .iter()

@@ -1,41 +1,34 @@
 //! §2 setup (and §5 for more players): every player's deck is shuffled, every player draws four
 //! cards, seat 0 opens round 1.
 
-use super::config::{Config, MAX_SEATS, MIN_SEATS};
+use super::config::Config;
 use super::event::{Event, PublicEvent};
-use super::piece::{DECK, Piece};
+use super::piece::{DECK, Role};
 use super::round;
 use super::state::{Player, State};
-use crate::edition::Edition;
 use crate::game::SetupError;
-use crate::rng::{Seed, shuffle};
+use crate::games::common::Deal;
+use crate::rng::shuffle;
 use crate::seat::{Seat, SeatSet};
 
 /// §2.2: cards every player draws at the start.
 const START_HAND: usize = 4;
 
-/// Checks the seat count and the options, shuffles every deck, deals four cards to everyone and
+/// Checks the options, shuffles every deck, deals four cards to everyone and
 /// starts round 1 with seat 0 (White) as the first player.
-pub(crate) fn new_game(
-    config: &Config,
-    seats: usize,
-    seed: Seed,
-    edition: Edition,
-) -> Result<(State, Vec<Event>), SetupError> {
-    if !(MIN_SEATS..=MAX_SEATS).contains(&seats) {
-        return Err(SetupError::SeatCount {
-            min: MIN_SEATS,
-            max: MAX_SEATS,
-            requested: seats,
-        });
-    }
+pub(crate) fn new_game(deal: Deal<'_, Config>) -> Result<(State, Vec<Event>), SetupError> {
+    let Deal {
+        config,
+        seats,
+        mut rng,
+        edition,
+    } = deal;
     config.validate(seats)?;
-    let mut rng = seed.rng();
     let mut events = Vec::new();
     let mut players = Vec::with_capacity(seats);
     for seat in 0..seats {
         // §2.1: each player shuffles their own deck.
-        let mut deck: Vec<Piece> = Piece::ALL
+        let mut deck: Vec<Role> = Role::ALL
             .iter()
             .flat_map(|piece| std::iter::repeat_n(*piece, usize::from(DECK[piece.index()])))
             .collect();
@@ -83,7 +76,7 @@ pub(crate) fn draw(state: &mut State, seat: Seat, count: usize, events: &mut Vec
         return 0;
     }
     let start = player.deck.len() - take;
-    let pieces: Vec<Piece> = player.deck.drain(start..).rev().collect();
+    let pieces: Vec<Role> = player.deck.drain(start..).rev().collect();
     for piece in &pieces {
         player.hand[piece.index()] += 1;
     }

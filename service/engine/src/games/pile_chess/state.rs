@@ -9,24 +9,24 @@ use serde::{Deserialize, Serialize};
 use super::config::Config;
 use super::event::PileSource;
 use super::observation::{Pending, Step};
-use super::piece::{Card, Piece};
+use super::piece::{Card, Role};
 use crate::edition::Edition;
 use crate::game::Outcome;
 use crate::rng::GameRng;
 use crate::seat::{Seat, SeatSet};
 
-/// A hand: how many cards of each piece, indexed by [`Piece::index`].
+/// A hand: how many cards of each piece, indexed by [`Role::index`].
 pub(crate) type Hand = [u8; 6];
 
 /// One player's cards and per-round bookkeeping.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct Player {
     /// Face down; the last element is the top card.
-    pub(crate) deck: Vec<Piece>,
+    pub(crate) deck: Vec<Role>,
     /// Owner-only.
     pub(crate) hand: Hand,
     /// Public: own cards that survived a pile, oldest first.
-    pub(crate) reuse: Vec<Piece>,
+    pub(crate) reuse: Vec<Role>,
     /// §3 step 4: reshuffles made so far.
     pub(crate) reshuffles: u32,
     /// Out of the game (King captured or resigned).
@@ -45,7 +45,7 @@ pub(crate) struct Player {
 
 impl Player {
     /// A player with `deck` and nothing else.
-    pub(crate) fn new(deck: Vec<Piece>) -> Player {
+    pub(crate) fn new(deck: Vec<Role>) -> Player {
         Player {
             deck,
             hand: [0; 6],
@@ -66,7 +66,7 @@ impl Player {
     }
 
     /// Whether the hand holds a `piece`.
-    pub(crate) fn holds(&self, piece: Piece) -> bool {
+    pub(crate) fn holds(&self, piece: Role) -> bool {
         self.hand[piece.index()] > 0
     }
 }
@@ -183,7 +183,7 @@ impl State {
     }
 
     /// The value of `piece` in a pile.
-    pub(crate) fn value(&self, piece: Piece) -> u32 {
+    pub(crate) fn value(&self, piece: Role) -> u32 {
         self.config.value(piece)
     }
 
@@ -242,8 +242,8 @@ pub(crate) fn hand_size(hand: &Hand) -> usize {
 }
 
 /// The hand's cards, King first.
-pub(crate) fn hand_cards(hand: &Hand) -> Vec<Piece> {
-    Piece::ALL
+pub(crate) fn hand_cards(hand: &Hand) -> Vec<Role> {
+    Role::ALL
         .iter()
         .rev()
         .flat_map(|piece| std::iter::repeat_n(*piece, usize::from(hand[piece.index()])))
@@ -251,8 +251,8 @@ pub(crate) fn hand_cards(hand: &Hand) -> Vec<Piece> {
 }
 
 /// Each piece the hand holds, once, King first.
-pub(crate) fn distinct_pieces(hand: &Hand) -> impl Iterator<Item = Piece> + '_ {
-    Piece::ALL
+pub(crate) fn distinct_pieces(hand: &Hand) -> impl Iterator<Item = Role> + '_ {
+    Role::ALL
         .iter()
         .rev()
         .copied()

@@ -54,8 +54,7 @@ pub(crate) fn observe(state: &State, viewer: Viewer) -> Observation {
         })
         .collect();
     let hand = viewer
-        .seat()
-        .and_then(|seat| state.players.get(seat.index()))
+        .own(&state.players)
         .map(|player| hand_cards(&player.hand))
         .unwrap_or_default();
     Observation {

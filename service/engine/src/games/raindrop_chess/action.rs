@@ -5,29 +5,10 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::chess::{Role, Square};
+use crate::chess::Square;
 
-/// One chess move (UCI): from, to and the promotion piece taken from the pool.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct ChessMove {
-    /// The square the piece leaves.
-    pub from: Square,
-    /// The square it goes to.
-    pub to: Square,
-    /// §5: the pool piece a pawn reaching the last rank becomes (Q, R, B or N); `None` for every
-    /// other move and for a pawn that stays a pawn.
-    pub promotion: Option<Role>,
-}
-
-impl fmt::Display for ChessMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)?;
-        if let Some(role) = self.promotion {
-            write!(f, "{}", role.letter().to_ascii_lowercase())?;
-        }
-        Ok(())
-    }
-}
+// The event module names the move through this module.
+pub(super) use crate::chess::ChessMove;
 
 /// One Raindropchess decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -68,24 +49,7 @@ impl FromStr for Action {
             ["flip"] => Ok(Action::Flip),
             ["place", square] => square.parse().map(Action::Place).map_err(|_| error()),
             ["remove", square] => square.parse().map(Action::Remove).map_err(|_| error()),
-            [uci] if uci.is_ascii() && (4..=5).contains(&uci.len()) => {
-                let from = uci[0..2].parse().map_err(|_| error())?;
-                let to = uci[2..4].parse().map_err(|_| error())?;
-                let promotion = match uci[4..].chars().next() {
-                    None => None,
-                    Some(letter) => match Role::from_letter(letter) {
-                        Some(role @ (Role::Queen | Role::Rook | Role::Bishop | Role::Knight)) => {
-                            Some(role)
-                        }
-                        _ => return Err(error()),
-                    },
-                };
-                Ok(Action::Move(ChessMove {
-                    from,
-                    to,
-                    promotion,
-                }))
-            }
+            [uci] => uci.parse().map(Action::Move).map_err(|_| error()),
             _ => Err(error()),
         }
     }

@@ -39,7 +39,8 @@ mod view;
 #[cfg(test)]
 mod tests;
 
-pub use action::{Action, ChessMove, ParseActionError};
+pub use crate::chess::ChessMove;
+pub use action::{Action, ParseActionError};
 pub use card::Card;
 pub use config::{Config, JokerEffect};
 pub use event::{Event, EventView};
@@ -48,10 +49,9 @@ pub use state::State;
 
 use std::ops::RangeInclusive;
 
-use crate::edition::Edition;
-use crate::game::{Game, Outcome, PlayError, SetupError};
-use crate::rng::{GameRng, Seed};
-use crate::seat::{Seat, SeatSet, Viewer};
+use crate::game::Game;
+use crate::games::common;
+use crate::seat::Viewer;
 
 #[cfg(doc)]
 use crate::game::EndReason;
@@ -70,41 +70,7 @@ impl Game for RaindropChess {
         with flips able to block; single-step pawns; promotion from a one-use pool of Q, R, B, N.";
     const SEATS: RangeInclusive<usize> = state::SEATS..=state::SEATS;
 
-    type Config = Config;
-    type State = State;
-    type Action = Action;
-    type Observation = Observation;
-    type Event = Event;
-    type EventView = EventView;
-
-    fn new_game_in(
-        config: &Config,
-        seats: usize,
-        seed: Seed,
-        edition: Edition,
-    ) -> Result<(State, Vec<Event>), SetupError> {
-        setup::new_game(config, seats, seed, edition)
-    }
-
-    fn seat_count(_state: &State) -> usize {
-        state::SEATS
-    }
-
-    fn to_act(state: &State) -> SeatSet {
-        state.to_act()
-    }
-
-    fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
-        turn::legal_actions(state, seat)
-    }
-
-    fn apply(state: &mut State, seat: Seat, action: &Action) -> Result<Vec<Event>, PlayError> {
-        turn::apply(state, seat, action)
-    }
-
-    fn observe(state: &State, _viewer: Viewer) -> Observation {
-        view::observe(state)
-    }
+    common::game_layout!(turn);
 
     /// §14: the turns completed so far. `plies` grows by one when a turn ends (a chess move, a
     /// placement, a removal, a returned card, or a joker's turn before its extra turn) and
@@ -119,13 +85,5 @@ impl Game for RaindropChess {
 
     fn reveal_event(event: &Event) -> EventView {
         event.reveal()
-    }
-
-    fn outcome(state: &State) -> Option<Outcome> {
-        state.outcome.clone()
-    }
-
-    fn resample(state: &State, _viewer: Viewer, rng: &mut GameRng) -> State {
-        resample::resample(state, rng)
     }
 }

@@ -6,9 +6,11 @@ use rand::seq::SliceRandom;
 
 use super::state::{State, seats};
 use crate::rng::GameRng;
+use crate::seat::Viewer;
 
-/// A state no viewer can tell apart from `state`.
-pub(crate) fn resample(state: &State, rng: &mut GameRng) -> State {
+/// A state no viewer can tell apart from `state`; as every viewer sees the same, `_viewer`
+/// changes nothing.
+pub(crate) fn resample(state: &State, _viewer: Viewer, rng: &mut GameRng) -> State {
     let mut out = state.clone();
     for seat in seats() {
         let index = seat.index();

@@ -6,27 +6,15 @@ use super::event::Event;
 use super::observation::Stage;
 use super::state::{SEATS, State, full_pool, seats};
 use crate::chess::{Color, Position};
-use crate::edition::Edition;
 use crate::game::SetupError;
-use crate::rng::{Seed, shuffle};
+use crate::games::common::Deal;
+use crate::rng::shuffle;
 use crate::seat::Seat;
 
 /// §2: shuffles both decks (White's first) and starts White's (seat 0's) first turn.
-pub(crate) fn new_game(
-    config: &Config,
-    seats_requested: usize,
-    seed: Seed,
-    edition: Edition,
-) -> Result<(State, Vec<Event>), SetupError> {
-    if seats_requested != SEATS {
-        return Err(SetupError::SeatCount {
-            min: SEATS,
-            max: SEATS,
-            requested: seats_requested,
-        });
-    }
+pub(crate) fn new_game(deal: Deal<'_, Config>) -> Result<(State, Vec<Event>), SetupError> {
+    let (config, mut rng) = (deal.config, deal.rng);
     config.validate()?;
-    let mut rng = seed.rng();
     let mut events = Vec::new();
     let mut decks = [config.build_deck(), config.build_deck()];
     for seat in seats() {
@@ -39,7 +27,7 @@ pub(crate) fn new_game(
     }
     let mut state = State {
         config: config.clone(),
-        edition,
+        edition: deal.edition,
         rng,
         position: Position::empty(Color::White),
         decks,

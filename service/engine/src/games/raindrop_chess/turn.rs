@@ -1,6 +1,7 @@
 //! §3 turns, §4 check and legality, §5 chess moves: the legal actions and applying them.
 
-use super::action::{Action, ChessMove};
+use super::RaindropChess;
+use super::action::Action;
 use super::card::Card;
 use super::config::JokerEffect;
 use super::end::{extra_turn, finish, lose};
@@ -8,9 +9,11 @@ use super::event::Event;
 use super::observation::Stage;
 use super::placement::{block_possible, placement_squares, removal_targets};
 use super::state::{State, colour_of};
+use crate::chess::ChessMove;
 use crate::chess::{Move, Piece, Role, Square};
 use crate::edition::Edition;
 use crate::game::PlayError;
+use crate::games::common;
 use crate::seat::Seat;
 
 /// §3, §4: whether `seat` may flip now: its deck holds a card, and if its King is in check, a
@@ -86,12 +89,7 @@ pub(crate) fn apply(
     seat: Seat,
     action: &Action,
 ) -> Result<Vec<Event>, PlayError> {
-    if state.outcome.is_some() {
-        return Err(PlayError::GameOver);
-    }
-    if seat != state.current {
-        return Err(PlayError::NotYourTurn);
-    }
+    common::check_may_act::<RaindropChess>(state, seat)?;
     let mut events = Vec::new();
     match (state.stage, *action) {
         (Stage::Turn, Action::Flip) => {

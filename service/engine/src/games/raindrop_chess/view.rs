@@ -5,11 +5,12 @@
 use super::observation::{Observation, SideView};
 use super::state::{State, colour_of, seats};
 use crate::chess::Square;
+use crate::seat::Viewer;
 
 /// The game as any viewer may see it: the board, deck sizes (never their order), every flipped
 /// card, the returned cards at the bottom, each King's presence and check, the unused promotion
-/// pieces.
-pub(crate) fn observe(state: &State) -> Observation {
+/// pieces. Nothing is hidden from one viewer that another sees, so `_viewer` changes nothing.
+pub(crate) fn observe(state: &State, _viewer: Viewer) -> Observation {
     let mut board = [None; 64];
     for square in Square::all() {
         board[usize::from(square.index())] = state.position.piece_at(square);

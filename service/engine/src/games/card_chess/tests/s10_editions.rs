@@ -7,6 +7,7 @@ use super::support::*;
 use crate::cards::Suit;
 use crate::edition::Edition;
 use crate::game::{EndReason, Game, Outcome};
+use crate::games::testing::meta;
 use crate::seat::{Seat, SeatSet, Viewer};
 use crate::table::{MetaAction, MetaEvent, Table, TableAction, TableEvent};
 
@@ -151,9 +152,7 @@ fn s8_18_a_capture_and_its_replacement_choice_are_one_turn_for_draw_offers() {
     assert_eq!(turn(&table), 0);
 
     // Black offers a draw during Red's turn; Red's capture declines it.
-    table
-        .apply(Seat(1), &TableAction::Meta(MetaAction::OfferDraw))
-        .unwrap();
+    meta(&mut table, 1, MetaAction::OfferDraw);
     let events = table
         .apply(Seat(0), &TableAction::Game(mv("middle 3", "middle 4")))
         .unwrap();
@@ -169,9 +168,7 @@ fn s8_18_a_capture_and_its_replacement_choice_are_one_turn_for_draw_offers() {
         "Black already offered in this turn"
     );
     // A meta action does not move the count either.
-    table
-        .apply(Seat(0), &TableAction::Meta(MetaAction::OfferDraw))
-        .unwrap();
+    meta(&mut table, 0, MetaAction::OfferDraw);
     table
         .apply(Seat(1), &TableAction::Meta(MetaAction::DeclineDraw))
         .unwrap();

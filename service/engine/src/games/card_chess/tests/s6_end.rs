@@ -4,8 +4,9 @@
 use super::super::{Action, CardChess, Event, Phase, State};
 use super::support::*;
 use crate::game::{EndReason, Game, Outcome, PlayError};
+use crate::games::testing::{meta, won};
 use crate::seat::{Seat, SeatSet, Viewer};
-use crate::table::{MetaAction, Table, TableAction};
+use crate::table::{MetaAction, Table};
 
 #[test]
 fn s6_five_checks_in_the_enemy_castle_win() {
@@ -75,10 +76,7 @@ fn s6_no_legal_action_loses_when_the_opponent_could_play_in_or_move() {
             opponent_could_act: true
         })
     );
-    assert_eq!(
-        CardChess::outcome(&state),
-        Some(Outcome::win(Seat(0), EndReason::NoLegalAction))
-    );
+    assert_eq!(CardChess::outcome(&state), won(0, EndReason::NoLegalAction));
     // The hands were shown to judge the result.
     let view = CardChess::observe(&state, Viewer::Spectator);
     assert_eq!(view.players[0].shown_hand.as_ref(), Some(&sorted[0]));
@@ -126,11 +124,6 @@ fn s6_a_player_always_has_an_action_unless_its_previous_turn_was_an_exchange() {
 fn s6_resignation_ends_the_game_for_the_opponent() {
     let (mut table, _) =
         Table::<CardChess>::new(&Default::default(), 2, crate::rng::Seed::from_u64(2)).unwrap();
-    table
-        .apply(Seat(1), &TableAction::Meta(MetaAction::Resign))
-        .unwrap();
-    assert_eq!(
-        table.outcome(),
-        Some(Outcome::win(Seat(0), EndReason::Resignation))
-    );
+    meta(&mut table, 1, MetaAction::Resign);
+    assert_eq!(table.outcome(), won(0, EndReason::Resignation));
 }

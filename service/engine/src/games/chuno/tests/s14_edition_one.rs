@@ -7,6 +7,7 @@ use super::super::{Chuno, Config, Event, State};
 use super::support::*;
 use crate::edition::Edition;
 use crate::game::{EndReason, Game, Outcome};
+use crate::games::testing::meta;
 use crate::rng::Seed;
 use crate::seat::{Seat, Viewer};
 use crate::table::{MetaAction, MetaEvent, TableAction, TableEvent};
@@ -75,9 +76,7 @@ fn s14_3_under_edition_1_offers_are_not_limited_to_one_per_turn() {
     let mut state = table(0, [&["R2", "B1", "B2"], &["G1", "G2"]], "R0", Red, DECK);
     state.edition = Edition::FIRST;
     let mut table = table_with(state, Edition::FIRST, None);
-    table
-        .apply(Seat(0), &TableAction::Meta(MetaAction::OfferDraw))
-        .unwrap();
+    meta(&mut table, 0, MetaAction::OfferDraw);
     table
         .apply(Seat(1), &TableAction::Meta(MetaAction::DeclineDraw))
         .unwrap();
@@ -87,9 +86,7 @@ fn s14_3_under_edition_1_offers_are_not_limited_to_one_per_turn() {
     // Within the same turn, after a game action of its own, the seat offers again.
     assert_eq!(Chuno::turn_number(table.state()), 1);
     assert!(table.meta_actions(Seat(0)).contains(&MetaAction::OfferDraw));
-    table
-        .apply(Seat(0), &TableAction::Meta(MetaAction::OfferDraw))
-        .unwrap();
+    meta(&mut table, 0, MetaAction::OfferDraw);
     assert_eq!(
         table.observe(Viewer::Spectator).draw_offered_by,
         Some(Seat(0))

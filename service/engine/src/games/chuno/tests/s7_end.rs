@@ -5,6 +5,7 @@ use super::super::Colour::Red;
 use super::super::{Chuno, Event, Observation};
 use super::support::*;
 use crate::game::{EndReason, Game, Outcome};
+use crate::games::testing::{meta, won};
 use crate::seat::{Seat, SeatSet, Viewer};
 use crate::table::{MetaAction, Table, TableAction};
 
@@ -21,10 +22,7 @@ fn s7_capturing_the_king_wins_at_once_even_mid_turn() {
             .iter()
             .any(|event| matches!(event, Event::Moved(record) if record.king_captured))
     );
-    assert_eq!(
-        Chuno::outcome(&state),
-        Some(Outcome::win(Seat(0), EndReason::KingCaptured))
-    );
+    assert_eq!(Chuno::outcome(&state), won(0, EndReason::KingCaptured));
     assert_eq!(state.moves_left, 0, "the second move is not made");
     assert_eq!(Chuno::to_act(&state), SeatSet::EMPTY);
     assert!(Chuno::legal_actions(&state, Seat(0)).is_empty());
@@ -34,10 +32,7 @@ fn s7_capturing_the_king_wins_at_once_even_mid_turn() {
 fn s7_playing_the_last_card_wins_before_its_effect() {
     let mut state = table(0, [&["R+2"], &["R2", "G1"]], "R0", Red, DECK);
     act(&mut state, 0, "play R+2");
-    assert_eq!(
-        Chuno::outcome(&state),
-        Some(Outcome::win(Seat(0), EndReason::OutOfCards))
-    );
+    assert_eq!(Chuno::outcome(&state), won(0, EndReason::OutOfCards));
     assert_eq!(state.hands[1].len(), 2, "the Draw Two is not applied");
     assert_eq!(state.skips, [0, 0]);
     assert_eq!(state.chuno, None, "no call is due after going out");
@@ -94,13 +89,8 @@ fn s7_surrender_is_allowed_at_any_time_and_the_opponent_wins() {
     act(&mut state, 0, "play R2");
     let mut table = Table::<Chuno>::from_state(state);
     // Seat 1 surrenders during seat 0's turn.
-    table
-        .apply(Seat(1), &TableAction::Meta(MetaAction::Resign))
-        .unwrap();
-    assert_eq!(
-        table.outcome(),
-        Some(Outcome::win(Seat(0), EndReason::Resignation))
-    );
+    meta(&mut table, 1, MetaAction::Resign);
+    assert_eq!(table.outcome(), won(0, EndReason::Resignation));
     assert!(
         table
             .apply(Seat(0), &TableAction::Game(action("e2e4")))

@@ -9,6 +9,7 @@ use super::super::{Action, Card, Chuno, Config, Event, Kind, State};
 use super::support::*;
 use crate::edition::Edition;
 use crate::game::{EndReason, Game, Outcome};
+use crate::games::testing::meta;
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
 use crate::table::{MetaAction, MetaEvent, Table, TableAction, TableEvent};
@@ -171,9 +172,7 @@ fn s9_11_draw_offers_answers_and_surrender_close_the_chuno_window_but_calling_do
         ));
     }
     let mut table = table_at.clone();
-    table
-        .apply(Seat(0), &TableAction::Meta(MetaAction::OfferDraw))
-        .unwrap();
+    meta(&mut table, 0, MetaAction::OfferDraw);
     let events = table
         .apply(Seat(1), &TableAction::Meta(MetaAction::AcceptDraw))
         .unwrap();
@@ -409,9 +408,7 @@ fn s9_15_the_turn_number_holds_within_a_turn_and_through_meta_actions() {
 fn s9_15_a_seat_may_offer_a_draw_again_in_the_turn_a_skip_gives_back() {
     let state = table(0, [&["RS", "B1", "B2"], &["G1", "G2"]], "R0", Red, DECK);
     let mut table = Table::<Chuno>::from_state(state);
-    table
-        .apply(Seat(0), &TableAction::Meta(MetaAction::OfferDraw))
-        .unwrap();
+    meta(&mut table, 0, MetaAction::OfferDraw);
     table
         .apply(Seat(1), &TableAction::Meta(MetaAction::DeclineDraw))
         .unwrap();

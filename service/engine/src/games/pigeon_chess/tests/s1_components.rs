@@ -1,8 +1,9 @@
 //! §1 components and layout.
 
 use super::super::state::{forward, row_spots};
-use super::super::{Config, Piece, PigeonChess, RowSide};
+use super::super::{Config, PigeonChess, RowSide};
 use super::support::*;
+use crate::chess::Role;
 use crate::game::{Game, SetupError};
 use crate::rng::Seed;
 use crate::seat::Seat;
@@ -88,5 +89,5 @@ fn s1_point_piles_and_group_discard_start_empty() {
     assert!(state.point_piles.iter().all(Vec::is_empty));
     assert!(state.discard.is_empty());
     assert!(state.board.iter().all(Option::is_none));
-    assert_eq!(Piece::ALL.len(), 6);
+    assert_eq!(Role::ALL.len(), 6);
 }

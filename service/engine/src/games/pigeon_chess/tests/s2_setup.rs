@@ -3,15 +3,16 @@
 use std::collections::BTreeSet;
 
 use super::super::state::hand_cards;
-use super::super::{Action, Config, Event, EventView, Phase, Piece, PigeonChess, RowSide, State};
+use super::super::{Action, Config, Event, EventView, Phase, PigeonChess, RowSide, State};
 use super::support::*;
+use crate::chess::Role;
 use crate::game::{Game, PlayError};
 use crate::rng::Seed;
 use crate::seat::{Seat, SeatSet, Viewer};
 
 /// A game rigged so that after both rows each seat holds `left[seat]`, with seat `back_first`'s
 /// back row applied first. Front rows are three Pawns; back rows Rook, Bishop, Bishop.
-fn at_first_player(left: [[Piece; 2]; 2], back_first: u8) -> State {
+fn at_first_player(left: [[Role; 2]; 2], back_first: u8) -> State {
     let hand0 = [P, P, P, left[0][0], left[0][1]];
     let hand1 = [P, P, P, left[1][0], left[1][1]];
     let deck = [N, Q, B, B, R];
@@ -26,7 +27,7 @@ fn at_first_player(left: [[Piece; 2]; 2], back_first: u8) -> State {
 }
 
 /// Both seats pick; returns the `FirstPlayerChosen` event's fields.
-fn pick(state: &mut State, picks: [Piece; 2]) -> ([Vec<Piece>; 2], Seat, bool) {
+fn pick(state: &mut State, picks: [Role; 2]) -> ([Vec<Role>; 2], Seat, bool) {
     act(state, 0, Action::RevealForFirst(picks[0]));
     let events = act(state, 1, Action::RevealForFirst(picks[1]));
     events
@@ -77,7 +78,7 @@ fn s2_1_each_deck_is_shuffled_and_five_are_drawn() {
 fn s2_1_shuffles_come_from_the_seed() {
     let deal = |seed| PigeonChess::new_game(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
     assert_eq!(deal(11), deal(11));
-    let decks: BTreeSet<Vec<Piece>> = (0..20).map(|seed| deal(seed).0.decks[0].clone()).collect();
+    let decks: BTreeSet<Vec<Role>> = (0..20).map(|seed| deal(seed).0.decks[0].clone()).collect();
     assert!(
         decks.len() > 10,
         "different seeds give different deck orders"
@@ -99,14 +100,14 @@ fn s2_2_legal_row_choices_are_the_distinct_ordered_triples_of_the_hand() {
                 }
             }
         }
-        let legal: Vec<[Piece; 3]> = PigeonChess::legal_actions(&state, Seat(seat as u8))
+        let legal: Vec<[Role; 3]> = PigeonChess::legal_actions(&state, Seat(seat as u8))
             .into_iter()
             .map(|action| match action {
                 Action::PlaceFrontRow(row) => row,
                 other => panic!("unexpected {other}"),
             })
             .collect();
-        let distinct: BTreeSet<[Piece; 3]> = legal.iter().copied().collect();
+        let distinct: BTreeSet<[Role; 3]> = legal.iter().copied().collect();
         assert_eq!(distinct.len(), legal.len(), "no duplicates");
         assert_eq!(distinct, expected);
     }
@@ -193,10 +194,7 @@ fn s2_2_a_row_of_cards_not_held_is_rejected_without_trace() {
     for wrong_step in [
         Action::PlaceBackRow([P, P, N]),
         Action::RevealForFirst(K),
-        Action::Move {
-            from: sp("a2"),
-            to: sp("a3"),
-        },
+        mv("a2", "a3"),
         Action::Place {
             piece: K,
             spot: sp("a1"),
@@ -350,13 +348,7 @@ fn s2_6_the_board_is_full_and_the_first_player_begins() {
             .all(|card| card.is_some_and(|c| !c.face_down))
     );
     assert_eq!(state.phase, Phase::Play);
-    assert_eq!(
-        events.last(),
-        Some(&Event::TurnStarted {
-            seat: Seat(1),
-            turn: 1
-        })
-    );
+    assert_eq!(events.last(), Some(&started(1, 1)));
     assert_eq!(PigeonChess::to_act(&state), SeatSet::only(Seat(1)));
     assert!(!PigeonChess::legal_actions(&state, Seat(1)).is_empty());
     assert!(PigeonChess::legal_actions(&state, Seat(0)).is_empty());

@@ -148,14 +148,7 @@ fn s3_an_attack_by_any_piece_but_a_pawn_scores_the_attacked_card() {
         position(0, &[up("a1", 0, R), up("a3", 1, N), up("c4", 1, P)]),
         [&[P], &[P]],
     );
-    let events = act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("a1"),
-            to: sp("a3"),
-        },
-    );
+    let events = act(&mut state, 0, mv("a1", "a3"));
     assert_eq!(
         events[0],
         Event::Moved {
@@ -180,14 +173,7 @@ fn s3_a_pawn_attack_sends_the_card_to_the_group_discard_without_a_point() {
         position(0, &[up("b2", 0, P), up("c3", 1, Q), up("a4", 1, P)]),
         [&[P], &[P]],
     );
-    let events = act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("b2"),
-            to: sp("c3"),
-        },
-    );
+    let events = act(&mut state, 0, mv("b2", "c3"));
     assert!(matches!(
         events[0],
         Event::Moved {
@@ -205,14 +191,7 @@ fn s3_a_pawn_attack_sends_the_card_to_the_group_discard_without_a_point() {
 #[test]
 fn s3_a_pawn_reaching_the_opponents_back_row_scores_itself() {
     let mut state = with_hands(position(0, &[up("b3", 0, P), up("a4", 1, K)]), [&[P], &[P]]);
-    let events = act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("b3"),
-            to: sp("b4"),
-        },
-    );
+    let events = act(&mut state, 0, mv("b3", "b4"));
     assert!(matches!(
         events[0],
         Event::Moved {
@@ -225,14 +204,7 @@ fn s3_a_pawn_reaching_the_opponents_back_row_scores_itself() {
     assert_eq!(state.point_piles[0], [P]);
     // Seat 1's pawns score on row 1.
     let mut state = with_hands(position(1, &[up("c2", 1, P), up("a1", 0, K)]), [&[P], &[P]]);
-    act(
-        &mut state,
-        1,
-        Action::Move {
-            from: sp("c2"),
-            to: sp("c1"),
-        },
-    );
+    act(&mut state, 1, mv("c2", "c1"));
     assert_eq!(state.point_piles[1], [P]);
 }
 
@@ -242,14 +214,7 @@ fn s3_a_king_can_be_attacked_like_any_card() {
         position(1, &[up("b4", 1, Q), up("b1", 0, K), up("c1", 0, P)]),
         [&[P], &[P]],
     );
-    act(
-        &mut state,
-        1,
-        Action::Move {
-            from: sp("b4"),
-            to: sp("b1"),
-        },
-    );
+    act(&mut state, 1, mv("b4", "b1"));
     assert_eq!(state.point_piles[1], [K]);
     assert!(state.king_attacked[0]);
     assert!(!state.king_alive(Seat(0)));
@@ -295,14 +260,7 @@ fn s3_moves_outside_the_table_are_rejected_without_trace() {
         assert_eq!(state, before, "{action}");
     }
     assert_eq!(
-        PigeonChess::apply(
-            &mut state,
-            Seat(1),
-            &Action::Move {
-                from: sp("c4"),
-                to: sp("c3")
-            }
-        ),
+        PigeonChess::apply(&mut state, Seat(1), &mv("c4", "c3")),
         Err(PlayError::NotYourTurn)
     );
     assert_eq!(state, before);

@@ -74,7 +74,7 @@ fn s3_3_place_puts_a_hand_card_face_down_on_an_empty_own_back_row_spot() {
     );
 }
 
-fn hand_cards_of(state: &super::super::State, seat: usize) -> Vec<super::super::Piece> {
+fn hand_cards_of(state: &super::super::State, seat: usize) -> Vec<crate::chess::Role> {
     super::super::state::hand_cards(&state.hands[seat])
 }
 
@@ -95,21 +95,11 @@ fn s3_1_a_placed_card_is_turned_up_at_the_start_of_its_owners_next_turn() {
     // Seat 1's own face-down card was turned up as its turn began; seat 0's stays down.
     assert!(!state.card(sp("c4")).unwrap().face_down);
     assert!(state.card(sp("b1")).unwrap().face_down);
-    let events = act(
-        &mut state,
-        1,
-        Action::Move {
-            from: sp("c3"),
-            to: sp("b3"),
-        },
-    );
+    let events = act(&mut state, 1, mv("c3", "b3"));
     assert_eq!(
         events[1..],
         [
-            Event::TurnStarted {
-                seat: Seat(0),
-                turn: 3
-            },
+            started(0, 3),
             Event::Flipped {
                 seat: Seat(0),
                 spot: sp("b1"),
@@ -176,15 +166,9 @@ fn s3_4_a_seat_without_a_legal_action_passes_automatically() {
     assert_eq!(
         events[1..],
         [
-            Event::TurnStarted {
-                seat: Seat(1),
-                turn: 2
-            },
+            started(1, 2),
             Event::Passed { seat: Seat(1) },
-            Event::TurnStarted {
-                seat: Seat(0),
-                turn: 3
-            },
+            started(0, 3),
             Event::Flipped {
                 seat: Seat(0),
                 spot: sp("a1"),
@@ -202,24 +186,10 @@ fn s3_4_a_seat_without_a_legal_action_passes_automatically() {
 fn s3_turns_alternate_and_only_the_seat_to_move_may_act() {
     let mut state = with_hands(position(0, &[up("b2", 0, K), up("b3", 1, K)]), [&[P], &[P]]);
     assert!(PigeonChess::legal_actions(&state, Seat(1)).is_empty());
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("b2"),
-            to: sp("a2"),
-        },
-    );
+    act(&mut state, 0, mv("b2", "a2"));
     assert_eq!(state.current, Some(Seat(1)));
     assert_eq!(
-        PigeonChess::apply(
-            &mut state,
-            Seat(0),
-            &Action::Move {
-                from: sp("a2"),
-                to: sp("a1")
-            }
-        ),
+        PigeonChess::apply(&mut state, Seat(0), &mv("a2", "a1")),
         Err(PlayError::NotYourTurn)
     );
 }

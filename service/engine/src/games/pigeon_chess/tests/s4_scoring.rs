@@ -55,14 +55,7 @@ fn s4_higher_score_wins_and_equal_scores_draw() {
         ),
         [&[], &[P]],
     );
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("a1"),
-            to: sp("a3"),
-        },
-    );
+    act(&mut state, 0, mv("a1", "a3"));
     act(
         &mut state,
         1,

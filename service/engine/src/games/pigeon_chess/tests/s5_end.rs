@@ -49,31 +49,15 @@ fn s5b_the_game_ends_when_neither_player_has_a_legal_action() {
     // Seat 0: a2 blocked by a3; c1 may step to c2, which then is blocked by c3.
     assert_eq!(
         PigeonChess::legal_actions(&state, Seat(0)),
-        [Action::Move {
-            from: sp("c1"),
-            to: sp("c2")
-        }]
+        [mv("c1", "c2")]
     );
-    let events = act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("c1"),
-            to: sp("c2"),
-        },
-    );
+    let events = act(&mut state, 0, mv("c1", "c2"));
     assert_eq!(
         events[1..],
         [
-            Event::TurnStarted {
-                seat: Seat(1),
-                turn: 2
-            },
+            started(1, 2),
             Event::Passed { seat: Seat(1) },
-            Event::TurnStarted {
-                seat: Seat(0),
-                turn: 3
-            },
+            started(0, 3),
         ]
     );
     assert_over(&state, EndReason::NoLegalAction);
@@ -106,14 +90,7 @@ fn s5b_a_single_pass_does_not_end_the_game() {
     assert_eq!(state.current, Some(Seat(0)));
     assert!(state.last_turn_passed);
     // Seat 0 now acts; the pass streak is broken.
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("b1"),
-            to: sp("c3"),
-        },
-    );
+    act(&mut state, 0, mv("b1", "c3"));
     assert!(!state.last_turn_passed);
     assert!(state.outcome.is_none());
     assert_eq!(
@@ -144,13 +121,7 @@ fn s5b_an_automatic_pass_after_a_chosen_pass_ends_the_game() {
     let events = act(&mut state, 1, Action::Pass);
     assert_eq!(
         events,
-        [
-            Event::PassedByChoice { seat: Seat(1) },
-            Event::TurnStarted {
-                seat: Seat(0),
-                turn: 2
-            },
-        ]
+        [Event::PassedByChoice { seat: Seat(1) }, started(0, 2),]
     );
     // Seat 0 has nothing to do right after a pass: neither seat can act (§5(b)).
     assert_over(&state, EndReason::NoLegalAction);
@@ -164,26 +135,13 @@ fn s5b_an_automatic_pass_after_a_chosen_pass_ends_the_game() {
 fn s5b_a_chosen_pass_after_an_automatic_pass_ends_the_game() {
     // Seat 1's last card steps into the lock; seat 0 passes automatically, and seat 1 passes too.
     let mut state = position(1, &[up("a1", 0, P), up("a2", 0, P), up("a4", 1, P)]);
-    let events = act(
-        &mut state,
-        1,
-        Action::Move {
-            from: sp("a4"),
-            to: sp("a3"),
-        },
-    );
+    let events = act(&mut state, 1, mv("a4", "a3"));
     assert_eq!(
         events[1..],
         [
-            Event::TurnStarted {
-                seat: Seat(0),
-                turn: 2
-            },
+            started(0, 2),
             Event::Passed { seat: Seat(0) },
-            Event::TurnStarted {
-                seat: Seat(1),
-                turn: 3
-            },
+            started(1, 3),
         ]
     );
     assert!(state.last_turn_passed);
@@ -215,14 +173,7 @@ fn s5e_a_chosen_pass_is_a_turn_without_progress() {
     act(&mut state, 1, Action::Pass);
     assert_eq!(state.turns_without_progress, 1);
     assert!(state.last_turn_passed);
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("c3"),
-            to: sp("c4"),
-        },
-    );
+    act(&mut state, 0, mv("c3", "c4"));
     assert_eq!(state.turns_without_progress, 2);
     assert!(!state.last_turn_passed, "a move breaks the pass streak");
     act(&mut state, 1, Action::Pass);
@@ -231,14 +182,7 @@ fn s5e_a_chosen_pass_is_a_turn_without_progress() {
         state.outcome.is_none(),
         "passes apart from each other go on"
     );
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("c4"),
-            to: sp("c3"),
-        },
-    );
+    act(&mut state, 0, mv("c4", "c3"));
     assert_over(&state, EndReason::NoProgress);
     assert_eq!(state.turns_taken, 4);
 }
@@ -254,14 +198,7 @@ fn s5f_a_chosen_pass_counts_towards_the_turn_cap() {
 #[test]
 fn s5c_both_one_card_no_hand_ends() {
     let mut state = position(0, &[up("a1", 0, R), up("a3", 1, N), up("c4", 1, B)]);
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("a1"),
-            to: sp("a3"),
-        },
-    );
+    act(&mut state, 0, mv("a1", "a3"));
     assert_over(&state, EndReason::OutOfCards);
     assert_eq!(PigeonChess::outcome(&state).unwrap().scores, [4, 3]);
     assert_eq!(
@@ -276,14 +213,7 @@ fn s5c_one_card_each_but_a_hand_card_left_does_not_end() {
         position(0, &[up("a1", 0, R), up("a3", 1, N), up("c4", 1, B)]),
         [&[], &[P]],
     );
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("a1"),
-            to: sp("a3"),
-        },
-    );
+    act(&mut state, 0, mv("a1", "a3"));
     assert!(state.outcome.is_none());
 }
 
@@ -293,14 +223,7 @@ fn s5d_a_player_with_no_cards_left_ends_the_game() {
         position(0, &[up("a1", 0, R), up("b1", 0, R), up("a3", 1, N)]),
         [&[P], &[]],
     );
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("a1"),
-            to: sp("a3"),
-        },
-    );
+    act(&mut state, 0, mv("a1", "a3"));
     assert_over(&state, EndReason::OutOfCards);
     assert_eq!(PigeonChess::outcome(&state).unwrap().scores, [4, 3]);
 }
@@ -308,14 +231,7 @@ fn s5d_a_player_with_no_cards_left_ends_the_game() {
 #[test]
 fn s5d_a_pawn_scoring_its_last_card_also_ends_the_game() {
     let mut state = position(1, &[up("b2", 1, P), up("a1", 0, R), up("c2", 0, R)]);
-    act(
-        &mut state,
-        1,
-        Action::Move {
-            from: sp("b2"),
-            to: sp("b1"),
-        },
-    );
+    act(&mut state, 1, mv("b2", "b1"));
     assert_over(&state, EndReason::OutOfCards);
     assert_eq!(PigeonChess::outcome(&state).unwrap().scores, [3, 4]);
 }
@@ -379,23 +295,9 @@ fn s5e_attacks_pawn_moves_and_placements_are_progress() {
         [&[N], &[]],
     );
     state.turns_without_progress = 7;
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("a2"),
-            to: sp("a3"),
-        },
-    );
+    act(&mut state, 0, mv("a2", "a3"));
     assert_eq!(state.turns_without_progress, 0, "pawn move");
-    act(
-        &mut state,
-        1,
-        Action::Move {
-            from: sp("c4"),
-            to: sp("b4"),
-        },
-    );
+    act(&mut state, 1, mv("c4", "b4"));
     assert_eq!(state.turns_without_progress, 1, "king move");
     act(
         &mut state,
@@ -406,14 +308,7 @@ fn s5e_attacks_pawn_moves_and_placements_are_progress() {
         },
     );
     assert_eq!(state.turns_without_progress, 0, "placement");
-    act(
-        &mut state,
-        1,
-        Action::Move {
-            from: sp("a4"),
-            to: sp("a3"),
-        },
-    );
+    act(&mut state, 1, mv("a4", "a3"));
     assert_eq!(state.turns_without_progress, 0, "attack");
 }
 

@@ -3,8 +3,9 @@
 use rand::SeedableRng;
 
 use super::super::state::hand_cards;
-use super::super::{Action, Config, Event, EventView, Phase, Piece, PigeonChess, RowSide, State};
+use super::super::{Action, Config, Event, EventView, Phase, PigeonChess, RowSide, State};
 use super::support::*;
+use crate::chess::Role;
 use crate::game::{Game, PlayError};
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, Viewer};
@@ -144,10 +145,7 @@ fn s6_event_views_show_secrets_only_to_their_owner() {
             first_player: Seat(1),
             decided_by_arrival: false,
         },
-        Event::TurnStarted {
-            seat: Seat(0),
-            turn: 4,
-        },
+        started(0, 4),
         Event::Flipped {
             seat: Seat(0),
             spot: sp("a1"),
@@ -225,7 +223,7 @@ fn s6_resample_keeps_every_observation_and_the_viewers_own_legal_actions() {
 
 #[test]
 fn s6_error_messages_do_not_depend_on_hidden_cards() {
-    let messages = |hidden: Piece| {
+    let messages = |hidden: Role| {
         let mut state = with_hands(
             position(0, &[up("a1", 0, R), down("a3", 1, hidden), up("c4", 1, K)]),
             [&[P], &[]],

@@ -102,14 +102,7 @@ fn s7_5_a_king_is_alive_until_attacked_wherever_it_is() {
         [&[], &[K, P]],
     );
     assert!(state.king_alive(Seat(1)), "in hand");
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("a1"),
-            to: sp("a2"),
-        },
-    );
+    act(&mut state, 0, mv("a1", "a2"));
     act(
         &mut state,
         1,
@@ -121,32 +114,11 @@ fn s7_5_a_king_is_alive_until_attacked_wherever_it_is() {
     assert!(state.king_alive(Seat(1)), "face down");
     // Seat 0's Rook cannot attack the face-down King.
     assert!(!moves_from(&state, 0, "a2").contains(&"a4".to_string()));
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("b2"),
-            to: sp("b3"),
-        },
-    );
+    act(&mut state, 0, mv("b2", "b3"));
     // Seat 1's turn: the King is turned up; it steps forward to a3.
-    act(
-        &mut state,
-        1,
-        Action::Move {
-            from: sp("a4"),
-            to: sp("a3"),
-        },
-    );
+    act(&mut state, 1, mv("a4", "a3"));
     assert!(state.king_alive(Seat(1)), "on the board");
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("a2"),
-            to: sp("a3"),
-        },
-    );
+    act(&mut state, 0, mv("a2", "a3"));
     assert!(!state.king_alive(Seat(1)), "attacked");
     assert_eq!(state.point_piles[0], [K]);
 }
@@ -188,14 +160,7 @@ fn s7_7_a_pawn_attacking_into_the_back_row_discards_the_card_then_scores() {
         position(0, &[up("b3", 0, P), up("a4", 1, Q), up("c4", 1, K)]),
         [&[P], &[P]],
     );
-    let events = act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("b3"),
-            to: sp("a4"),
-        },
-    );
+    let events = act(&mut state, 0, mv("b3", "a4"));
     assert_eq!(
         events[0],
         Event::Moved {
@@ -240,13 +205,7 @@ fn s7_10_a_seat_whose_only_choice_is_to_end_the_game_may_pass_instead() {
     let events = act(&mut state, 1, Action::Pass);
     assert_eq!(
         events,
-        [
-            Event::PassedByChoice { seat: Seat(1) },
-            Event::TurnStarted {
-                seat: Seat(0),
-                turn: 2
-            },
-        ]
+        [Event::PassedByChoice { seat: Seat(1) }, started(0, 2),]
     );
     assert!(state.outcome.is_none(), "the game goes on");
     assert_eq!(state.current, Some(Seat(0)));
@@ -267,14 +226,7 @@ fn s7_10_a_seat_whose_only_choice_is_to_end_the_game_may_pass_instead() {
     assert_eq!(Action::Pass.to_string(), "pass");
 
     // Once the King steps aside the Pawn can move again, and the pass is no longer listed.
-    act(
-        &mut state,
-        0,
-        Action::Move {
-            from: sp("b1"),
-            to: sp("a1"),
-        },
-    );
+    act(&mut state, 0, mv("b1", "a1"));
     let legal = PigeonChess::legal_actions(&state, Seat(1));
     assert!(legal.contains(&Action::EndGame));
     assert!(!legal.contains(&Action::Pass), "{legal:?}");

@@ -3,12 +3,13 @@
 use rand::Rng;
 
 use super::super::state::{Card, Hand, State};
-use super::super::{Action, Config, Event, Phase, Piece, PigeonChess, Spot};
+use super::super::{Action, Config, Event, Phase, PigeonChess, Spot};
+use crate::chess::Role;
 use crate::game::Game;
 use crate::rng::{GameRng, Seed};
 use crate::seat::Seat;
 
-pub(super) use Piece::{Bishop as B, King as K, Knight as N, Pawn as P, Queen as Q, Rook as R};
+pub(super) use Role::{Bishop as B, King as K, Knight as N, Pawn as P, Queen as Q, Rook as R};
 
 /// The spot called `name` (`a1` … `c4`).
 pub(super) fn sp(name: &str) -> Spot {
@@ -16,16 +17,16 @@ pub(super) fn sp(name: &str) -> Spot {
 }
 
 /// A face-up card of `owner` on `name`.
-pub(super) fn up(name: &str, owner: u8, piece: Piece) -> (Spot, Card) {
+pub(super) fn up(name: &str, owner: u8, piece: Role) -> (Spot, Card) {
     card(name, owner, piece, false)
 }
 
 /// A face-down card of `owner` on `name`.
-pub(super) fn down(name: &str, owner: u8, piece: Piece) -> (Spot, Card) {
+pub(super) fn down(name: &str, owner: u8, piece: Role) -> (Spot, Card) {
     card(name, owner, piece, true)
 }
 
-fn card(name: &str, owner: u8, piece: Piece, face_down: bool) -> (Spot, Card) {
+fn card(name: &str, owner: u8, piece: Role, face_down: bool) -> (Spot, Card) {
     (
         sp(name),
         Card {
@@ -37,7 +38,7 @@ fn card(name: &str, owner: u8, piece: Piece, face_down: bool) -> (Spot, Card) {
 }
 
 /// A hand holding `pieces`.
-pub(super) fn hand(pieces: &[Piece]) -> Hand {
+pub(super) fn hand(pieces: &[Role]) -> Hand {
     let mut hand = [0; 6];
     for piece in pieces {
         hand[piece.index()] += 1;
@@ -90,7 +91,7 @@ pub(super) fn moves_from(state: &State, seat: u8, from: &str) -> Vec<String> {
 
 /// A new game whose hands and decks are replaced: `hands[seat]` is dealt, `decks[seat]` is
 /// drawn from its end.
-pub(super) fn rigged_setup(hands: [&[Piece]; 2], decks: [&[Piece]; 2]) -> State {
+pub(super) fn rigged_setup(hands: [&[Role]; 2], decks: [&[Role]; 2]) -> State {
     let (mut state, _) =
         PigeonChess::new_game(&Config::default(), 2, Seed::from_u64(1)).expect("default config");
     for seat in 0..2 {
@@ -124,7 +125,23 @@ pub(super) fn total_cards(state: &State) -> usize {
 }
 
 /// `state` with the given hands.
-pub(super) fn with_hands(mut state: State, hands: [&[Piece]; 2]) -> State {
+pub(super) fn with_hands(mut state: State, hands: [&[Role]; 2]) -> State {
     state.hands = hands.map(hand);
     state
+}
+
+/// The move of the card on `from` to `to`.
+pub(super) fn mv(from: &str, to: &str) -> Action {
+    Action::Move {
+        from: sp(from),
+        to: sp(to),
+    }
+}
+
+/// The event that starts turn `turn` of `seat`.
+pub(super) fn started(seat: u8, turn: u32) -> Event {
+    Event::TurnStarted {
+        seat: Seat(seat),
+        turn,
+    }
 }

@@ -1,7 +1,8 @@
 //! §1 components: the decks, the zones, the piece values and the absence of card abilities.
 
-use super::super::{Config, DECK, Piece, PileChess, PublicEvent};
+use super::super::{Config, DECK, PileChess, PublicEvent};
 use super::support::*;
+use crate::chess::Role;
 use crate::game::Game;
 use crate::seat::{Seat, Viewer};
 
@@ -36,14 +37,11 @@ fn s1_every_player_owns_a_sixteen_card_deck_of_the_stated_pieces() {
 #[test]
 fn s1_the_default_values_are_p1_n3_b3_r5_q9_k4() {
     let config = Config::default();
-    let values: Vec<u32> = Piece::ALL
-        .iter()
-        .map(|piece| config.value(*piece))
-        .collect();
+    let values: Vec<u32> = Role::ALL.iter().map(|piece| config.value(*piece)).collect();
     assert_eq!(values, vec![1, 3, 3, 5, 9, 4]);
     // The King can be beaten, and by a Rook in particular (§1's reasons for K=4).
-    assert!(config.value(Piece::Rook) > config.value(Piece::King));
-    assert!(config.value(Piece::King) > 0);
+    assert!(config.value(Role::Rook) > config.value(Role::King));
+    assert!(config.value(Role::King) > 0);
 }
 
 #[test]

@@ -190,7 +190,7 @@ fn s5_a_teammate_whose_king_is_captured_gives_up_to_two_cards_then_leaves() {
         Step::Gift
     );
     assert_eq!(PileChess::to_act(&state), SeatSet::only(Seat(0)));
-    let gift = |pieces: Vec<super::super::Piece>| Action::Gift {
+    let gift = |pieces: Vec<crate::chess::Role>| Action::Gift {
         to: Seat(2),
         pieces,
     };

@@ -26,7 +26,7 @@ fn s6_a_hand_is_seen_only_by_its_owner_and_counted_for_everyone() {
                 let mut own = view.hand.clone();
                 own.sort();
                 let mut held = Vec::new();
-                for piece in super::super::Piece::ALL {
+                for piece in crate::chess::Role::ALL {
                     for _ in 0..state.players[seat.index()].hand[piece.index()] {
                         held.push(piece);
                     }

@@ -8,7 +8,7 @@ use crate::game::Game;
 use crate::rng::{GameRng, Seed};
 use crate::seat::Seat;
 
-pub(super) use super::super::Piece::{
+pub(super) use crate::chess::Role::{
     Bishop as B, King as K, Knight as N, Pawn as P, Queen as Q, Rook as R,
 };
 
@@ -20,7 +20,7 @@ pub(super) fn game(config: &Config, seats: usize, seed: u64) -> State {
 }
 
 /// A hand holding `pieces`.
-pub(super) fn hand(pieces: &[super::super::Piece]) -> Hand {
+pub(super) fn hand(pieces: &[crate::chess::Role]) -> Hand {
     let mut hand = [0; 6];
     for piece in pieces {
         hand[piece.index()] += 1;
@@ -29,7 +29,7 @@ pub(super) fn hand(pieces: &[super::super::Piece]) -> Hand {
 }
 
 /// Card of `owner` showing `piece`.
-pub(super) fn c(owner: u8, piece: super::super::Piece) -> Card {
+pub(super) fn c(owner: u8, piece: crate::chess::Role) -> Card {
     Card::new(Seat(owner), piece)
 }
 
@@ -63,12 +63,12 @@ pub(super) fn ffa() -> Config {
 }
 
 /// Gives `seat` exactly the hand `pieces`.
-pub(super) fn set_hand(state: &mut State, seat: u8, pieces: &[super::super::Piece]) {
+pub(super) fn set_hand(state: &mut State, seat: u8, pieces: &[crate::chess::Role]) {
     state.players[usize::from(seat)].hand = hand(pieces);
 }
 
 /// Gives `seat` exactly the deck `pieces`; the last one is the top card.
-pub(super) fn set_deck(state: &mut State, seat: u8, pieces: &[super::super::Piece]) {
+pub(super) fn set_deck(state: &mut State, seat: u8, pieces: &[crate::chess::Role]) {
     state.players[usize::from(seat)].deck = pieces.to_vec();
 }
 
@@ -115,7 +115,7 @@ pub(super) fn refused(state: &State, seat: u8, action: Action) -> String {
 }
 
 /// Plays `piece` on `pile`.
-pub(super) fn play(piece: super::super::Piece, pile: u8) -> Action {
+pub(super) fn play(piece: crate::chess::Role, pile: u8) -> Action {
     Action::Play {
         piece,
         pile: Seat(pile),

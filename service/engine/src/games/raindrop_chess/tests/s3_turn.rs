@@ -6,6 +6,7 @@ use super::super::{Action, Card, Config, Event, JokerEffect, RaindropChess};
 use super::support::{deck_with_top, game, play, position_state, sq};
 use crate::chess::Square;
 use crate::game::Game;
+use crate::games::testing::meta;
 use crate::seat::Seat;
 
 fn placements(state: &super::super::State, seat: Seat) -> Vec<Square> {
@@ -201,9 +202,7 @@ fn s3_the_turn_number_grows_once_per_turn_and_a_jokers_extra_turn_is_a_new_turn(
     assert_eq!(turn(&table), 0);
     // An offer and its refusal are no turn; the offerer may not offer again in this turn.
     table.apply(Seat(0), &offer).unwrap();
-    table
-        .apply(Seat(1), &TableAction::Meta(MetaAction::DeclineDraw))
-        .unwrap();
+    meta(&mut table, 1, MetaAction::DeclineDraw);
     assert_eq!(turn(&table), 0);
     assert!(!table.meta_actions(Seat(0)).contains(&MetaAction::OfferDraw));
     // The joker's turn ends; the extra turn is a new turn, in which White may offer again.

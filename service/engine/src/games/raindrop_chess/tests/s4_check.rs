@@ -7,6 +7,7 @@ use super::support::{deck_with_top, game_in, play, position_state, position_stat
 use crate::chess::{Color, Piece};
 use crate::edition::Edition;
 use crate::game::{EndReason, Game, Outcome};
+use crate::games::testing::won;
 use crate::seat::Seat;
 
 #[test]
@@ -192,10 +193,7 @@ fn s4_a_remove_piece_joker_in_check_must_remove_the_checker_or_lose() {
     backed.config.joker_effect = JokerEffect::RemovePiece;
     let events = RaindropChess::apply(&mut backed, Seat(0), &Action::Flip).unwrap();
     assert!(events.contains(&Event::FlipFailed { seat: Seat(0) }));
-    assert_eq!(
-        backed.outcome,
-        Some(Outcome::win(Seat(1), EndReason::Checkmate))
-    );
+    assert_eq!(backed.outcome, won(1, EndReason::Checkmate));
 }
 
 /// The three checks no placement can block, White (seat 0) to move with its King in check.
@@ -294,10 +292,7 @@ fn s4_a_card_flipped_in_an_unblockable_check_loses_unless_a_joker_ends_it() {
     );
     let events = RaindropChess::apply(&mut state, Seat(0), &Action::Flip).unwrap();
     assert!(events.contains(&Event::FlipFailed { seat: Seat(0) }));
-    assert_eq!(
-        state.outcome,
-        Some(Outcome::win(Seat(1), EndReason::Checkmate))
-    );
+    assert_eq!(state.outcome, won(1, EndReason::Checkmate));
     // A REMOVE_PIECE joker takes the checking knight off, and only that.
     let mut state = with_jokers(
         Edition::SECOND,
@@ -325,10 +320,7 @@ fn s4_a_card_flipped_in_an_unblockable_check_loses_unless_a_joker_ends_it() {
     );
     let events = RaindropChess::apply(&mut state, Seat(0), &Action::Flip).unwrap();
     assert!(events.contains(&Event::ExtraTurn { seat: Seat(0) }));
-    assert_eq!(
-        state.outcome,
-        Some(Outcome::win(Seat(1), EndReason::Checkmate))
-    );
+    assert_eq!(state.outcome, won(1, EndReason::Checkmate));
     // With a second joker left the extra turn may flip again.
     let mut state = with_jokers(
         Edition::SECOND,

@@ -7,6 +7,7 @@ use super::support::{play, position_state, position_state_in, sq};
 use crate::chess::RoleSet;
 use crate::edition::Edition;
 use crate::game::{EndReason, Game, Outcome};
+use crate::games::testing::{meta, won};
 use crate::seat::Seat;
 
 fn mv(from: &str, to: &str) -> Action {
@@ -215,18 +216,11 @@ fn s6_4_and_6_5_resignation_and_agreement_come_from_the_table() {
     use crate::table::{MetaAction, Table, TableAction};
     let (mut table, _) =
         Table::<RaindropChess>::new(&Default::default(), 2, crate::rng::Seed::from_u64(1)).unwrap();
-    table
-        .apply(Seat(1), &TableAction::Meta(MetaAction::Resign))
-        .unwrap();
-    assert_eq!(
-        table.outcome(),
-        Some(Outcome::win(Seat(0), EndReason::Resignation))
-    );
+    meta(&mut table, 1, MetaAction::Resign);
+    assert_eq!(table.outcome(), won(0, EndReason::Resignation));
     let (mut table, _) =
         Table::<RaindropChess>::new(&Default::default(), 2, crate::rng::Seed::from_u64(1)).unwrap();
-    table
-        .apply(Seat(0), &TableAction::Meta(MetaAction::OfferDraw))
-        .unwrap();
+    meta(&mut table, 0, MetaAction::OfferDraw);
     table
         .apply(Seat(1), &TableAction::Meta(MetaAction::AcceptDraw))
         .unwrap();
