@@ -1,4 +1,4 @@
-//! Enum tables: one engine enum <-> one proto enum, written once with [`proto_enum_map!`] and
+//! Enum tables: one engine enum <-> one proto enum, written once with `proto_enum_map!` and
 //! read and written for every game by [`ProtoEnum`]'s provided methods.
 //!
 //! The table is implemented on the proto enum, which belongs to exactly one game, so two games

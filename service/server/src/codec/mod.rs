@@ -82,7 +82,7 @@ pub trait GameCodec: Game<Config: ValidateConfig> {
     /// Reads the config message's fields; unset fields keep the value of
     /// `Self::Config::default()`. Only what cannot be read at all is refused here (an unknown
     /// enum value, a number too large for the engine's field), as a
-    /// [`SetupError::InvalidConfig`] naming the field; ranges are [`GameCodec::validate`]'s.
+    /// [`SetupError::InvalidConfig`] naming the field; ranges are the engine's ([`ValidateConfig`]).
     fn read_config(message: &Self::ConfigMessage) -> Result<Self::Config, SetupError>;
 
     /// The options with every field set; [`GameCodec::read_config`] reads them back unchanged.

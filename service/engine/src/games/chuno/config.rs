@@ -103,7 +103,7 @@ impl Config {
     /// Checks the ranges (§1, §9.1, §9.2, §10): at most [`MAX_PER_KIND`] cards of a kind, 1 to
     /// 4 colours, enough coloured cards that one is left to turn up after the deal (more than
     /// 2 × 7, §9.22) and a turn cap of at least 1. A problem of one option names its field (a
-    /// count by [`COUNT_FIELDS`]); too few coloured cards is a problem of the counts together.
+    /// count by its field, `zeros` to `wild_draw_fours`); too few coloured cards is a problem of the counts together.
     pub fn validate(&self) -> Result<(), SetupError> {
         for (field, count) in COUNT_FIELDS.into_iter().zip(self.deck) {
             if count > MAX_PER_KIND {

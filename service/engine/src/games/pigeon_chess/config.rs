@@ -49,8 +49,8 @@ impl Config {
     }
 
     /// Checks the ranges: at most [`MAX_DECK`] cards of a piece, at most one King, 8 to 64
-    /// cards per deck, a turn cap of at least 1. A problem of one count names its field (see
-    /// [`COUNT_FIELDS`]); a deck size out of range is a problem of the counts together.
+    /// cards per deck, a turn cap of at least 1. A problem of one count names its field
+    /// (`pawns` to `kings`); a deck size out of range is a problem of the counts together.
     pub fn validate(&self) -> Result<(), SetupError> {
         for (field, count) in COUNT_FIELDS.into_iter().zip(self.deck) {
             if usize::from(count) > MAX_DECK {

@@ -128,8 +128,8 @@ impl Config {
     }
 
     /// Checks the options against the seat count (§10; the team list with
-    /// [`Config::check_teams`]). A problem names its field: a piece value by
-    /// [`VALUE_FIELDS`], a team list problem `teams[i]` or `teams`.
+    /// [`Config::check_teams`]). A problem names its field: a piece value `pawn_value` to
+    /// `king_value`, a team list problem `teams[i]` or `teams`.
     pub fn validate(&self, seats: usize) -> Result<(), SetupError> {
         for (field, value) in VALUE_FIELDS.into_iter().zip(self.values) {
             if value > MAX_VALUE {
