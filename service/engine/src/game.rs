@@ -194,9 +194,35 @@ pub enum SetupError {
         /// The requested count.
         requested: usize,
     },
-    /// A config option is out of range; the message names it.
-    #[error("invalid config: {0}")]
-    InvalidConfig(String),
+    /// A config option is out of range, or several options do not fit together.
+    #[error("invalid config: {}{problem}", field_prefix(field))]
+    InvalidConfig {
+        /// The option at fault, named as its field in the game's config message (`max_rounds`,
+        /// `teams[1]`), so that an API can point at it; empty when the options as a whole are at
+        /// fault (a deck too small for the deal).
+        field: String,
+        /// What is wrong, with the allowed range and the value given, in public terms.
+        problem: String,
+    },
+}
+
+impl SetupError {
+    /// An [`SetupError::InvalidConfig`] on `field` (empty for the options as a whole).
+    pub fn invalid_config(field: impl Into<String>, problem: impl Into<String>) -> SetupError {
+        SetupError::InvalidConfig {
+            field: field.into(),
+            problem: problem.into(),
+        }
+    }
+}
+
+/// `"field: "` before a problem, so logs read "invalid config: max_turns: must be at least 1".
+fn field_prefix(field: &str) -> String {
+    if field.is_empty() {
+        String::new()
+    } else {
+        format!("{field}: ")
+    }
 }
 
 /// Why an action was rejected. Messages never contain hidden information.

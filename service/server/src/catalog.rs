@@ -21,8 +21,10 @@ pub fn kind_of(config: &pb::GameConfig) -> Option<GameKind> {
     }
 }
 
-/// Deals a new game. `seats` 0 means the game's smallest seat count. A config naming no game,
-/// invalid options and unsupported seat counts are [`ApiError::InvalidRequest`].
+/// Deals a new game. `seats` 0 means the game's smallest seat count. A config naming no game
+/// and unsupported seat counts are [`ApiError::InvalidRequest`]; invalid options, including
+/// those that do not fit the seat count (a Pile Chess team list), are
+/// [`ApiError::InvalidField`] naming the option.
 pub fn new_game(
     config: &pb::GameConfig,
     seats: u32,
@@ -44,9 +46,8 @@ fn new_session<G: GameCodec>(
         // Beyond usize (never on 64-bit targets) is as unsupported as any other large count.
         count => usize::try_from(count).unwrap_or(usize::MAX),
     };
-    if G::SEATS.contains(&seats) {
-        G::check_seats(&config, seats)?;
-    }
+    // Dealing checks the seat count, then the options against it, reporting either through
+    // the one mapping of setup errors.
     Ok(Box::new(Session::<G>::new(config, seats, seed)?))
 }
 

@@ -64,11 +64,12 @@ pub struct Session<G: GameCodec> {
 }
 
 impl<G: GameCodec> Session<G> {
-    /// Deals a new game. A bad seat count or config is [`ApiError::InvalidRequest`] with the
-    /// engine's message.
+    /// Deals a new game. A bad seat count is [`ApiError::InvalidRequest`] with the engine's
+    /// message; an option the engine refuses is [`ApiError::InvalidField`] naming it (see
+    /// [`crate::codec::config::setup_error`]).
     pub fn new(config: G::Config, seats: usize, seed: Seed) -> Result<Self, ApiError> {
         let (table, setup_events) = Table::<G>::new(&config, seats, seed)
-            .map_err(|error| ApiError::InvalidRequest(error.to_string()))?;
+            .map_err(crate::codec::config::setup_error::<G>)?;
         Ok(Session {
             config,
             seats,

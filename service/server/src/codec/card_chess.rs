@@ -4,7 +4,7 @@
 //! and the board as the 25 spots rank by rank from "red castle 1" to "black castle 5". A base
 //! card is encoded only when the engine's observation holds it, that is once it has been face up.
 
-use deckmate_engine::GameKind;
+use deckmate_engine::SetupError;
 use deckmate_engine::cards::{Card, Colour, Rank, Suit};
 use deckmate_engine::games::card_chess::{
     AceCapture, Action, CardChess, Config, EventView, Observation, Phase, PlayerView, Spot,
@@ -14,42 +14,69 @@ use deckmate_proto::v1 as pb;
 use pb::card_chess_action::Kind as ActionKind;
 use pb::card_chess_event::Kind as EventKind;
 
-use super::GameCodec;
-use super::common::seat_to_u32;
+use super::common::{indexed, seat_to_u32};
+use super::enums::{ProtoEnum, proto_enum_map};
+use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
 
+proto_enum_map!(pb::CardChessAceCapture, AceCapture, "Ace capture rule": OnlyAces, AsFaceCard);
+proto_enum_map!(pb::CardChessSuit, Suit, "suit": Clubs, Diamonds, Hearts, Spades);
+proto_enum_map!(pb::CardChessPhase, Phase, "phase": Play, Replacement, Finished);
+proto_enum_map!(pb::CardChessColour, Colour, "colour": Red, Black);
+
 impl GameCodec for CardChess {
-    const KIND: GameKind = GameKind::CardChess;
+    oneof_members!(CardChess, pb::CardChessConfig, pb::CardChessAction);
 
-    fn decode_config(config: &pb::GameConfig) -> Result<Config, ApiError> {
-        match &config.game {
-            Some(pb::game_config::Game::CardChess(message)) => decode_config_message(message),
-            None => Err(ApiError::InvalidRequest("config: no game is set".into())),
-            Some(_) => Err(ApiError::InvalidRequest(
-                "config: not a card_chess config".into(),
-            )),
+    /// Unset fields keep the rule file's defaults (§8.2, §9, §12).
+    fn read_config(message: &pb::CardChessConfig) -> Result<Config, SetupError> {
+        let defaults = Config::default();
+        Ok(Config {
+            ace_capture: pb::CardChessAceCapture::read_option(
+                message.ace_capture,
+                defaults.ace_capture,
+                "ace_capture",
+            )?,
+            no_progress_turns: message
+                .no_progress_turns
+                .unwrap_or(defaults.no_progress_turns),
+            max_turns: message.max_turns.unwrap_or(defaults.max_turns),
+        })
+    }
+
+    fn config_message(config: &Config) -> pb::CardChessConfig {
+        pb::CardChessConfig {
+            ace_capture: Some(pb::CardChessAceCapture::encode(config.ace_capture)),
+            no_progress_turns: Some(config.no_progress_turns),
+            max_turns: Some(config.max_turns),
         }
     }
 
-    fn encode_config(config: &Config) -> pb::GameConfig {
-        pb::GameConfig {
-            game: Some(pb::game_config::Game::CardChess(config_message(config))),
-        }
+    /// Reads one Card Chess action; field paths in messages start at `action.card_chess`.
+    fn read_action(message: &pb::CardChessAction) -> Result<Action, ApiError> {
+        let Some(kind) = &message.kind else {
+            return Err(ApiError::invalid_field(
+                "action.card_chess",
+                "no action is set",
+            ));
+        };
+        Ok(match kind {
+            ActionKind::PlayIn(play_in) => Action::PlayIn {
+                card: decode_card(play_in.card.as_ref(), "action.card_chess.play_in.card")?,
+                spot: decode_spot(&play_in.spot, "action.card_chess.play_in.spot")?,
+            },
+            ActionKind::Exchange(_) => Action::Exchange,
+            ActionKind::Move(step) => Action::Move {
+                from: decode_spot(&step.from, "action.card_chess.move.from")?,
+                to: decode_spot(&step.to, "action.card_chess.move.to")?,
+            },
+            ActionKind::Replace(replace) => Action::Replace {
+                card: decode_card(replace.card.as_ref(), "action.card_chess.replace.card")?,
+            },
+            ActionKind::KeepRevealed(_) => Action::KeepRevealed,
+        })
     }
 
-    fn decode_action(kind: &pb::action::Kind) -> Result<Action, ApiError> {
-        match kind {
-            pb::action::Kind::CardChess(message) => decode_action_message(message),
-            pb::action::Kind::Meta(_) => Err(ApiError::InvalidRequest(
-                "action: a meta action is not a card_chess action".into(),
-            )),
-            _ => Err(ApiError::InvalidRequest(
-                "action: not a card_chess action".into(),
-            )),
-        }
-    }
-
-    fn encode_action(action: &Action) -> pb::Action {
+    fn action_message(action: &Action) -> pb::CardChessAction {
         let kind = match *action {
             Action::PlayIn { card, spot } => ActionKind::PlayIn(pb::CardChessPlayIn {
                 card: Some(encode_card(card)),
@@ -65,11 +92,7 @@ impl GameCodec for CardChess {
             }),
             Action::KeepRevealed => ActionKind::KeepRevealed(pb::CardChessKeepRevealed {}),
         };
-        pb::Action {
-            kind: Some(pb::action::Kind::CardChess(pb::CardChessAction {
-                kind: Some(kind),
-            })),
-        }
+        pb::CardChessAction { kind: Some(kind) }
     }
 
     fn encode_observation(observation: &Observation) -> pb::Observation {
@@ -77,12 +100,7 @@ impl GameCodec for CardChess {
             .zip(observation.board.iter())
             .map(|(spot, view)| spot_message(spot, view))
             .collect();
-        let players = observation
-            .players
-            .iter()
-            .enumerate()
-            .map(|(seat, player)| player_message(seat, player))
-            .collect();
+        let players = indexed(&observation.players, player_message);
         pb::Observation {
             game: Some(pb::observation::Game::CardChess(pb::CardChessObservation {
                 phase: encode_phase(observation.phase).into(),
@@ -95,7 +113,7 @@ impl GameCodec for CardChess {
                 replacement_spot: observation.replacement_spot.map(|spot| spot.to_string()),
                 turn: observation.turn,
                 turns_without_progress: observation.turns_without_progress,
-                config: Some(config_message(&observation.config)),
+                config: Some(Self::config_message(&observation.config)),
             })),
         }
     }
@@ -204,89 +222,6 @@ fn event_kind(event: &EventView) -> EventKind {
     }
 }
 
-/// Where the Card Chess config sits in a `CreateGameRequest`, for field violations.
-const CONFIG: &str = "config.card_chess";
-
-/// Reads the options; unset fields keep the rule file's defaults (§8.2, §9, §12). The ranges
-/// enforced here are those §12 lists: `ace_capture` one of the two rules, `no_progress_turns`
-/// any number (0 switches the draw off), `max_turns` at least 1.
-fn decode_config_message(message: &pb::CardChessConfig) -> Result<Config, ApiError> {
-    let mut config = Config::default();
-    if let Some(value) = message.ace_capture {
-        config.ace_capture = match pb::CardChessAceCapture::try_from(value) {
-            Ok(pb::CardChessAceCapture::OnlyAces) => AceCapture::OnlyAces,
-            Ok(pb::CardChessAceCapture::AsFaceCard) => AceCapture::AsFaceCard,
-            Ok(pb::CardChessAceCapture::Unspecified) => {
-                return Err(ApiError::invalid_field(
-                    format!("{CONFIG}.ace_capture"),
-                    "UNSPECIFIED is not a rule; leave the field unset for the default",
-                ));
-            }
-            Err(_) => {
-                return Err(ApiError::invalid_field(
-                    format!("{CONFIG}.ace_capture"),
-                    format!("unknown value {value}"),
-                ));
-            }
-        };
-    }
-    if let Some(turns) = message.no_progress_turns {
-        config.no_progress_turns = turns;
-    }
-    if let Some(turns) = message.max_turns {
-        if turns == 0 {
-            return Err(ApiError::invalid_field(
-                format!("{CONFIG}.max_turns"),
-                "must be at least 1",
-            ));
-        }
-        config.max_turns = turns;
-    }
-    // The engine's own check stays authoritative should it ever grow stricter.
-    config
-        .validate()
-        .map_err(|error| ApiError::invalid_field(CONFIG, error.to_string()))?;
-    Ok(config)
-}
-
-/// The options with every field set.
-fn config_message(config: &Config) -> pb::CardChessConfig {
-    let ace_capture = match config.ace_capture {
-        AceCapture::OnlyAces => pb::CardChessAceCapture::OnlyAces,
-        AceCapture::AsFaceCard => pb::CardChessAceCapture::AsFaceCard,
-    };
-    pb::CardChessConfig {
-        ace_capture: Some(ace_capture.into()),
-        no_progress_turns: Some(config.no_progress_turns),
-        max_turns: Some(config.max_turns),
-    }
-}
-
-/// Reads one Card Chess action; field paths in messages start at `action.card_chess`.
-fn decode_action_message(message: &pb::CardChessAction) -> Result<Action, ApiError> {
-    let Some(kind) = &message.kind else {
-        return Err(ApiError::invalid_field(
-            "action.card_chess",
-            "no action is set",
-        ));
-    };
-    Ok(match kind {
-        ActionKind::PlayIn(play_in) => Action::PlayIn {
-            card: decode_card(play_in.card.as_ref(), "action.card_chess.play_in.card")?,
-            spot: decode_spot(&play_in.spot, "action.card_chess.play_in.spot")?,
-        },
-        ActionKind::Exchange(_) => Action::Exchange,
-        ActionKind::Move(step) => Action::Move {
-            from: decode_spot(&step.from, "action.card_chess.move.from")?,
-            to: decode_spot(&step.to, "action.card_chess.move.to")?,
-        },
-        ActionKind::Replace(replace) => Action::Replace {
-            card: decode_card(replace.card.as_ref(), "action.card_chess.replace.card")?,
-        },
-        ActionKind::KeepRevealed(_) => Action::KeepRevealed,
-    })
-}
-
 /// Reads a spot name such as "red castle 3".
 fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
     name.parse()
@@ -308,32 +243,15 @@ fn decode_card(card: Option<&pb::CardChessCard>, field: &str) -> Result<Card, Ap
                 format!("not a rank ({})", card.rank),
             )
         })?;
-    let suit = match pb::CardChessSuit::try_from(card.suit) {
-        Ok(pb::CardChessSuit::Clubs) => Suit::Clubs,
-        Ok(pb::CardChessSuit::Diamonds) => Suit::Diamonds,
-        Ok(pb::CardChessSuit::Hearts) => Suit::Hearts,
-        Ok(pb::CardChessSuit::Spades) => Suit::Spades,
-        Ok(pb::CardChessSuit::Unspecified) | Err(_) => {
-            return Err(ApiError::invalid_field(
-                format!("{field}.suit"),
-                format!("not a suit ({})", card.suit),
-            ));
-        }
-    };
+    let suit = pb::CardChessSuit::decode_field(card.suit, &format!("{field}.suit"))?;
     Ok(Card::new(rank, suit))
 }
 
 /// A card on the wire; the rank's number is its usual value (Ace 1, King 13).
 fn encode_card(card: Card) -> pb::CardChessCard {
-    let suit = match card.suit {
-        Suit::Clubs => pb::CardChessSuit::Clubs,
-        Suit::Diamonds => pb::CardChessSuit::Diamonds,
-        Suit::Hearts => pb::CardChessSuit::Hearts,
-        Suit::Spades => pb::CardChessSuit::Spades,
-    };
     pb::CardChessCard {
         rank: i32::from(card.rank.value()),
-        suit: suit.into(),
+        suit: pb::CardChessSuit::encode(card.suit),
     }
 }
 
@@ -342,18 +260,11 @@ fn encode_cards(cards: &[Card]) -> Vec<pb::CardChessCard> {
 }
 
 fn encode_phase(phase: Phase) -> pb::CardChessPhase {
-    match phase {
-        Phase::Play => pb::CardChessPhase::Play,
-        Phase::Replacement => pb::CardChessPhase::Replacement,
-        Phase::Finished => pb::CardChessPhase::Finished,
-    }
+    pb::CardChessPhase::of(phase)
 }
 
 fn encode_colour(colour: Colour) -> pb::CardChessColour {
-    match colour {
-        Colour::Red => pb::CardChessColour::Red,
-        Colour::Black => pb::CardChessColour::Black,
-    }
+    pb::CardChessColour::of(colour)
 }
 
 fn spot_message(spot: Spot, view: &SpotView) -> pb::CardChessSpot {
@@ -386,9 +297,8 @@ fn player_message(seat: usize, player: &PlayerView) -> pb::CardChessPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::{Picker, invalid, invalid_field};
-    use deckmate_engine::{Game, Seat, Seed, Table, TableAction, TableEvent, Viewer};
+    use crate::codec::test_support::{Picker, invalid_field};
+    use deckmate_engine::{Seat, Seed, Table, TableAction, Viewer};
 
     fn config_of(message: pb::CardChessConfig) -> pb::GameConfig {
         pb::GameConfig {
@@ -405,38 +315,6 @@ mod tests {
             rank: rank.into(),
             suit: suit.into(),
         }
-    }
-
-    #[test]
-    fn every_legal_action_of_random_playouts_round_trips() {
-        let mut checked = 0usize;
-        let mut kinds = std::collections::HashSet::new();
-        for seed in 0..40u64 {
-            let (mut table, _) =
-                Table::<CardChess>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
-            let mut picker = Picker::new(seed);
-            while !table.is_over() {
-                let seat = table.to_act().iter().next().expect("a seat to act");
-                let legal = table.legal_actions(seat);
-                for action in &legal {
-                    let wire = CardChess::encode_action(action);
-                    let kind = wire.kind.as_ref().expect("kind set");
-                    assert_eq!(&CardChess::decode_action(kind).unwrap(), action);
-                    let table_action = TableAction::Game(*action);
-                    let round = decode_table_action::<CardChess>(
-                        &encode_table_action::<CardChess>(&table_action),
-                    );
-                    assert_eq!(round, Ok(table_action));
-                    kinds.insert(std::mem::discriminant(action));
-                    checked += 1;
-                }
-                let action = legal[picker.below(legal.len())];
-                table.apply(seat, &TableAction::Game(action)).unwrap();
-            }
-        }
-        assert!(checked > 10_000, "only {checked} actions checked");
-        // Play-in, exchange, move, replace and keep all occur in random play.
-        assert_eq!(kinds.len(), 5, "only {} action kinds seen", kinds.len());
     }
 
     #[test]
@@ -521,18 +399,6 @@ mod tests {
             })),
             "action.card_chess",
         );
-        invalid(
-            CardChess::decode_action(&pb::action::Kind::Meta(pb::MetaAction {
-                kind: pb::MetaActionKind::Resign.into(),
-            })),
-            "meta",
-        );
-        invalid(
-            CardChess::decode_action(&pb::action::Kind::PigeonChess(
-                pb::PigeonChessAction::default(),
-            )),
-            "not a card_chess action",
-        );
         // Spot names are read in either spelling of the rule file.
         assert_eq!(
             decode(ActionKind::Move(pb::CardChessMove {
@@ -548,8 +414,6 @@ mod tests {
 
     #[test]
     fn config_defaults_fill_unset_fields_and_encode_sets_every_field() {
-        let empty = config_of(pb::CardChessConfig::default());
-        assert_eq!(CardChess::decode_config(&empty), Ok(Config::default()));
         let Some(pb::game_config::Game::CardChess(message)) =
             CardChess::encode_config(&Config::default()).game
         else {
@@ -562,15 +426,6 @@ mod tests {
                 no_progress_turns: Some(100),
                 max_turns: Some(1000),
             }
-        );
-        let custom = Config {
-            ace_capture: AceCapture::AsFaceCard,
-            no_progress_turns: 0,
-            max_turns: 7,
-        };
-        assert_eq!(
-            CardChess::decode_config(&CardChess::encode_config(&custom)),
-            Ok(custom)
         );
         let partial = config_of(pb::CardChessConfig {
             max_turns: Some(50),
@@ -625,16 +480,6 @@ mod tests {
                 (no_progress_turns, max_turns)
             );
         }
-        invalid(
-            CardChess::decode_config(&pb::GameConfig { game: None }),
-            "config",
-        );
-        invalid(
-            CardChess::decode_config(&pb::GameConfig {
-                game: Some(pb::game_config::Game::PigeonChess(Default::default())),
-            }),
-            "not a card_chess config",
-        );
     }
 
     fn observe(table: &Table<CardChess>, viewer: Viewer) -> pb::CardChessObservation {
@@ -666,7 +511,10 @@ mod tests {
         assert_eq!(own.players[1].colour, pb::CardChessColour::Black as i32);
         assert_eq!(own.players[1].hand_count, 5);
         assert!(!own.players[1].hand_shown && own.players[1].shown_hand.is_empty());
-        assert_eq!(own.config, Some(config_message(&Config::default())));
+        assert_eq!(
+            own.config,
+            Some(CardChess::config_message(&Config::default()))
+        );
         assert!(observe(&table, Viewer::Spectator).hand.is_empty());
         assert_ne!(observe(&table, Viewer::Seat(Seat(1))).hand, own.hand);
     }
@@ -702,7 +550,7 @@ mod tests {
     }
 
     #[test]
-    fn event_views_leave_hidden_cards_unset_and_every_event_has_a_kind() {
+    fn event_views_leave_hidden_cards_unset() {
         let drawn = EventView::CardsDrawn {
             seat: Seat(1),
             count: 5,
@@ -717,31 +565,5 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
-        let mut seen = std::collections::HashSet::new();
-        for seed in 0..30u64 {
-            let (mut table, setup) =
-                Table::<CardChess>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
-            let mut events = setup;
-            let mut picker = Picker::new(seed ^ 0xABCD);
-            while !table.is_over() {
-                let seat = table.to_act().iter().next().unwrap();
-                let legal = table.legal_actions(seat);
-                let action = legal[picker.below(legal.len())];
-                events.extend(table.apply(seat, &TableAction::Game(action)).unwrap());
-            }
-            for event in &events {
-                if let TableEvent::Game(event) = event {
-                    let pb::event::Kind::CardChess(message) =
-                        CardChess::encode_event(&CardChess::reveal_event(event))
-                    else {
-                        panic!("not a card chess event");
-                    };
-                    let kind = message.kind.expect("a kind");
-                    seen.insert(std::mem::discriminant(&kind));
-                }
-            }
-        }
-        // Everything but the rare reshuffle shows up in thirty random games.
-        assert!(seen.len() >= 11, "only {} event kinds seen", seen.len());
     }
 }

@@ -7,7 +7,14 @@ use deckmate_engine::{
 use deckmate_proto::v1 as pb;
 
 use super::GameCodec;
+use super::enums::{ProtoEnum, proto_enum_map};
 use crate::error::ApiError;
+
+proto_enum_map!(pb::EndReason, EndReason, "end reason":
+    Resignation, DrawAgreed, Score, PlayerEnded, NoLegalAction, OutOfCards, NoProgress, TurnCap,
+    KingCaptured, Checkmate, Stalemate, Repetition, InsufficientMaterial);
+proto_enum_map!(pb::MetaActionKind, MetaAction, "meta action":
+    Resign, OfferDraw, AcceptDraw, DeclineDraw);
 
 /// A seat as it appears on the wire.
 pub fn seat_to_u32(seat: Seat) -> u32 {
@@ -30,6 +37,15 @@ pub fn seats_to_u32(seats: SeatSet) -> Vec<u32> {
     seats.iter().map(seat_to_u32).collect()
 }
 
+/// Writes every item with its position (a seat, a side), in order.
+pub fn indexed<T, M>(items: &[T], write: impl Fn(usize, &T) -> M) -> Vec<M> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| write(index, item))
+        .collect()
+}
+
 /// `IN_PROGRESS` or `FINISHED`.
 pub fn encode_status(over: bool) -> pb::GameStatus {
     if over {
@@ -41,21 +57,7 @@ pub fn encode_status(over: bool) -> pb::GameStatus {
 
 /// Why a game ended, on the wire.
 pub fn encode_end_reason(reason: EndReason) -> pb::EndReason {
-    match reason {
-        EndReason::Resignation => pb::EndReason::Resignation,
-        EndReason::DrawAgreed => pb::EndReason::DrawAgreed,
-        EndReason::Score => pb::EndReason::Score,
-        EndReason::PlayerEnded => pb::EndReason::PlayerEnded,
-        EndReason::NoLegalAction => pb::EndReason::NoLegalAction,
-        EndReason::OutOfCards => pb::EndReason::OutOfCards,
-        EndReason::NoProgress => pb::EndReason::NoProgress,
-        EndReason::TurnCap => pb::EndReason::TurnCap,
-        EndReason::KingCaptured => pb::EndReason::KingCaptured,
-        EndReason::Checkmate => pb::EndReason::Checkmate,
-        EndReason::Stalemate => pb::EndReason::Stalemate,
-        EndReason::Repetition => pb::EndReason::Repetition,
-        EndReason::InsufficientMaterial => pb::EndReason::InsufficientMaterial,
-    }
+    pb::EndReason::of(reason)
 }
 
 /// The result of a finished game, with a sentence for people.
@@ -135,12 +137,7 @@ fn reason_phrase(reason: EndReason) -> Option<&'static str> {
 
 /// A meta action's kind on the wire.
 pub fn encode_meta_action_kind(action: MetaAction) -> pb::MetaActionKind {
-    match action {
-        MetaAction::Resign => pb::MetaActionKind::Resign,
-        MetaAction::OfferDraw => pb::MetaActionKind::OfferDraw,
-        MetaAction::AcceptDraw => pb::MetaActionKind::AcceptDraw,
-        MetaAction::DeclineDraw => pb::MetaActionKind::DeclineDraw,
-    }
+    pb::MetaActionKind::of(action)
 }
 
 /// A meta action on the wire.
@@ -153,18 +150,7 @@ pub fn encode_meta_action(action: MetaAction) -> pb::MetaAction {
 /// Reads a meta action kind; `UNSPECIFIED` and unknown numbers are
 /// [`ApiError::InvalidRequest`].
 pub fn decode_meta_action_kind(kind: i32) -> Result<MetaAction, ApiError> {
-    match pb::MetaActionKind::try_from(kind) {
-        Ok(pb::MetaActionKind::Resign) => Ok(MetaAction::Resign),
-        Ok(pb::MetaActionKind::OfferDraw) => Ok(MetaAction::OfferDraw),
-        Ok(pb::MetaActionKind::AcceptDraw) => Ok(MetaAction::AcceptDraw),
-        Ok(pb::MetaActionKind::DeclineDraw) => Ok(MetaAction::DeclineDraw),
-        Ok(pb::MetaActionKind::Unspecified) => Err(ApiError::InvalidRequest(
-            "action.meta.kind: must be set".into(),
-        )),
-        Err(_) => Err(ApiError::InvalidRequest(format!(
-            "action.meta.kind: unknown meta action {kind}"
-        ))),
-    }
+    pb::MetaActionKind::decode(kind, "action.meta.kind")
 }
 
 /// Reads a meta action.

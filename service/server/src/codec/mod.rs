@@ -1,66 +1,189 @@
 //! Protobuf <-> engine conversions.
 //!
-//! [`GameCodec`] is implemented once per game, in `codec/<id>.rs`, and converts that game's
-//! engine types to and from its `deckmate.v1` messages. [`common`] holds what every game shares
-//! (seats, outcomes, meta actions, the event envelope). Adding a game means one new file here
-//! and one line per `match` in `catalog.rs`.
+//! # What a game says once
+//!
+//! Each game implements [`GameCodec`] in `codec/<id>.rs`, and says there only what is its own:
+//!
+//! - its `GameKind`, its config and action messages and which member of the `GameConfig` and
+//!   `Action` oneofs is its own, in one `oneof_members!` line;
+//! - how its config message's fields read into the engine's `Config`, unset fields keeping the
+//!   `Config::default()` value ([`GameCodec::read_config`]), and back
+//!   ([`GameCodec::config_message`]);
+//! - for a game whose options depend on the seat count, how to check them before the count is
+//!   known ([`ValidateConfig`]; the others need only their line in `config.rs`). The engine's
+//!   own `Config::validate` is the only range check there is;
+//! - how its action message reads into an engine `Action` and back, and how its observations
+//!   and events are written;
+//! - its enum tables, one `proto_enum_map!` line per engine enum <-> proto enum.
+//!
+//! Everything else is shared: the provided methods of [`GameCodec`] dispatch on the oneofs and
+//! refuse another game's config or action and a meta action where a game action belongs;
+//! [`config`] turns every config problem (a field that cannot be read, an option the engine
+//! refuses, at decode time or once CreateGame knows the seat count) into the one error shape;
+//! [`enums`] reads and writes every enum table; [`common`] holds what every game shares on the
+//! wire (seats, outcomes, meta actions, the event envelope). One generic test
+//! (`codec/conformance.rs`) checks every game's codec the same way. Adding a game means one new
+//! file here, its line in `config.rs` (or its own [`ValidateConfig`]), its samples in
+//! `conformance.rs`, and one line per `match` in `catalog.rs`.
 //!
 //! Decoding is strict: anything a client sends that does not name a valid value of this game
 //! (an action of another game, a missing field, an unknown or `*_UNSPECIFIED` enum value, a bad
-//! spot name, an out-of-range option) is refused. When one field is at fault the error is
-//! [`ApiError::InvalidField`] naming the field by its proto path (`config.chuno.colours`), which
-//! reaches the client as a `google.rpc.BadRequest` field violation; otherwise it is
-//! [`ApiError::InvalidRequest`]. Decoding checks form only; whether an action is legal now is
-//! the engine's decision.
+//! spot name, an out-of-range option) is refused. A config problem is always
+//! [`ApiError::InvalidField`] naming the field by its proto path (`config.chuno.colours`,
+//! `config.pile_chess.teams[1]`, or `config.chuno` when options clash together), which reaches
+//! the client as INVALID_REQUEST with a `google.rpc.BadRequest` field violation. An action
+//! problem names its field too: as a field violation for a bad field in Card Chess, Pigeon
+//! Chess and Raindropchess, in the message ([`ApiError::InvalidRequest`]) otherwise. Decoding
+//! checks form only; whether an action is legal now is the engine's decision.
 
 pub mod card_chess;
 pub mod chuno;
 pub mod common;
+pub mod config;
+#[cfg(test)]
+mod conformance;
+pub mod enums;
 pub mod pigeon_chess;
 pub mod pile_chess;
 pub mod raindrop_chess;
 
-use deckmate_engine::{Game, GameKind};
+pub use config::ValidateConfig;
+
+use deckmate_engine::{Game, GameKind, SetupError};
 use deckmate_proto::v1 as pb;
 
 use crate::error::ApiError;
 
-/// The protobuf face of one game.
-pub trait GameCodec: Game {
+/// The protobuf face of one game: the required items are what the game says once, the
+/// provided methods are shared by every game. The game's options are checked by the engine's
+/// own `Config::validate` ([`ValidateConfig`]).
+pub trait GameCodec: Game<Config: ValidateConfig> {
     /// The registry entry of this game.
     const KIND: GameKind;
 
-    /// Reads the game's options from `config`: unset optional fields take the value of
-    /// `Self::Config::default()`. A config of another game, or with no game, is
-    /// [`ApiError::InvalidRequest`]; an out-of-range value is [`ApiError::InvalidField`] naming
-    /// it.
-    fn decode_config(config: &pb::GameConfig) -> Result<Self::Config, ApiError>;
+    /// The game's config message (`ChunoConfig`).
+    type ConfigMessage: Clone + Default + PartialEq + std::fmt::Debug;
 
-    /// Checks decoded options against the seat count, once CreateGame knows it, so that an
-    /// option that cannot fit the seats is reported on its field (a Pile Chess team list that
-    /// does not split exactly the game's seats). The default accepts everything; the engine
-    /// still checks every option when it deals.
-    fn check_seats(config: &Self::Config, seats: usize) -> Result<(), ApiError> {
-        let _ = (config, seats);
-        Ok(())
-    }
+    /// The game's action message (`ChunoAction`).
+    type ActionMessage: Clone + Default + PartialEq + std::fmt::Debug;
 
-    /// The effective options as a `GameConfig` with every field set.
-    fn encode_config(config: &Self::Config) -> pb::GameConfig;
+    /// The game's own config message in a `GameConfig`, if it is this game's.
+    fn own_config(game: &pb::game_config::Game) -> Option<&Self::ConfigMessage>;
 
-    /// Reads one game action. Meta actions, actions of other games, missing fields and invalid
-    /// values are [`ApiError::InvalidRequest`].
-    fn decode_action(kind: &pb::action::Kind) -> Result<Self::Action, ApiError>;
+    /// A config message as the `GameConfig` oneof member.
+    fn config_member(message: Self::ConfigMessage) -> pb::game_config::Game;
 
-    /// Writes one game action; [`GameCodec::decode_action`] reads it back unchanged.
-    fn encode_action(action: &Self::Action) -> pb::Action;
+    /// The game's own action message in an `Action`, if it is this game's.
+    fn own_action(kind: &pb::action::Kind) -> Option<&Self::ActionMessage>;
+
+    /// An action message as the `Action` oneof member.
+    fn action_member(message: Self::ActionMessage) -> pb::action::Kind;
+
+    /// Reads the config message's fields; unset fields keep the value of
+    /// `Self::Config::default()`. Only what cannot be read at all is refused here (an unknown
+    /// enum value, a number too large for the engine's field), as a
+    /// [`SetupError::InvalidConfig`] naming the field; ranges are the engine's ([`ValidateConfig`]).
+    fn read_config(message: &Self::ConfigMessage) -> Result<Self::Config, SetupError>;
+
+    /// The options with every field set; [`GameCodec::read_config`] reads them back unchanged.
+    fn config_message(config: &Self::Config) -> Self::ConfigMessage;
+
+    /// Reads one action message. Missing fields and invalid values are refused naming their
+    /// path (`action.chuno.play.card`).
+    fn read_action(message: &Self::ActionMessage) -> Result<Self::Action, ApiError>;
+
+    /// Writes one action; [`GameCodec::read_action`] reads it back unchanged.
+    fn action_message(action: &Self::Action) -> Self::ActionMessage;
 
     /// Writes one viewer's observation.
     fn encode_observation(observation: &Self::Observation) -> pb::Observation;
 
     /// Writes one event as a viewer may know it (the `kind` of a `pb::Event`).
     fn encode_event(event: &Self::EventView) -> pb::event::Kind;
+
+    /// Reads and validates the game's options from `config`. A config of another game, or with
+    /// no game, is [`ApiError::InvalidRequest`]; a field that cannot be read or an option the
+    /// engine refuses is [`ApiError::InvalidField`] naming it.
+    fn decode_config(config: &pb::GameConfig) -> Result<Self::Config, ApiError> {
+        let message = match &config.game {
+            None => return Err(ApiError::InvalidRequest("config: no game is set".into())),
+            Some(game) => Self::own_config(game).ok_or_else(|| {
+                ApiError::InvalidRequest(format!("config: not a {} config", Self::ID))
+            })?,
+        };
+        let config = Self::read_config(message).map_err(config::setup_error::<Self>)?;
+        config
+            .validate_for(None)
+            .map_err(config::setup_error::<Self>)?;
+        Ok(config)
+    }
+
+    /// The effective options as a `GameConfig` with every field set.
+    fn encode_config(config: &Self::Config) -> pb::GameConfig {
+        pb::GameConfig {
+            game: Some(Self::config_member(Self::config_message(config))),
+        }
+    }
+
+    /// Reads one game action. Meta actions and actions of other games are
+    /// [`ApiError::InvalidRequest`]; the game's own are read by [`GameCodec::read_action`].
+    fn decode_action(kind: &pb::action::Kind) -> Result<Self::Action, ApiError> {
+        match (Self::own_action(kind), kind) {
+            (Some(message), _) => Self::read_action(message),
+            (None, pb::action::Kind::Meta(_)) => Err(ApiError::InvalidRequest(format!(
+                "action: a meta action is not a {} action",
+                Self::ID
+            ))),
+            (None, _) => Err(ApiError::InvalidRequest(format!(
+                "action: not a {} action",
+                Self::ID
+            ))),
+        }
+    }
+
+    /// Writes one game action; [`GameCodec::decode_action`] reads it back unchanged.
+    fn encode_action(action: &Self::Action) -> pb::Action {
+        pb::Action {
+            kind: Some(Self::action_member(Self::action_message(action))),
+        }
+    }
 }
+
+/// Writes the items of [`GameCodec`] that only name things: [`GameCodec::KIND`], the message
+/// types, and the oneof items ([`GameCodec::own_config`], [`GameCodec::config_member`],
+/// [`GameCodec::own_action`], [`GameCodec::action_member`]) for the game whose `GameKind` and
+/// member of every oneof are named `$member`:
+/// `oneof_members!(Chuno, pb::ChunoConfig, pb::ChunoAction);`.
+macro_rules! oneof_members {
+    ($member:ident, $config:ty, $action:ty) => {
+        const KIND: ::deckmate_engine::GameKind = ::deckmate_engine::GameKind::$member;
+        type ConfigMessage = $config;
+        type ActionMessage = $action;
+
+        fn own_config(game: &pb::game_config::Game) -> Option<&Self::ConfigMessage> {
+            match game {
+                pb::game_config::Game::$member(message) => Some(message),
+                _ => None,
+            }
+        }
+
+        fn config_member(message: Self::ConfigMessage) -> pb::game_config::Game {
+            pb::game_config::Game::$member(message)
+        }
+
+        fn own_action(kind: &pb::action::Kind) -> Option<&Self::ActionMessage> {
+            match kind {
+                pb::action::Kind::$member(message) => Some(message),
+                _ => None,
+            }
+        }
+
+        fn action_member(message: Self::ActionMessage) -> pb::action::Kind {
+            pb::action::Kind::$member(message)
+        }
+    };
+}
+pub(crate) use oneof_members;
 
 /// Helpers for the codec tests.
 #[cfg(test)]

@@ -5,54 +5,101 @@
 //! cannot be read is [`ApiError::InvalidField`] with the field's proto path (§9, §10), so that a
 //! client can show the error next to the field at fault.
 
-use deckmate_engine::GameKind;
+use deckmate_engine::SetupError;
 use deckmate_engine::games::pigeon_chess::{
-    Action, Config, EventView, MAX_DECK, MIN_DECK, Observation, Phase, Piece, PigeonChess,
-    PlayerView, RowSide, Spot, SpotView,
+    Action, Config, EventView, Observation, Phase, Piece, PigeonChess, PlayerView, RowSide, Spot,
+    SpotView,
 };
 use deckmate_proto::v1 as pb;
 use pb::pigeon_chess_action::Kind as ActionKind;
 use pb::pigeon_chess_event::Kind as EventKind;
 
-use super::GameCodec;
-use super::common::seat_to_u32;
+use super::common::{indexed, seat_to_u32};
+use super::config::narrow;
+use super::enums::{ProtoEnum, proto_enum_map};
+use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
 
+proto_enum_map!(pb::PigeonChessPiece, Piece, "piece": Pawn, Knight, Bishop, Rook, Queen, King);
+proto_enum_map!(pb::PigeonChessPhase, Phase, "phase": FrontRow, BackRow, FirstPlayer, Play, Finished);
+proto_enum_map!(pb::PigeonChessRowSide, RowSide, "row side": Front, Back);
+
 impl GameCodec for PigeonChess {
-    const KIND: GameKind = GameKind::PigeonChess;
+    oneof_members!(PigeonChess, pb::PigeonChessConfig, pb::PigeonChessAction);
 
-    fn decode_config(config: &pb::GameConfig) -> Result<Config, ApiError> {
-        match &config.game {
-            Some(pb::game_config::Game::PigeonChess(message)) => decode_config_message(message),
-            None => Err(ApiError::InvalidRequest("config: no game is set".into())),
-            // Reachable once a second game is registered.
-            #[allow(unreachable_patterns)]
-            Some(_) => Err(ApiError::InvalidRequest(
-                "config: not a pigeon_chess config".into(),
-            )),
+    /// Unset fields keep the rule file's defaults (§1, §5(e), §5(f), §7.1).
+    fn read_config(message: &pb::PigeonChessConfig) -> Result<Config, SetupError> {
+        let defaults = Config::default();
+        // In the order of `Piece::ALL`, which indexes the deck.
+        let counts = [
+            ("pawns", message.pawns),
+            ("knights", message.knights),
+            ("bishops", message.bishops),
+            ("rooks", message.rooks),
+            ("queens", message.queens),
+            ("kings", message.kings),
+        ];
+        let mut deck = defaults.deck;
+        for (slot, (field, value)) in deck.iter_mut().zip(counts) {
+            *slot = narrow(value, *slot, field)?;
+        }
+        Ok(Config {
+            deck,
+            no_progress_turns: message
+                .no_progress_turns
+                .unwrap_or(defaults.no_progress_turns),
+            max_turns: message.max_turns.unwrap_or(defaults.max_turns),
+        })
+    }
+
+    fn config_message(config: &Config) -> pb::PigeonChessConfig {
+        let count = |piece: Piece| Some(u32::from(config.count(piece)));
+        pb::PigeonChessConfig {
+            pawns: count(Piece::Pawn),
+            knights: count(Piece::Knight),
+            bishops: count(Piece::Bishop),
+            rooks: count(Piece::Rook),
+            queens: count(Piece::Queen),
+            kings: count(Piece::King),
+            no_progress_turns: Some(config.no_progress_turns),
+            max_turns: Some(config.max_turns),
         }
     }
 
-    fn encode_config(config: &Config) -> pb::GameConfig {
-        pb::GameConfig {
-            game: Some(pb::game_config::Game::PigeonChess(config_message(config))),
-        }
+    /// Reads one Pigeon Chess action. A missing or unreadable field is [`ApiError::InvalidField`]
+    /// naming its proto field path, which starts at `action.pigeon_chess`.
+    fn read_action(message: &pb::PigeonChessAction) -> Result<Action, ApiError> {
+        let Some(kind) = &message.kind else {
+            return Err(ApiError::invalid_field(
+                "action.pigeon_chess",
+                "no action is set",
+            ));
+        };
+        Ok(match kind {
+            ActionKind::PlaceFrontRow(row) => {
+                Action::PlaceFrontRow(decode_row(row, "action.pigeon_chess.place_front_row")?)
+            }
+            ActionKind::PlaceBackRow(row) => {
+                Action::PlaceBackRow(decode_row(row, "action.pigeon_chess.place_back_row")?)
+            }
+            ActionKind::RevealForFirst(reveal) => Action::RevealForFirst(decode_piece(
+                reveal.piece,
+                "action.pigeon_chess.reveal_for_first.piece",
+            )?),
+            ActionKind::Move(step) => Action::Move {
+                from: decode_spot(&step.from, "action.pigeon_chess.move.from")?,
+                to: decode_spot(&step.to, "action.pigeon_chess.move.to")?,
+            },
+            ActionKind::Place(place) => Action::Place {
+                piece: decode_piece(place.piece, "action.pigeon_chess.place.piece")?,
+                spot: decode_spot(&place.spot, "action.pigeon_chess.place.spot")?,
+            },
+            ActionKind::EndGame(_) => Action::EndGame,
+            ActionKind::Pass(_) => Action::Pass,
+        })
     }
 
-    fn decode_action(kind: &pb::action::Kind) -> Result<Action, ApiError> {
-        match kind {
-            pb::action::Kind::PigeonChess(message) => decode_action_message(message),
-            pb::action::Kind::Meta(_) => Err(ApiError::InvalidRequest(
-                "action: a meta action is not a pigeon_chess action".into(),
-            )),
-            #[allow(unreachable_patterns)]
-            _ => Err(ApiError::InvalidRequest(
-                "action: not a pigeon_chess action".into(),
-            )),
-        }
-    }
-
-    fn encode_action(action: &Action) -> pb::Action {
+    fn action_message(action: &Action) -> pb::PigeonChessAction {
         let kind = match *action {
             Action::PlaceFrontRow(pieces) => ActionKind::PlaceFrontRow(row_message(&pieces)),
             Action::PlaceBackRow(pieces) => ActionKind::PlaceBackRow(row_message(&pieces)),
@@ -72,11 +119,7 @@ impl GameCodec for PigeonChess {
             Action::EndGame => ActionKind::EndGame(pb::PigeonChessEndGame {}),
             Action::Pass => ActionKind::Pass(pb::PigeonChessPass {}),
         };
-        pb::Action {
-            kind: Some(pb::action::Kind::PigeonChess(pb::PigeonChessAction {
-                kind: Some(kind),
-            })),
-        }
+        pb::PigeonChessAction { kind: Some(kind) }
     }
 
     fn encode_observation(observation: &Observation) -> pb::Observation {
@@ -84,12 +127,7 @@ impl GameCodec for PigeonChess {
             .zip(observation.board.iter())
             .map(|(spot, view)| spot_message(spot, view))
             .collect();
-        let players = observation
-            .players
-            .iter()
-            .enumerate()
-            .map(|(seat, player)| player_message(seat, player))
-            .collect();
+        let players = indexed(&observation.players, player_message);
         pb::Observation {
             game: Some(pb::observation::Game::PigeonChess(
                 pb::PigeonChessObservation {
@@ -102,7 +140,7 @@ impl GameCodec for PigeonChess {
                     current_player: observation.current_player.map(seat_to_u32),
                     turn: observation.turn,
                     turns_without_progress: observation.turns_without_progress,
-                    config: Some(config_message(&observation.config)),
+                    config: Some(Self::config_message(&observation.config)),
                 },
             )),
         }
@@ -211,122 +249,6 @@ impl GameCodec for PigeonChess {
     }
 }
 
-/// The config fields holding the card counts, in the order of [`Piece::ALL`].
-const COUNT_FIELDS: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "kings"];
-
-/// Reads the options; unset fields keep the rule file's defaults (§1, §5(e), §5(f), §7.1).
-/// An out-of-range option is [`ApiError::InvalidField`] naming its proto field path
-/// (`config.pigeon_chess.kings`), or `config.pigeon_chess` when only the sum of the card counts
-/// is wrong.
-fn decode_config_message(message: &pb::PigeonChessConfig) -> Result<Config, ApiError> {
-    const FIELD: &str = "config.pigeon_chess";
-    let mut config = Config::default();
-    let counts = [
-        message.pawns,
-        message.knights,
-        message.bishops,
-        message.rooks,
-        message.queens,
-        message.kings,
-    ];
-    for ((slot, field), value) in config.deck.iter_mut().zip(COUNT_FIELDS).zip(counts) {
-        let Some(value) = value else { continue };
-        *slot = u8::try_from(value)
-            .ok()
-            .filter(|count| usize::from(*count) <= MAX_DECK)
-            .ok_or_else(|| {
-                ApiError::invalid_field(
-                    format!("{FIELD}.{field}"),
-                    format!("at most {MAX_DECK} cards, not {value}"),
-                )
-            })?;
-    }
-    if config.count(Piece::King) > 1 {
-        return Err(ApiError::invalid_field(
-            format!("{FIELD}.kings"),
-            format!(
-                "a deck holds 0 or 1 King, not {}",
-                config.count(Piece::King)
-            ),
-        ));
-    }
-    let size = config.deck_size();
-    if !(MIN_DECK..=MAX_DECK).contains(&size) {
-        return Err(ApiError::invalid_field(
-            FIELD,
-            format!(
-                "pawns + knights + bishops + rooks + queens + kings must total {MIN_DECK} to \
-                 {MAX_DECK} cards per deck, not {size}"
-            ),
-        ));
-    }
-    if let Some(turns) = message.no_progress_turns {
-        config.no_progress_turns = turns;
-    }
-    if let Some(turns) = message.max_turns {
-        if turns == 0 {
-            return Err(ApiError::invalid_field(
-                format!("{FIELD}.max_turns"),
-                "must be at least 1",
-            ));
-        }
-        config.max_turns = turns;
-    }
-    // The engine's own check stays authoritative should it ever grow stricter.
-    config
-        .validate()
-        .map_err(|error| ApiError::invalid_field(FIELD, error.to_string()))?;
-    Ok(config)
-}
-
-/// The options with every field set.
-fn config_message(config: &Config) -> pb::PigeonChessConfig {
-    let count = |piece: Piece| Some(u32::from(config.count(piece)));
-    pb::PigeonChessConfig {
-        pawns: count(Piece::Pawn),
-        knights: count(Piece::Knight),
-        bishops: count(Piece::Bishop),
-        rooks: count(Piece::Rook),
-        queens: count(Piece::Queen),
-        kings: count(Piece::King),
-        no_progress_turns: Some(config.no_progress_turns),
-        max_turns: Some(config.max_turns),
-    }
-}
-
-/// Reads one Pigeon Chess action. A missing or unreadable field is [`ApiError::InvalidField`]
-/// naming its proto field path, which starts at `action.pigeon_chess`.
-fn decode_action_message(message: &pb::PigeonChessAction) -> Result<Action, ApiError> {
-    let Some(kind) = &message.kind else {
-        return Err(ApiError::invalid_field(
-            "action.pigeon_chess",
-            "no action is set",
-        ));
-    };
-    Ok(match kind {
-        ActionKind::PlaceFrontRow(row) => {
-            Action::PlaceFrontRow(decode_row(row, "action.pigeon_chess.place_front_row")?)
-        }
-        ActionKind::PlaceBackRow(row) => {
-            Action::PlaceBackRow(decode_row(row, "action.pigeon_chess.place_back_row")?)
-        }
-        ActionKind::RevealForFirst(reveal) => Action::RevealForFirst(decode_piece(
-            reveal.piece,
-            "action.pigeon_chess.reveal_for_first.piece",
-        )?),
-        ActionKind::Move(step) => Action::Move {
-            from: decode_spot(&step.from, "action.pigeon_chess.move.from")?,
-            to: decode_spot(&step.to, "action.pigeon_chess.move.to")?,
-        },
-        ActionKind::Place(place) => Action::Place {
-            piece: decode_piece(place.piece, "action.pigeon_chess.place.piece")?,
-            spot: decode_spot(&place.spot, "action.pigeon_chess.place.spot")?,
-        },
-        ActionKind::EndGame(_) => Action::EndGame,
-        ActionKind::Pass(_) => Action::Pass,
-    })
-}
-
 /// Reads a setup row: exactly three pieces, for columns a, b and c (§2.2, §2.3).
 fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiError> {
     match row.pieces.as_slice() {
@@ -344,19 +266,7 @@ fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiEr
 
 /// Reads a piece; `UNSPECIFIED` and unknown numbers are invalid.
 fn decode_piece(value: i32, field: &str) -> Result<Piece, ApiError> {
-    match pb::PigeonChessPiece::try_from(value) {
-        Ok(pb::PigeonChessPiece::Pawn) => Ok(Piece::Pawn),
-        Ok(pb::PigeonChessPiece::Knight) => Ok(Piece::Knight),
-        Ok(pb::PigeonChessPiece::Bishop) => Ok(Piece::Bishop),
-        Ok(pb::PigeonChessPiece::Rook) => Ok(Piece::Rook),
-        Ok(pb::PigeonChessPiece::Queen) => Ok(Piece::Queen),
-        Ok(pb::PigeonChessPiece::King) => Ok(Piece::King),
-        Ok(pb::PigeonChessPiece::Unspecified) => Err(ApiError::invalid_field(field, "must be set")),
-        Err(_) => Err(ApiError::invalid_field(
-            field,
-            format!("unknown piece {value}"),
-        )),
-    }
+    pb::PigeonChessPiece::decode_field(value, field)
 }
 
 /// Reads a spot name ("a1" … "c4").
@@ -370,15 +280,7 @@ fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
 
 /// A piece on the wire.
 fn encode_piece(piece: Piece) -> i32 {
-    let wire = match piece {
-        Piece::Pawn => pb::PigeonChessPiece::Pawn,
-        Piece::Knight => pb::PigeonChessPiece::Knight,
-        Piece::Bishop => pb::PigeonChessPiece::Bishop,
-        Piece::Rook => pb::PigeonChessPiece::Rook,
-        Piece::Queen => pb::PigeonChessPiece::Queen,
-        Piece::King => pb::PigeonChessPiece::King,
-    };
-    wire.into()
+    pb::PigeonChessPiece::encode(piece)
 }
 
 /// Pieces on the wire, in the same order.
@@ -400,20 +302,11 @@ fn seat_row_message(seat: usize, pieces: &[Piece]) -> pb::PigeonChessSeatRow {
 }
 
 fn encode_phase(phase: Phase) -> pb::PigeonChessPhase {
-    match phase {
-        Phase::FrontRow => pb::PigeonChessPhase::FrontRow,
-        Phase::BackRow => pb::PigeonChessPhase::BackRow,
-        Phase::FirstPlayer => pb::PigeonChessPhase::FirstPlayer,
-        Phase::Play => pb::PigeonChessPhase::Play,
-        Phase::Finished => pb::PigeonChessPhase::Finished,
-    }
+    pb::PigeonChessPhase::of(phase)
 }
 
 fn encode_side(side: RowSide) -> pb::PigeonChessRowSide {
-    match side {
-        RowSide::Front => pb::PigeonChessRowSide::Front,
-        RowSide::Back => pb::PigeonChessRowSide::Back,
-    }
+    pb::PigeonChessRowSide::of(side)
 }
 
 fn spot_message(spot: Spot, view: &SpotView) -> pb::PigeonChessSpot {
@@ -441,9 +334,9 @@ fn player_message(seat: usize, player: &PlayerView) -> pb::PigeonChessPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::{Picker, invalid, invalid_field_saying};
-    use deckmate_engine::{Game, Seat, Seed, Table, TableAction, Viewer};
+    use crate::codec::test_support::{invalid, invalid_field_saying};
+    use deckmate_engine::games::pigeon_chess::{MAX_DECK, MIN_DECK};
+    use deckmate_engine::{Seat, Seed, Table, TableAction, Viewer};
 
     fn config_of(message: pb::PigeonChessConfig) -> pb::GameConfig {
         pb::GameConfig {
@@ -453,40 +346,6 @@ mod tests {
 
     fn action_of(kind: ActionKind) -> pb::action::Kind {
         pb::action::Kind::PigeonChess(pb::PigeonChessAction { kind: Some(kind) })
-    }
-
-    #[test]
-    fn every_legal_action_of_random_playouts_round_trips() {
-        let mut checked = 0usize;
-        let mut kinds = std::collections::HashSet::new();
-        for seed in 0..60u64 {
-            let (mut table, _) =
-                Table::<PigeonChess>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
-            let mut picker = Picker::new(seed);
-            while !table.is_over() {
-                let seats: Vec<Seat> = table.to_act().iter().collect();
-                let seat = seats[picker.below(seats.len())];
-                let legal = table.legal_actions(seat);
-                for action in &legal {
-                    let wire = PigeonChess::encode_action(action);
-                    let kind = wire.kind.as_ref().expect("kind set");
-                    assert_eq!(&PigeonChess::decode_action(kind).unwrap(), action);
-                    let table_action = TableAction::Game(*action);
-                    let round =
-                        decode_table_action::<PigeonChess>(&encode_table_action::<PigeonChess>(
-                            &table_action,
-                        ));
-                    assert_eq!(round, Ok(table_action));
-                    kinds.insert(std::mem::discriminant(action));
-                    checked += 1;
-                }
-                let action = legal[picker.below(legal.len())];
-                table.apply(seat, &TableAction::Game(action)).unwrap();
-            }
-        }
-        assert!(checked > 10_000, "only {checked} actions checked");
-        // Front row, back row, reveal, move and place all occur in random play.
-        assert!(kinds.len() >= 5, "only {} action kinds seen", kinds.len());
     }
 
     #[test]
@@ -614,9 +473,6 @@ mod tests {
 
     #[test]
     fn config_defaults_fill_unset_fields_and_encode_sets_every_field() {
-        let empty = config_of(pb::PigeonChessConfig::default());
-        assert_eq!(PigeonChess::decode_config(&empty), Ok(Config::default()));
-
         let encoded = PigeonChess::encode_config(&Config::default());
         let Some(pb::game_config::Game::PigeonChess(message)) = encoded.game else {
             panic!("not a pigeon chess config");
@@ -633,16 +489,6 @@ mod tests {
                 no_progress_turns: Some(20),
                 max_turns: Some(300),
             }
-        );
-
-        let custom = Config {
-            deck: [4, 1, 1, 3, 0, 0],
-            no_progress_turns: 0,
-            max_turns: 1,
-        };
-        assert_eq!(
-            PigeonChess::decode_config(&PigeonChess::encode_config(&custom)),
-            Ok(custom)
         );
 
         let partial = config_of(pb::PigeonChessConfig {
@@ -669,11 +515,19 @@ mod tests {
         );
         invalid_field_saying(
             decode(pb::PigeonChessConfig {
+                rooks: Some(65),
+                ..Default::default()
+            }),
+            "config.pigeon_chess.rooks",
+            "at most 64 cards, not 65",
+        );
+        invalid_field_saying(
+            decode(pb::PigeonChessConfig {
                 rooks: Some(300),
                 ..Default::default()
             }),
             "config.pigeon_chess.rooks",
-            "at most 64 cards, not 300",
+            "300 is far out of range",
         );
         invalid_field_saying(
             decode(pb::PigeonChessConfig {
@@ -721,10 +575,6 @@ mod tests {
         })
         .expect("a 64-card deck");
         assert_eq!(largest.deck_size(), MAX_DECK);
-        invalid(
-            PigeonChess::decode_config(&pb::GameConfig { game: None }),
-            "config",
-        );
     }
 
     #[test]
@@ -758,7 +608,10 @@ mod tests {
         assert_eq!(own.hand.len(), 2);
         assert_eq!(own.players.len(), 2);
         assert!(own.players[0].committed && !own.players[1].committed);
-        assert_eq!(own.config, Some(config_message(&Config::default())));
+        assert_eq!(
+            own.config,
+            Some(PigeonChess::config_message(&Config::default()))
+        );
 
         let other = observe(Viewer::Seat(Seat(1)));
         assert!(
@@ -830,32 +683,6 @@ mod tests {
                 );
             }
             other => panic!("unexpected {other:?}"),
-        }
-    }
-
-    #[test]
-    fn every_event_of_random_playouts_encodes_with_a_kind() {
-        for seed in 0..10u64 {
-            let (mut table, setup) =
-                Table::<PigeonChess>::new(&Config::default(), 2, Seed::from_u64(seed)).unwrap();
-            let mut events = setup;
-            let mut picker = Picker::new(seed ^ 0xABCD);
-            while !table.is_over() {
-                let seats: Vec<Seat> = table.to_act().iter().collect();
-                let seat = seats[picker.below(seats.len())];
-                let legal = table.legal_actions(seat);
-                let action = legal[picker.below(legal.len())];
-                events.extend(table.apply(seat, &TableAction::Game(action)).unwrap());
-            }
-            for event in &events {
-                if let deckmate_engine::TableEvent::Game(event) = event {
-                    let full = PigeonChess::encode_event(&PigeonChess::reveal_event(event));
-                    let pb::event::Kind::PigeonChess(message) = full else {
-                        panic!("not a pigeon chess event");
-                    };
-                    assert!(message.kind.is_some());
-                }
-            }
         }
     }
 }

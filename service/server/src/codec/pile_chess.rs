@@ -7,59 +7,141 @@
 //! engine's decision.
 
 use deckmate_engine::games::pile_chess::{
-    Action, CapturedCard, CapturedPileView, Card, Config, EventView, MAX_EN_PASSANT,
-    MAX_RESHUFFLES, MAX_ROUNDS, MAX_SEATS, MAX_VALUE, MIN_SEATS, Observation, OutReason, Pending,
-    Piece, PileChess, PileSource, PileView, PlayerView, PublicEvent, SideTotal, Step, TeamsError,
+    Action, CapturedCard, CapturedPileView, Card, Config, EventView, MAX_SEATS, MIN_SEATS,
+    Observation, OutReason, Pending, Piece, PileChess, PileSource, PileView, PlayerView,
+    PublicEvent, SideTotal, Step,
 };
-use deckmate_engine::{GameKind, Seat, SeatSet};
+use deckmate_engine::{Seat, SeatSet, SetupError};
 use deckmate_proto::v1 as pb;
 use pb::pile_chess_action::Kind as ActionKind;
 use pb::pile_chess_event::Kind as EventKind;
 
-use super::GameCodec;
-use super::common::seat_to_u32;
+use super::common::{indexed, seat_to_u32};
+use super::enums::{ProtoEnum, proto_enum_map};
+use super::{GameCodec, ValidateConfig, oneof_members};
 use crate::error::ApiError;
 
+proto_enum_map!(pb::PileChessPiece, Piece, "piece": Pawn, Knight, Bishop, Rook, Queen, King);
+proto_enum_map!(pb::PileChessStep, Step, "step": Play, Gift, Promotion, Finished);
+proto_enum_map!(pb::PileChessPileSource, PileSource, "pile source": DeckTop, RandomFromHand);
+proto_enum_map!(pb::PileChessOutReason, OutReason, "reason": KingCaptured, Resigned);
+
 impl GameCodec for PileChess {
-    const KIND: GameKind = GameKind::PileChess;
+    oneof_members!(PileChess, pb::PileChessConfig, pb::PileChessAction);
 
-    fn decode_config(config: &pb::GameConfig) -> Result<Config, ApiError> {
-        match &config.game {
-            Some(pb::game_config::Game::PileChess(message)) => decode_config_message(message),
-            None => Err(ApiError::InvalidRequest("config: no game is set".into())),
-            Some(_) => Err(ApiError::InvalidRequest(
-                "config: not a pile_chess config".into(),
-            )),
+    /// Unset fields keep the rule file's defaults (§1, §5, §7.6, §8, §10).
+    fn read_config(message: &pb::PileChessConfig) -> Result<Config, SetupError> {
+        let defaults = Config::default();
+        // In the order of `Piece::ALL`, which indexes the values.
+        let values = [
+            message.pawn_value,
+            message.knight_value,
+            message.bishop_value,
+            message.rook_value,
+            message.queen_value,
+            message.king_value,
+        ];
+        let mut config = Config {
+            values: defaults.values,
+            teams: read_teams(&message.teams)?,
+            max_rounds: message.max_rounds.unwrap_or(defaults.max_rounds),
+            max_reshuffles: message.max_reshuffles.unwrap_or(defaults.max_reshuffles),
+            en_passant_per_round: message
+                .en_passant_per_round
+                .unwrap_or(defaults.en_passant_per_round),
+            eliminated_captures_count: message
+                .eliminated_captures_count
+                .unwrap_or(defaults.eliminated_captures_count),
+        };
+        for (slot, value) in config.values.iter_mut().zip(values) {
+            *slot = value.unwrap_or(*slot);
+        }
+        Ok(config)
+    }
+
+    fn config_message(config: &Config) -> pb::PileChessConfig {
+        let value = |piece: Piece| Some(config.value(piece));
+        pb::PileChessConfig {
+            pawn_value: value(Piece::Pawn),
+            knight_value: value(Piece::Knight),
+            bishop_value: value(Piece::Bishop),
+            rook_value: value(Piece::Rook),
+            queen_value: value(Piece::Queen),
+            king_value: value(Piece::King),
+            teams: config
+                .teams
+                .iter()
+                .map(|team| pb::PileChessTeam {
+                    seats: team.iter().map(|seat| u32::from(*seat)).collect(),
+                })
+                .collect(),
+            max_rounds: Some(config.max_rounds),
+            max_reshuffles: Some(config.max_reshuffles),
+            en_passant_per_round: Some(config.en_passant_per_round),
+            eliminated_captures_count: Some(config.eliminated_captures_count),
         }
     }
 
-    /// §5, §7.12: the team list must split exactly the game's seats.
-    fn check_seats(config: &Config, seats: usize) -> Result<(), ApiError> {
-        if config.teams.is_empty() {
-            return Ok(());
-        }
-        Config::check_teams(&config.teams, seats).map_err(team_violation)
+    /// Reads one Pile Chess action; field paths in messages start at `action.pile_chess`.
+    fn read_action(message: &pb::PileChessAction) -> Result<Action, ApiError> {
+        let Some(kind) = &message.kind else {
+            return Err(ApiError::InvalidRequest(
+                "action.pile_chess: no action is set".into(),
+            ));
+        };
+        Ok(match kind {
+            ActionKind::Play(play) => Action::Play {
+                piece: decode_piece(play.piece, "action.pile_chess.play.piece")?,
+                pile: decode_seat(play.pile, "action.pile_chess.play.pile")?,
+            },
+            ActionKind::Pass(_) => Action::Pass,
+            ActionKind::Castle(_) => Action::Castle,
+            ActionKind::EnPassant(step) => Action::EnPassant {
+                from: decode_seat(step.from_pile, "action.pile_chess.en_passant.from_pile")?,
+                to: decode_seat(step.to_pile, "action.pile_chess.en_passant.to_pile")?,
+                pawns: match u8::try_from(step.pawns) {
+                    Ok(pawns) if pawns > 0 => pawns,
+                    _ => {
+                        return Err(ApiError::InvalidRequest(format!(
+                            "action.pile_chess.en_passant.pawns: move 1 to 255 Pawns, not {}",
+                            step.pawns
+                        )));
+                    }
+                },
+            },
+            ActionKind::Gift(gift) => {
+                if gift.pieces.len() > 2 {
+                    return Err(ApiError::InvalidRequest(format!(
+                        "action.pile_chess.gift.pieces: a gift holds at most 2 cards, not {}",
+                        gift.pieces.len()
+                    )));
+                }
+                let pieces = gift
+                    .pieces
+                    .iter()
+                    .enumerate()
+                    .map(|(index, piece)| {
+                        decode_piece(*piece, &format!("action.pile_chess.gift.pieces[{index}]"))
+                    })
+                    .collect::<Result<Vec<Piece>, ApiError>>()?;
+                Action::Gift {
+                    to: decode_seat(gift.to, "action.pile_chess.gift.to")?,
+                    pieces,
+                }
+            }
+            ActionKind::Promote(promote) => Action::Promote {
+                captured_pile: decode_seat(
+                    promote.captured_pile,
+                    "action.pile_chess.promote.captured_pile",
+                )?
+                .0,
+                piece: decode_piece(promote.piece, "action.pile_chess.promote.piece")?,
+            },
+            ActionKind::DeclinePromotion(_) => Action::DeclinePromotion,
+        })
     }
 
-    fn encode_config(config: &Config) -> pb::GameConfig {
-        pb::GameConfig {
-            game: Some(pb::game_config::Game::PileChess(config_message(config))),
-        }
-    }
-
-    fn decode_action(kind: &pb::action::Kind) -> Result<Action, ApiError> {
-        match kind {
-            pb::action::Kind::PileChess(message) => decode_action_message(message),
-            pb::action::Kind::Meta(_) => Err(ApiError::InvalidRequest(
-                "action: a meta action is not a pile_chess action".into(),
-            )),
-            _ => Err(ApiError::InvalidRequest(
-                "action: not a pile_chess action".into(),
-            )),
-        }
-    }
-
-    fn encode_action(action: &Action) -> pb::Action {
+    fn action_message(action: &Action) -> pb::PileChessAction {
         let kind = match action {
             Action::Play { piece, pile } => ActionKind::Play(pb::PileChessPlay {
                 piece: encode_piece(*piece),
@@ -89,11 +171,7 @@ impl GameCodec for PileChess {
                 ActionKind::DeclinePromotion(pb::PileChessDeclinePromotion {})
             }
         };
-        pb::Action {
-            kind: Some(pb::action::Kind::PileChess(pb::PileChessAction {
-                kind: Some(kind),
-            })),
-        }
+        pb::PileChessAction { kind: Some(kind) }
     }
 
     fn encode_observation(observation: &Observation) -> pb::Observation {
@@ -111,22 +189,12 @@ impl GameCodec for PileChess {
                     .collect(),
                 last_player: observation.last_player.map(seat_to_u32),
                 piles: observation.piles.iter().map(pile_message).collect(),
-                players: observation
-                    .players
-                    .iter()
-                    .enumerate()
-                    .map(|(seat, player)| player_message(seat, player))
-                    .collect(),
-                captured_piles: observation
-                    .captured_piles
-                    .iter()
-                    .enumerate()
-                    .map(|(index, pile)| captured_pile_message(index, pile))
-                    .collect(),
+                players: indexed(&observation.players, player_message),
+                captured_piles: indexed(&observation.captured_piles, captured_pile_message),
                 removed: encode_cards(&observation.removed),
                 hand: encode_pieces(&observation.hand),
                 pending: observation.pending.iter().map(pending_message).collect(),
-                config: Some(config_message(&observation.config)),
+                config: Some(Self::config_message(&observation.config)),
             })),
         }
     }
@@ -145,6 +213,22 @@ impl GameCodec for PileChess {
             EventView::Public(public) => public_event(public),
         };
         pb::event::Kind::PileChess(pb::PileChessEvent { kind: Some(kind) })
+    }
+}
+
+impl ValidateConfig for Config {
+    /// §5, §7.12: the team list must split exactly the game's seats. Before the seat count is
+    /// known, the list is checked as a split of the seats it names: seats 0 to the highest one
+    /// listed, at least [`MIN_SEATS`] and at most [`MAX_SEATS`] (so a seat beyond that is
+    /// refused as no seat of any game).
+    fn validate_for(&self, seats: Option<usize>) -> Result<(), SetupError> {
+        let seats = seats.unwrap_or_else(|| {
+            let named = self.teams.iter().flatten().max();
+            named
+                .map_or(0, |seat| usize::from(*seat) + 1)
+                .clamp(MIN_SEATS, MAX_SEATS)
+        });
+        self.validate(seats)
     }
 }
 
@@ -259,202 +343,30 @@ fn public_event(event: &PublicEvent) -> EventKind {
     }
 }
 
-/// The config message's name in field paths.
-const CONFIG: &str = "config.pile_chess";
-
-/// A config field at fault: INVALID_REQUEST with a field violation on `config.pile_chess.<field>`.
-fn invalid_field(field: &str, description: String) -> ApiError {
-    ApiError::invalid_field(format!("{CONFIG}.{field}"), description)
-}
-
-/// Reads the options; unset fields keep the rule file's defaults (§1, §5, §7.6, §8, §10). Every
-/// field out of range is an [`ApiError::InvalidField`] naming it.
-fn decode_config_message(message: &pb::PileChessConfig) -> Result<Config, ApiError> {
-    let mut config = Config::default();
-    let values = [
-        ("pawn_value", message.pawn_value),
-        ("knight_value", message.knight_value),
-        ("bishop_value", message.bishop_value),
-        ("rook_value", message.rook_value),
-        ("queen_value", message.queen_value),
-        ("king_value", message.king_value),
-    ];
-    for (slot, (field, value)) in config.values.iter_mut().zip(values) {
-        let Some(value) = value else { continue };
-        if value > MAX_VALUE {
-            return Err(invalid_field(
-                field,
-                format!("at most {MAX_VALUE}, not {value}"),
-            ));
-        }
-        *slot = value;
-    }
-    config.teams = decode_teams(&message.teams)?;
-    if let Some(rounds) = message.max_rounds {
-        if !(1..=MAX_ROUNDS).contains(&rounds) {
-            return Err(invalid_field(
-                "max_rounds",
-                format!("must be 1 to {MAX_ROUNDS}, not {rounds}"),
-            ));
-        }
-        config.max_rounds = rounds;
-    }
-    if let Some(reshuffles) = message.max_reshuffles {
-        if reshuffles > MAX_RESHUFFLES {
-            return Err(invalid_field(
-                "max_reshuffles",
-                format!("at most {MAX_RESHUFFLES}, not {reshuffles}"),
-            ));
-        }
-        config.max_reshuffles = reshuffles;
-    }
-    if let Some(moves) = message.en_passant_per_round {
-        if moves > MAX_EN_PASSANT {
-            return Err(invalid_field(
-                "en_passant_per_round",
-                format!("at most {MAX_EN_PASSANT}, not {moves}"),
-            ));
-        }
-        config.en_passant_per_round = moves;
-    }
-    if let Some(keep) = message.eliminated_captures_count {
-        config.eliminated_captures_count = keep;
-    }
-    Ok(config)
-}
-
-/// Reads the team list (§5, §7.12). The seat count is not part of the config, so the list is
-/// checked as a split of the seats it names: seats 0 to the highest one listed (at most
-/// [`MAX_SEATS`] seats), each in exactly one of at least two non-empty teams. A problem of one
-/// team is a violation on `config.pile_chess.teams[i]`, one of the whole list (too few teams, a
-/// seat in no team) on `config.pile_chess.teams`. That the list splits exactly the game's seats
-/// is checked when the game is dealt.
-fn decode_teams(teams: &[pb::PileChessTeam]) -> Result<Vec<Vec<u8>>, ApiError> {
-    if teams.is_empty() {
-        return Ok(Vec::new());
-    }
-    let mut decoded = Vec::with_capacity(teams.len());
-    for (index, team) in teams.iter().enumerate() {
-        let mut seats = Vec::with_capacity(team.seats.len());
-        for seat in &team.seats {
-            match u8::try_from(*seat) {
-                Ok(seat) if usize::from(seat) < MAX_SEATS => seats.push(seat),
-                _ => {
-                    return Err(invalid_field(
-                        &format!("teams[{index}]"),
-                        format!(
-                            "seat {seat} is not a Pile Chess seat: games have at most \
-                             {MAX_SEATS} seats, 0 to {}",
-                            MAX_SEATS - 1
-                        ),
-                    ));
-                }
-            }
-        }
-        decoded.push(seats);
-    }
-    let named = decoded
+/// Reads the team list (§5, §7.12): a seat number too large for any game is refused on the
+/// team that lists it; every other check is the engine's.
+fn read_teams(teams: &[pb::PileChessTeam]) -> Result<Vec<Vec<u8>>, SetupError> {
+    teams
         .iter()
-        .flatten()
-        .map(|seat| usize::from(*seat) + 1)
-        .max()
-        .unwrap_or(0)
-        .max(MIN_SEATS);
-    Config::check_teams(&decoded, named).map_err(team_violation)?;
-    Ok(decoded)
-}
-
-/// A team list's problem as a field violation: on `config.pile_chess.teams[i]` when team `i` is
-/// at fault, on `config.pile_chess.teams` when the list as a whole is.
-fn team_violation(error: TeamsError) -> ApiError {
-    let field = match error.team {
-        Some(team) => format!("teams[{team}]"),
-        None => "teams".to_string(),
-    };
-    invalid_field(&field, error.problem)
-}
-
-/// The options with every field set.
-fn config_message(config: &Config) -> pb::PileChessConfig {
-    let value = |piece: Piece| Some(config.value(piece));
-    pb::PileChessConfig {
-        pawn_value: value(Piece::Pawn),
-        knight_value: value(Piece::Knight),
-        bishop_value: value(Piece::Bishop),
-        rook_value: value(Piece::Rook),
-        queen_value: value(Piece::Queen),
-        king_value: value(Piece::King),
-        teams: config
-            .teams
-            .iter()
-            .map(|team| pb::PileChessTeam {
-                seats: team.iter().map(|seat| u32::from(*seat)).collect(),
-            })
-            .collect(),
-        max_rounds: Some(config.max_rounds),
-        max_reshuffles: Some(config.max_reshuffles),
-        en_passant_per_round: Some(config.en_passant_per_round),
-        eliminated_captures_count: Some(config.eliminated_captures_count),
-    }
-}
-
-/// Reads one Pile Chess action; field paths in messages start at `action.pile_chess`.
-fn decode_action_message(message: &pb::PileChessAction) -> Result<Action, ApiError> {
-    let Some(kind) = &message.kind else {
-        return Err(ApiError::InvalidRequest(
-            "action.pile_chess: no action is set".into(),
-        ));
-    };
-    Ok(match kind {
-        ActionKind::Play(play) => Action::Play {
-            piece: decode_piece(play.piece, "action.pile_chess.play.piece")?,
-            pile: decode_seat(play.pile, "action.pile_chess.play.pile")?,
-        },
-        ActionKind::Pass(_) => Action::Pass,
-        ActionKind::Castle(_) => Action::Castle,
-        ActionKind::EnPassant(step) => Action::EnPassant {
-            from: decode_seat(step.from_pile, "action.pile_chess.en_passant.from_pile")?,
-            to: decode_seat(step.to_pile, "action.pile_chess.en_passant.to_pile")?,
-            pawns: match u8::try_from(step.pawns) {
-                Ok(pawns) if pawns > 0 => pawns,
-                _ => {
-                    return Err(ApiError::InvalidRequest(format!(
-                        "action.pile_chess.en_passant.pawns: move 1 to 255 Pawns, not {}",
-                        step.pawns
-                    )));
-                }
-            },
-        },
-        ActionKind::Gift(gift) => {
-            if gift.pieces.len() > 2 {
-                return Err(ApiError::InvalidRequest(format!(
-                    "action.pile_chess.gift.pieces: a gift holds at most 2 cards, not {}",
-                    gift.pieces.len()
-                )));
-            }
-            let pieces = gift
-                .pieces
+        .enumerate()
+        .map(|(index, team)| {
+            team.seats
                 .iter()
-                .enumerate()
-                .map(|(index, piece)| {
-                    decode_piece(*piece, &format!("action.pile_chess.gift.pieces[{index}]"))
+                .map(|seat| {
+                    u8::try_from(*seat).map_err(|_| {
+                        SetupError::invalid_config(
+                            format!("teams[{index}]"),
+                            format!(
+                                "seat {seat} is not a Pile Chess seat: games have at most \
+                                 {MAX_SEATS} seats, 0 to {}",
+                                MAX_SEATS - 1
+                            ),
+                        )
+                    })
                 })
-                .collect::<Result<Vec<Piece>, ApiError>>()?;
-            Action::Gift {
-                to: decode_seat(gift.to, "action.pile_chess.gift.to")?,
-                pieces,
-            }
-        }
-        ActionKind::Promote(promote) => Action::Promote {
-            captured_pile: decode_seat(
-                promote.captured_pile,
-                "action.pile_chess.promote.captured_pile",
-            )?
-            .0,
-            piece: decode_piece(promote.piece, "action.pile_chess.promote.piece")?,
-        },
-        ActionKind::DeclinePromotion(_) => Action::DeclinePromotion,
-    })
+                .collect()
+        })
+        .collect()
 }
 
 /// Reads a seat (or side) number any game could have.
@@ -469,33 +381,12 @@ fn decode_seat(value: u32, field: &str) -> Result<Seat, ApiError> {
 
 /// Reads a piece; `UNSPECIFIED` and unknown numbers are invalid.
 fn decode_piece(value: i32, field: &str) -> Result<Piece, ApiError> {
-    match pb::PileChessPiece::try_from(value) {
-        Ok(pb::PileChessPiece::Pawn) => Ok(Piece::Pawn),
-        Ok(pb::PileChessPiece::Knight) => Ok(Piece::Knight),
-        Ok(pb::PileChessPiece::Bishop) => Ok(Piece::Bishop),
-        Ok(pb::PileChessPiece::Rook) => Ok(Piece::Rook),
-        Ok(pb::PileChessPiece::Queen) => Ok(Piece::Queen),
-        Ok(pb::PileChessPiece::King) => Ok(Piece::King),
-        Ok(pb::PileChessPiece::Unspecified) => {
-            Err(ApiError::InvalidRequest(format!("{field}: must be set")))
-        }
-        Err(_) => Err(ApiError::InvalidRequest(format!(
-            "{field}: unknown piece {value}"
-        ))),
-    }
+    pb::PileChessPiece::decode(value, field)
 }
 
 /// A piece on the wire.
 fn encode_piece(piece: Piece) -> i32 {
-    let wire = match piece {
-        Piece::Pawn => pb::PileChessPiece::Pawn,
-        Piece::Knight => pb::PileChessPiece::Knight,
-        Piece::Bishop => pb::PileChessPiece::Bishop,
-        Piece::Rook => pb::PileChessPiece::Rook,
-        Piece::Queen => pb::PileChessPiece::Queen,
-        Piece::King => pb::PileChessPiece::King,
-    };
-    wire.into()
+    pb::PileChessPiece::encode(piece)
 }
 
 /// Pieces on the wire, in the same order.
@@ -516,26 +407,15 @@ fn encode_cards(cards: &[Card]) -> Vec<pb::PileChessCard> {
 }
 
 fn encode_step(step: Step) -> pb::PileChessStep {
-    match step {
-        Step::Play => pb::PileChessStep::Play,
-        Step::Gift => pb::PileChessStep::Gift,
-        Step::Promotion => pb::PileChessStep::Promotion,
-        Step::Finished => pb::PileChessStep::Finished,
-    }
+    pb::PileChessStep::of(step)
 }
 
 fn encode_source(source: PileSource) -> pb::PileChessPileSource {
-    match source {
-        PileSource::DeckTop => pb::PileChessPileSource::DeckTop,
-        PileSource::RandomFromHand => pb::PileChessPileSource::RandomFromHand,
-    }
+    pb::PileChessPileSource::of(source)
 }
 
 fn encode_out_reason(reason: OutReason) -> pb::PileChessOutReason {
-    match reason {
-        OutReason::KingCaptured => pb::PileChessOutReason::KingCaptured,
-        OutReason::Resigned => pb::PileChessOutReason::Resigned,
-    }
+    pb::PileChessOutReason::of(reason)
 }
 
 fn pile_message(pile: &PileView) -> pb::PileChessPile {
@@ -606,9 +486,9 @@ fn captured_card_message(captured: &CapturedCard) -> pb::PileChessCapturedCard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::{Picker, invalid, invalid_field_saying};
-    use deckmate_engine::{Game, Seed, Table, TableAction, TableEvent, Viewer};
+    use crate::codec::test_support::{invalid, invalid_field_saying};
+    use deckmate_engine::games::pile_chess::{MAX_EN_PASSANT, MAX_RESHUFFLES, MAX_VALUE};
+    use deckmate_engine::{Seed, Table, Viewer};
 
     fn config_of(message: pb::PileChessConfig) -> pb::GameConfig {
         pb::GameConfig {
@@ -618,66 +498,6 @@ mod tests {
 
     fn action_of(kind: ActionKind) -> pb::action::Kind {
         pb::action::Kind::PileChess(pb::PileChessAction { kind: Some(kind) })
-    }
-
-    /// Setups of every kind: 2, 3 and 4 seats free for all, 2 against 2, and uneven teams.
-    fn setups() -> [(Config, usize); 6] {
-        [
-            (Config::default(), 2),
-            (Config::default(), 3),
-            (Config::default(), 4),
-            (Config::two_vs_two(), 4),
-            (Config::with_teams(&[&[0], &[1, 2]]), 3),
-            (Config::with_teams(&[&[0], &[1], &[2, 3]]), 4),
-        ]
-    }
-
-    /// Random playouts of every setup; calls `visit` with every table and the seat to act.
-    fn playouts(
-        games: u64,
-        mut visit: impl FnMut(&Table<PileChess>, Seat, &[Action]),
-    ) -> Vec<TableEvent<deckmate_engine::games::pile_chess::Event>> {
-        let mut events = Vec::new();
-        for (config, seats) in setups() {
-            for seed in 0..games {
-                let (mut table, setup) =
-                    Table::<PileChess>::new(&config, seats, Seed::from_u64(seed)).unwrap();
-                events.extend(setup);
-                let mut picker = Picker::new(seed ^ seats as u64);
-                while !table.is_over() {
-                    let to_act: Vec<Seat> = table.to_act().iter().collect();
-                    let seat = to_act[picker.below(to_act.len())];
-                    let legal = table.legal_actions(seat);
-                    visit(&table, seat, &legal);
-                    let action = legal[picker.below(legal.len())].clone();
-                    events.extend(table.apply(seat, &TableAction::Game(action)).unwrap());
-                }
-            }
-        }
-        events
-    }
-
-    #[test]
-    fn every_legal_action_of_random_playouts_round_trips() {
-        let mut checked = 0usize;
-        let mut kinds = std::collections::HashSet::new();
-        playouts(40, |_, _, legal| {
-            for action in legal {
-                let wire = PileChess::encode_action(action);
-                let kind = wire.kind.as_ref().expect("kind set");
-                assert_eq!(&PileChess::decode_action(kind).unwrap(), action);
-                let table_action = TableAction::Game(action.clone());
-                let round = decode_table_action::<PileChess>(&encode_table_action::<PileChess>(
-                    &table_action,
-                ));
-                assert_eq!(round, Ok(table_action));
-                kinds.insert(std::mem::discriminant(action));
-                checked += 1;
-            }
-        });
-        assert!(checked > 10_000, "only {checked} actions checked");
-        // Play, pass, en passant, gift, promote and decline all occur in random play.
-        assert!(kinds.len() >= 6, "only {} action kinds seen", kinds.len());
     }
 
     #[test]
@@ -761,25 +581,10 @@ mod tests {
             })),
             "action.pile_chess",
         );
-        invalid(
-            PileChess::decode_action(&pb::action::Kind::Meta(pb::MetaAction {
-                kind: pb::MetaActionKind::Resign.into(),
-            })),
-            "meta",
-        );
-        invalid(
-            PileChess::decode_action(&pb::action::Kind::PigeonChess(
-                pb::PigeonChessAction::default(),
-            )),
-            "not a pile_chess action",
-        );
     }
 
     #[test]
     fn config_defaults_fill_unset_fields_and_encode_sets_every_field() {
-        let empty = config_of(pb::PileChessConfig::default());
-        assert_eq!(PileChess::decode_config(&empty), Ok(Config::default()));
-
         let Some(pb::game_config::Game::PileChess(message)) =
             PileChess::encode_config(&Config::default()).game
         else {
@@ -800,19 +605,6 @@ mod tests {
                 en_passant_per_round: Some(1),
                 eliminated_captures_count: Some(false),
             }
-        );
-
-        let custom = Config {
-            values: [2, 0, 4, 6, 10, 1],
-            max_rounds: 7,
-            max_reshuffles: 0,
-            en_passant_per_round: 0,
-            eliminated_captures_count: true,
-            ..Config::two_vs_two()
-        };
-        assert_eq!(
-            PileChess::decode_config(&PileChess::encode_config(&custom)),
-            Ok(custom)
         );
 
         let partial = config_of(pb::PileChessConfig {
@@ -860,16 +652,6 @@ mod tests {
             }),
             "config.pile_chess.en_passant_per_round",
             "at most 16",
-        );
-        invalid(
-            PileChess::decode_config(&pb::GameConfig { game: None }),
-            "config",
-        );
-        invalid(
-            PileChess::decode_config(&pb::GameConfig {
-                game: Some(pb::game_config::Game::PigeonChess(Default::default())),
-            }),
-            "not a pile_chess config",
         );
     }
 
@@ -988,7 +770,10 @@ mod tests {
         assert_eq!(own.captured_piles.len(), 3);
         assert_eq!(own.captured_piles[2].seats, vec![2]);
         assert_eq!(own.hand.len(), 4);
-        assert_eq!(own.config, Some(config_message(&Config::default())));
+        assert_eq!(
+            own.config,
+            Some(PileChess::config_message(&Config::default()))
+        );
 
         let other = observe(Viewer::Seat(Seat(2)));
         assert_eq!(other.hand.len(), 4);
@@ -1052,22 +837,33 @@ mod tests {
     }
 
     #[test]
-    fn every_event_of_random_playouts_encodes_with_a_kind() {
-        let mut kinds = std::collections::HashSet::new();
-        for event in playouts(10, |_, _, _| {}) {
-            if let TableEvent::Game(event) = event {
-                let pb::event::Kind::PileChess(message) =
-                    PileChess::encode_event(&PileChess::reveal_event(&event))
-                else {
-                    panic!("not a pile chess event");
-                };
-                let kind = message.kind.expect("a kind");
-                kinds.insert(std::mem::discriminant(&kind));
-                if let EventKind::PileResolved(resolved) = &kind {
-                    assert!(resolved.captured.iter().all(|card| card.card.is_some()));
-                }
-            }
-        }
-        assert!(kinds.len() >= 12, "only {} event kinds seen", kinds.len());
+    fn resolved_piles_name_every_captured_card() {
+        let card = Card {
+            owner: Seat(1),
+            piece: Piece::Queen,
+        };
+        let resolved = EventView::Public(PublicEvent::PileResolved {
+            pile: Seat(0),
+            totals: vec![SideTotal { side: 0, total: 9 }],
+            winner: Some(0),
+            returned: Vec::new(),
+            captured: vec![CapturedCard { side: 0, card }],
+        });
+        let pb::event::Kind::PileChess(pb::PileChessEvent {
+            kind: Some(EventKind::PileResolved(message)),
+        }) = PileChess::encode_event(&resolved)
+        else {
+            panic!("not a resolved pile");
+        };
+        assert_eq!(
+            message.captured,
+            vec![pb::PileChessCapturedCard {
+                captured_pile: 0,
+                card: Some(pb::PileChessCard {
+                    owner: 1,
+                    piece: pb::PileChessPiece::Queen as i32,
+                }),
+            }]
+        );
     }
 }

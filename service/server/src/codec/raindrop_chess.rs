@@ -3,7 +3,7 @@
 //! Squares and chess moves travel as strings ("e4", "e7e8q"); cards, roles, sides and stages
 //! as enums. Observations carry no deck order: only counts, flipped and returned cards.
 
-use deckmate_engine::GameKind;
+use deckmate_engine::SetupError;
 use deckmate_engine::chess::{Color, Piece, Role, Square};
 use deckmate_engine::games::raindrop_chess::{
     Action, Card, ChessMove, Config, EventView as Event, JokerEffect, Observation, RaindropChess,
@@ -13,42 +13,87 @@ use deckmate_proto::v1 as pb;
 use pb::raindrop_chess_action::Kind as ActionKind;
 use pb::raindrop_chess_event::Kind as EventKind;
 
-use super::GameCodec;
 use super::common::seat_to_u32;
+use super::config::narrow;
+use super::enums::{ProtoEnum, proto_enum_map};
+use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
 
+proto_enum_map!(pb::RaindropChessJokerEffect, JokerEffect, "joker effect": ExtraTurn, RemovePiece);
+proto_enum_map!(pb::RaindropChessCard, Card, "card":
+    Pawn, Knight, Bishop, LightBishop, DarkBishop, Rook, Queen, King, Joker);
+proto_enum_map!(pb::RaindropChessRole, Role, "role": Pawn, Knight, Bishop, Rook, Queen, King);
+proto_enum_map!(pb::RaindropChessSide, Color, "side": White, Black);
+
 impl GameCodec for RaindropChess {
-    const KIND: GameKind = GameKind::RaindropChess;
+    oneof_members!(
+        RaindropChess,
+        pb::RaindropChessConfig,
+        pb::RaindropChessAction
+    );
 
-    fn decode_config(config: &pb::GameConfig) -> Result<Config, ApiError> {
-        match &config.game {
-            Some(pb::game_config::Game::RaindropChess(message)) => decode_config_message(message),
-            None => Err(ApiError::InvalidRequest("config: no game is set".into())),
-            Some(_) => Err(ApiError::InvalidRequest(
-                "config: not a raindrop_chess config".into(),
-            )),
+    /// Unset fields keep the defaults (docs/rules/raindrop_chess.md §12).
+    fn read_config(message: &pb::RaindropChessConfig) -> Result<Config, SetupError> {
+        let defaults = Config::default();
+        Ok(Config {
+            jokers_per_deck: narrow(
+                message.jokers_per_deck,
+                defaults.jokers_per_deck,
+                "jokers_per_deck",
+            )?,
+            joker_effect: pb::RaindropChessJokerEffect::read_option(
+                message.joker_effect,
+                defaults.joker_effect,
+                "joker_effect",
+            )?,
+            captured_promotion_returns: message
+                .captured_promotion_returns
+                .unwrap_or(defaults.captured_promotion_returns),
+            bishop_card_fixes_square_colour: message
+                .bishop_card_fixes_square_colour
+                .unwrap_or(defaults.bishop_card_fixes_square_colour),
+            no_progress_plies: message
+                .no_progress_plies
+                .unwrap_or(defaults.no_progress_plies),
+            repetitions: message.repetitions.unwrap_or(defaults.repetitions),
+            max_plies: message.max_plies.unwrap_or(defaults.max_plies),
+        })
+    }
+
+    fn config_message(config: &Config) -> pb::RaindropChessConfig {
+        pb::RaindropChessConfig {
+            jokers_per_deck: Some(u32::from(config.jokers_per_deck)),
+            joker_effect: Some(pb::RaindropChessJokerEffect::encode(config.joker_effect)),
+            captured_promotion_returns: Some(config.captured_promotion_returns),
+            bishop_card_fixes_square_colour: Some(config.bishop_card_fixes_square_colour),
+            no_progress_plies: Some(config.no_progress_plies),
+            repetitions: Some(config.repetitions),
+            max_plies: Some(config.max_plies),
         }
     }
 
-    fn encode_config(config: &Config) -> pb::GameConfig {
-        pb::GameConfig {
-            game: Some(pb::game_config::Game::RaindropChess(config_message(config))),
-        }
+    /// Reads one action.
+    fn read_action(message: &pb::RaindropChessAction) -> Result<Action, ApiError> {
+        let Some(kind) = &message.kind else {
+            return Err(ApiError::InvalidRequest(
+                "action.raindrop_chess: no action is set".into(),
+            ));
+        };
+        Ok(match kind {
+            ActionKind::Flip(_) => Action::Flip,
+            ActionKind::Place(place) => Action::Place(decode_square(
+                &place.square,
+                "action.raindrop_chess.place.square",
+            )?),
+            ActionKind::Remove(remove) => Action::Remove(decode_square(
+                &remove.square,
+                "action.raindrop_chess.remove.square",
+            )?),
+            ActionKind::Move(step) => Action::Move(decode_move(&step.uci)?),
+        })
     }
 
-    fn decode_action(kind: &pb::action::Kind) -> Result<Action, ApiError> {
-        match kind {
-            pb::action::Kind::RaindropChess(message) => decode_action_message(message),
-            pb::action::Kind::Meta(_) => Err(ApiError::InvalidRequest(
-                "action: a meta action is not a raindrop_chess action".into(),
-            )),
-            _ => Err(ApiError::InvalidRequest(
-                "action: not a raindrop_chess action".into(),
-            )),
-        }
-    }
-
-    fn encode_action(action: &Action) -> pb::Action {
+    fn action_message(action: &Action) -> pb::RaindropChessAction {
         let kind = match *action {
             Action::Flip => ActionKind::Flip(pb::RaindropChessFlip {}),
             Action::Place(square) => ActionKind::Place(pb::RaindropChessPlace {
@@ -61,11 +106,7 @@ impl GameCodec for RaindropChess {
                 uci: chess_move.to_string(),
             }),
         };
-        pb::Action {
-            kind: Some(pb::action::Kind::RaindropChess(pb::RaindropChessAction {
-                kind: Some(kind),
-            })),
-        }
+        pb::RaindropChessAction { kind: Some(kind) }
     }
 
     fn encode_observation(observation: &Observation) -> pb::Observation {
@@ -89,7 +130,7 @@ impl GameCodec for RaindropChess {
                     pending_card,
                     plies: observation.plies,
                     quiet_plies: observation.quiet_plies,
-                    config: Some(config_message(&observation.config)),
+                    config: Some(Self::config_message(&observation.config)),
                 },
             )),
         }
@@ -173,113 +214,6 @@ impl GameCodec for RaindropChess {
     }
 }
 
-/// The proto path of a field of the Raindropchess config, for field violations.
-fn config_field(name: &str) -> String {
-    format!("config.raindrop_chess.{name}")
-}
-
-/// Reads the options; unset fields keep the defaults. Each out-of-range value is an
-/// [`ApiError::InvalidField`] naming its field (docs/rules/raindrop_chess.md §12 lists the
-/// ranges, which are those of the engine's `Config::validate`).
-fn decode_config_message(message: &pb::RaindropChessConfig) -> Result<Config, ApiError> {
-    let mut config = Config::default();
-    if let Some(jokers) = message.jokers_per_deck {
-        config.jokers_per_deck = u8::try_from(jokers)
-            .ok()
-            .filter(|count| *count <= 2)
-            .ok_or_else(|| ApiError::InvalidField {
-                field: config_field("jokers_per_deck"),
-                description: format!("must be 0, 1 or 2, not {jokers}"),
-            })?;
-    }
-    if let Some(effect) = message.joker_effect {
-        config.joker_effect = match pb::RaindropChessJokerEffect::try_from(effect) {
-            Ok(pb::RaindropChessJokerEffect::ExtraTurn) => JokerEffect::ExtraTurn,
-            Ok(pb::RaindropChessJokerEffect::RemovePiece) => JokerEffect::RemovePiece,
-            _ => {
-                return Err(ApiError::InvalidField {
-                    field: config_field("joker_effect"),
-                    description: format!(
-                        "must be RAINDROP_CHESS_JOKER_EFFECT_EXTRA_TURN or \
-                         RAINDROP_CHESS_JOKER_EFFECT_REMOVE_PIECE, not {effect}"
-                    ),
-                });
-            }
-        };
-    }
-    if let Some(flag) = message.captured_promotion_returns {
-        config.captured_promotion_returns = flag;
-    }
-    if let Some(flag) = message.bishop_card_fixes_square_colour {
-        config.bishop_card_fixes_square_colour = flag;
-    }
-    if let Some(plies) = message.no_progress_plies {
-        config.no_progress_plies = plies;
-    }
-    if let Some(count) = message.repetitions {
-        if count == 1 {
-            return Err(ApiError::InvalidField {
-                field: config_field("repetitions"),
-                description: "must be 0 (off) or at least 2, not 1".into(),
-            });
-        }
-        config.repetitions = count;
-    }
-    if let Some(plies) = message.max_plies {
-        if plies == 0 {
-            return Err(ApiError::InvalidField {
-                field: config_field("max_plies"),
-                description: "must be at least 1".into(),
-            });
-        }
-        config.max_plies = plies;
-    }
-    // Every range the engine checks is checked above, field by field; this only guards against
-    // the two drifting apart.
-    config
-        .validate()
-        .map_err(|error| ApiError::InvalidRequest(format!("config.raindrop_chess: {error}")))?;
-    Ok(config)
-}
-
-/// The options with every field set.
-fn config_message(config: &Config) -> pb::RaindropChessConfig {
-    let effect = match config.joker_effect {
-        JokerEffect::ExtraTurn => pb::RaindropChessJokerEffect::ExtraTurn,
-        JokerEffect::RemovePiece => pb::RaindropChessJokerEffect::RemovePiece,
-    };
-    pb::RaindropChessConfig {
-        jokers_per_deck: Some(u32::from(config.jokers_per_deck)),
-        joker_effect: Some(effect.into()),
-        captured_promotion_returns: Some(config.captured_promotion_returns),
-        bishop_card_fixes_square_colour: Some(config.bishop_card_fixes_square_colour),
-        no_progress_plies: Some(config.no_progress_plies),
-        repetitions: Some(config.repetitions),
-        max_plies: Some(config.max_plies),
-    }
-}
-
-/// Reads one action.
-fn decode_action_message(message: &pb::RaindropChessAction) -> Result<Action, ApiError> {
-    let Some(kind) = &message.kind else {
-        return Err(ApiError::InvalidRequest(
-            "action.raindrop_chess: no action is set".into(),
-        ));
-    };
-    Ok(match kind {
-        ActionKind::Flip(_) => Action::Flip,
-        ActionKind::Place(place) => Action::Place(decode_square(
-            &place.square,
-            "action.raindrop_chess.place.square",
-        )?),
-        ActionKind::Remove(remove) => Action::Remove(decode_square(
-            &remove.square,
-            "action.raindrop_chess.remove.square",
-        )?),
-        ActionKind::Move(step) => Action::Move(decode_move(&step.uci)?),
-    })
-}
-
 /// Reads a square name; anything else is an [`ApiError::InvalidField`] naming `field`.
 fn decode_square(text: &str, field: &str) -> Result<Square, ApiError> {
     text.parse().map_err(|_| ApiError::InvalidField {
@@ -300,42 +234,17 @@ fn decode_move(text: &str) -> Result<ChessMove, ApiError> {
 }
 
 fn encode_card(card: Card) -> i32 {
-    use pb::RaindropChessCard as C;
-    match card {
-        Card::Pawn => C::Pawn,
-        Card::Knight => C::Knight,
-        Card::Bishop => C::Bishop,
-        Card::LightBishop => C::LightBishop,
-        Card::DarkBishop => C::DarkBishop,
-        Card::Rook => C::Rook,
-        Card::Queen => C::Queen,
-        Card::King => C::King,
-        Card::Joker => C::Joker,
-    }
-    .into()
+    pb::RaindropChessCard::encode(card)
 }
 
 fn encode_role(role: Role) -> i32 {
-    use pb::RaindropChessRole as R;
-    match role {
-        Role::Pawn => R::Pawn,
-        Role::Knight => R::Knight,
-        Role::Bishop => R::Bishop,
-        Role::Rook => R::Rook,
-        Role::Queen => R::Queen,
-        Role::King => R::King,
-    }
-    .into()
+    pb::RaindropChessRole::encode(role)
 }
 
 fn piece_message(square: Square, piece: Piece) -> pb::RaindropChessPiece {
-    let side = match piece.color {
-        Color::White => pb::RaindropChessSide::White,
-        Color::Black => pb::RaindropChessSide::Black,
-    };
     pb::RaindropChessPiece {
         square: square.to_string(),
-        side: side.into(),
+        side: pb::RaindropChessSide::encode(piece.color),
         role: encode_role(piece.role),
     }
 }
@@ -368,10 +277,9 @@ fn encode_stage(stage: Stage) -> pb::RaindropChessStage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::common::{decode_table_action, encode_table_action};
-    use crate::codec::test_support::{Picker, invalid, invalid_field};
-
-    use deckmate_engine::{Game, Seat, Seed, Table, TableAction, Viewer};
+    use crate::codec::test_support::{invalid, invalid_field};
+    use deckmate_engine::Seed;
+    use deckmate_engine::{Game, Seat, Viewer};
 
     fn config_of(message: pb::RaindropChessConfig) -> pb::GameConfig {
         pb::GameConfig {
@@ -381,49 +289,6 @@ mod tests {
 
     fn action_of(kind: Option<ActionKind>) -> pb::action::Kind {
         pb::action::Kind::RaindropChess(pb::RaindropChessAction { kind })
-    }
-
-    #[test]
-    fn every_legal_action_of_random_playouts_round_trips() {
-        let mut checked = 0usize;
-        let mut kinds = std::collections::HashSet::new();
-        let config = Config {
-            jokers_per_deck: 2,
-            joker_effect: JokerEffect::RemovePiece,
-            ..Config::default()
-        };
-        for seed in 0..12u64 {
-            let config = if seed % 2 == 0 {
-                Config::default()
-            } else {
-                config.clone()
-            };
-            let (mut table, _) =
-                Table::<RaindropChess>::new(&config, 2, Seed::from_u64(seed)).unwrap();
-            let mut picker = Picker::new(seed);
-            while !table.is_over() {
-                let seats: Vec<Seat> = table.to_act().iter().collect();
-                let seat = seats[picker.below(seats.len())];
-                let legal = table.legal_actions(seat);
-                for action in &legal {
-                    let wire = RaindropChess::encode_action(action);
-                    let kind = wire.kind.as_ref().expect("kind set");
-                    assert_eq!(&RaindropChess::decode_action(kind).unwrap(), action);
-                    let table_action = TableAction::Game(*action);
-                    let round =
-                        decode_table_action::<RaindropChess>(
-                            &encode_table_action::<RaindropChess>(&table_action),
-                        );
-                    assert_eq!(round, Ok(table_action));
-                    kinds.insert(std::mem::discriminant(action));
-                    checked += 1;
-                }
-                let action = legal[picker.below(legal.len())];
-                table.apply(seat, &TableAction::Game(action)).unwrap();
-            }
-        }
-        assert!(checked > 10_000, "only {checked} actions checked");
-        assert_eq!(kinds.len(), 4, "flip, place, remove and move all occur");
     }
 
     #[test]
@@ -450,32 +315,10 @@ mod tests {
                 "action.raindrop_chess.move.uci",
             );
         }
-        invalid(
-            RaindropChess::decode_action(&pb::action::Kind::Meta(pb::MetaAction::default())),
-            "meta action",
-        );
     }
 
     #[test]
-    fn config_defaults_fill_unset_fields_and_bad_values_name_the_field() {
-        let config = RaindropChess::decode_config(&config_of(Default::default())).unwrap();
-        assert_eq!(config, Config::default());
-        let full = RaindropChess::encode_config(&Config::default());
-        assert_eq!(
-            RaindropChess::decode_config(&full).unwrap(),
-            Config::default()
-        );
-        let changed = Config {
-            jokers_per_deck: 1,
-            joker_effect: JokerEffect::RemovePiece,
-            captured_promotion_returns: true,
-            bishop_card_fixes_square_colour: true,
-            no_progress_plies: 0,
-            repetitions: 3,
-            max_plies: 77,
-        };
-        let wire = RaindropChess::encode_config(&changed);
-        assert_eq!(RaindropChess::decode_config(&wire).unwrap(), changed);
+    fn bad_config_values_name_the_field() {
         for jokers in [3, 256] {
             invalid_field(
                 RaindropChess::decode_config(&config_of(pb::RaindropChessConfig {
@@ -530,10 +373,6 @@ mod tests {
                 (jokers, repetitions, max_plies, no_progress)
             );
         }
-        invalid(
-            RaindropChess::decode_config(&pb::GameConfig { game: None }),
-            "config",
-        );
     }
 
     #[test]

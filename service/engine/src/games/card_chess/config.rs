@@ -40,11 +40,12 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Checks the ranges: a turn cap of at least 1.
+    /// Checks the ranges (§12): a turn cap of at least 1. A problem names its field.
     pub fn validate(&self) -> Result<(), SetupError> {
         if self.max_turns == 0 {
-            return Err(SetupError::InvalidConfig(
-                "max_turns must be at least 1".into(),
+            return Err(SetupError::invalid_config(
+                "max_turns",
+                "must be at least 1, not 0",
             ));
         }
         Ok(())

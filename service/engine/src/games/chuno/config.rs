@@ -11,6 +11,18 @@ pub const HAND_SIZE: usize = 7;
 /// The most cards of one kind a deck may hold.
 pub const MAX_PER_KIND: u16 = 200;
 
+/// The config fields holding the card counts, in the order of [`Kind::ALL`].
+const COUNT_FIELDS: [&str; 8] = [
+    "zeros",
+    "ones",
+    "twos",
+    "skips",
+    "reverses",
+    "draw_twos",
+    "wilds",
+    "wild_draw_fours",
+];
+
 /// CHUNO options. `Default` gives the rule file's defaults.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -88,37 +100,40 @@ impl Config {
         deck
     }
 
-    /// Checks the ranges: 1 to 4 colours, at most [`MAX_PER_KIND`] cards of a kind, enough
-    /// coloured cards that one is left to turn up after the deal (more than 2 × 7), and a turn
-    /// cap of at least 1.
+    /// Checks the ranges (§1, §9.1, §9.2, §10): at most [`MAX_PER_KIND`] cards of a kind, 1 to
+    /// 4 colours, enough coloured cards that one is left to turn up after the deal (more than
+    /// 2 × 7, §9.22) and a turn cap of at least 1. A problem of one option names its field (a
+    /// count by its field, `zeros` to `wild_draw_fours`); too few coloured cards is a problem of the counts together.
     pub fn validate(&self) -> Result<(), SetupError> {
-        if !(1..=Colour::ALL.len()).contains(&usize::from(self.colours)) {
-            return Err(SetupError::InvalidConfig(format!(
-                "colours must be 1 to 4, not {}",
-                self.colours
-            )));
+        for (field, count) in COUNT_FIELDS.into_iter().zip(self.deck) {
+            if count > MAX_PER_KIND {
+                return Err(SetupError::invalid_config(
+                    field,
+                    format!("at most {MAX_PER_KIND} cards, not {count}"),
+                ));
+            }
         }
-        if let Some(kind) = Kind::ALL
-            .into_iter()
-            .find(|kind| self.count(*kind) > MAX_PER_KIND)
-        {
-            return Err(SetupError::InvalidConfig(format!(
-                "at most {MAX_PER_KIND} {} cards, not {}",
-                kind.name(),
-                self.count(kind)
-            )));
+        if !(1..=Colour::ALL.len()).contains(&usize::from(self.colours)) {
+            return Err(SetupError::invalid_config(
+                "colours",
+                format!("1 to 4 colours, not {}", self.colours),
+            ));
         }
         let needed = 2 * HAND_SIZE + 1;
         if self.coloured_cards() < needed {
-            return Err(SetupError::InvalidConfig(format!(
-                "the deck needs at least {needed} coloured cards (two hands of {HAND_SIZE} and a \
-                 starting card), not {}",
-                self.coloured_cards()
-            )));
+            return Err(SetupError::invalid_config(
+                "",
+                format!(
+                    "the deck needs at least {needed} coloured cards (two hands of {HAND_SIZE} \
+                     and a starting card), not {}",
+                    self.coloured_cards()
+                ),
+            ));
         }
         if self.max_turns == 0 {
-            return Err(SetupError::InvalidConfig(
-                "max_turns must be at least 1".into(),
+            return Err(SetupError::invalid_config(
+                "max_turns",
+                "must be at least 1, not 0",
             ));
         }
         Ok(())

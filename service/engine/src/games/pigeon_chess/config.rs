@@ -19,6 +19,9 @@ pub struct Config {
     pub max_turns: u32,
 }
 
+/// The config fields holding the card counts, in the order of [`Piece::ALL`].
+const COUNT_FIELDS: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "kings"];
+
 /// The fewest cards a deck may hold: setup places six and keeps two in hand (§7.1).
 pub const MIN_DECK: usize = 8;
 /// The most cards a deck may hold.
@@ -45,22 +48,38 @@ impl Config {
         self.deck.iter().map(|count| usize::from(*count)).sum()
     }
 
-    /// Checks the ranges: 8 to 64 cards per deck, at most one King, a turn cap of at least 1.
+    /// Checks the ranges: at most [`MAX_DECK`] cards of a piece, at most one King, 8 to 64
+    /// cards per deck, a turn cap of at least 1. A problem of one count names its field
+    /// (`pawns` to `kings`); a deck size out of range is a problem of the counts together.
     pub fn validate(&self) -> Result<(), SetupError> {
-        let size = self.deck_size();
-        if !(MIN_DECK..=MAX_DECK).contains(&size) {
-            return Err(SetupError::InvalidConfig(format!(
-                "a deck must hold {MIN_DECK} to {MAX_DECK} cards, not {size}"
-            )));
+        for (field, count) in COUNT_FIELDS.into_iter().zip(self.deck) {
+            if usize::from(count) > MAX_DECK {
+                return Err(SetupError::invalid_config(
+                    field,
+                    format!("at most {MAX_DECK} cards, not {count}"),
+                ));
+            }
         }
         if self.count(Piece::King) > 1 {
-            return Err(SetupError::InvalidConfig(
-                "a deck holds at most one King".into(),
+            return Err(SetupError::invalid_config(
+                "kings",
+                format!("a deck holds 0 or 1 King, not {}", self.count(Piece::King)),
+            ));
+        }
+        let size = self.deck_size();
+        if !(MIN_DECK..=MAX_DECK).contains(&size) {
+            return Err(SetupError::invalid_config(
+                "",
+                format!(
+                    "pawns + knights + bishops + rooks + queens + kings must total {MIN_DECK} to \
+                     {MAX_DECK} cards per deck, not {size}"
+                ),
             ));
         }
         if self.max_turns == 0 {
-            return Err(SetupError::InvalidConfig(
-                "max_turns must be at least 1".into(),
+            return Err(SetupError::invalid_config(
+                "max_turns",
+                "must be at least 1, not 0",
             ));
         }
         Ok(())

@@ -16,6 +16,15 @@ pub const MAX_ROUNDS: u32 = 10_000;
 pub const MAX_RESHUFFLES: u32 = 100;
 /// The highest number of en passant moves a player may be allowed per round.
 pub const MAX_EN_PASSANT: u32 = 16;
+/// The config fields holding the piece values, in the order of [`Piece::ALL`].
+const VALUE_FIELDS: [&str; 6] = [
+    "pawn_value",
+    "knight_value",
+    "bishop_value",
+    "rook_value",
+    "queen_value",
+    "king_value",
+];
 /// The fewest seats of a game (§5).
 pub const MIN_SEATS: usize = 2;
 /// The most seats of a game (§5): so seats 0 to 3 are the only ones a team list can name.
@@ -70,12 +79,25 @@ pub struct TeamsError {
     pub problem: String,
 }
 
+impl TeamsError {
+    /// The config field at fault: `teams[i]` for team `i`, `teams` for the whole list.
+    pub fn field(&self) -> String {
+        match self.team {
+            Some(team) => format!("teams[{team}]"),
+            None => "teams".to_string(),
+        }
+    }
+}
+
 impl fmt::Display for TeamsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.team {
-            Some(team) => write!(f, "teams[{team}]: {}", self.problem),
-            None => write!(f, "teams: {}", self.problem),
-        }
+        write!(f, "{}: {}", self.field(), self.problem)
+    }
+}
+
+impl From<TeamsError> for SetupError {
+    fn from(error: TeamsError) -> SetupError {
+        SetupError::invalid_config(error.field(), error.problem)
     }
 }
 
@@ -105,38 +127,44 @@ impl Config {
         self.teams.iter().any(|team| team.len() > 1)
     }
 
-    /// Checks the options against the seat count (the team list with [`Config::check_teams`]).
+    /// Checks the options against the seat count (§10; the team list with
+    /// [`Config::check_teams`]). A problem names its field: a piece value `pawn_value` to
+    /// `king_value`, a team list problem `teams[i]` or `teams`.
     pub fn validate(&self, seats: usize) -> Result<(), SetupError> {
-        for piece in Piece::ALL {
-            if self.value(piece) > MAX_VALUE {
-                return Err(invalid(format!(
-                    "values: the {piece} is worth at most {MAX_VALUE}, not {}",
-                    self.value(piece)
-                )));
+        for (field, value) in VALUE_FIELDS.into_iter().zip(self.values) {
+            if value > MAX_VALUE {
+                return Err(SetupError::invalid_config(
+                    field,
+                    format!("at most {MAX_VALUE}, not {value}"),
+                ));
             }
         }
         if !(1..=MAX_ROUNDS).contains(&self.max_rounds) {
-            return Err(invalid(format!(
-                "max_rounds must be 1 to {MAX_ROUNDS}, not {}",
-                self.max_rounds
-            )));
+            return Err(SetupError::invalid_config(
+                "max_rounds",
+                format!("must be 1 to {MAX_ROUNDS}, not {}", self.max_rounds),
+            ));
         }
-        if self.max_reshuffles > MAX_RESHUFFLES {
-            return Err(invalid(format!(
-                "max_reshuffles must be at most {MAX_RESHUFFLES}, not {}",
-                self.max_reshuffles
-            )));
-        }
-        if self.en_passant_per_round > MAX_EN_PASSANT {
-            return Err(invalid(format!(
-                "en_passant_per_round must be at most {MAX_EN_PASSANT}, not {}",
-                self.en_passant_per_round
-            )));
+        let caps = [
+            ("max_reshuffles", self.max_reshuffles, MAX_RESHUFFLES),
+            (
+                "en_passant_per_round",
+                self.en_passant_per_round,
+                MAX_EN_PASSANT,
+            ),
+        ];
+        for (field, value, max) in caps {
+            if value > max {
+                return Err(SetupError::invalid_config(
+                    field,
+                    format!("at most {max}, not {value}"),
+                ));
+            }
         }
         if self.teams.is_empty() {
             return Ok(());
         }
-        Config::check_teams(&self.teams, seats).map_err(|error| invalid(error.to_string()))
+        Ok(Config::check_teams(&self.teams, seats)?)
     }
 
     /// §5, §7.12: `teams` must split the seats `0..seats` into at least two non-empty teams,
@@ -203,10 +231,6 @@ impl Config {
             })
             .collect()
     }
-}
-
-fn invalid(message: String) -> SetupError {
-    SetupError::InvalidConfig(message)
 }
 
 #[cfg(test)]

@@ -54,21 +54,24 @@ impl Default for Config {
 }
 
 impl Config {
-    /// Checks the ranges of §1 and §9.
+    /// Checks the ranges of §1, §6.7 and §9 (listed in §12). A problem names its field.
     pub fn validate(&self) -> Result<(), SetupError> {
         if self.jokers_per_deck > 2 {
-            return Err(SetupError::InvalidConfig(
-                "jokers_per_deck must be 0, 1 or 2".to_string(),
+            return Err(SetupError::invalid_config(
+                "jokers_per_deck",
+                format!("must be 0, 1 or 2, not {}", self.jokers_per_deck),
             ));
         }
         if self.repetitions == 1 {
-            return Err(SetupError::InvalidConfig(
-                "repetitions must be 0 (off) or at least 2".to_string(),
+            return Err(SetupError::invalid_config(
+                "repetitions",
+                "must be 0 (off) or at least 2, not 1",
             ));
         }
         if self.max_plies == 0 {
-            return Err(SetupError::InvalidConfig(
-                "max_plies must be at least 1".to_string(),
+            return Err(SetupError::invalid_config(
+                "max_plies",
+                "must be at least 1, not 0",
             ));
         }
         Ok(())

@@ -92,6 +92,6 @@ fn s2_the_game_is_for_two_seats_and_needs_a_turn_cap() {
     };
     assert!(matches!(
         CardChess::new_game(&config, 2, Seed::from_u64(1)),
-        Err(SetupError::InvalidConfig(message)) if message.contains("max_turns")
+        Err(SetupError::InvalidConfig { field, .. }) if field == "max_turns"
     ));
 }

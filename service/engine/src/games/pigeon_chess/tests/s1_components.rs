@@ -69,7 +69,7 @@ fn s1_config_is_validated_at_new_game() {
     };
     assert!(matches!(
         PigeonChess::new_game(&small, 2, Seed::from_u64(0)),
-        Err(SetupError::InvalidConfig(_))
+        Err(SetupError::InvalidConfig { .. })
     ));
     let two_kings = Config {
         deck: [8, 2, 2, 2, 1, 2],

@@ -30,7 +30,7 @@ fn s7_1_an_eight_card_deck_is_the_smallest_that_plays() {
     };
     assert!(matches!(
         PigeonChess::new_game(&seven, 2, Seed::from_u64(4)),
-        Err(SetupError::InvalidConfig(_))
+        Err(SetupError::InvalidConfig { .. })
     ));
 }
 

@@ -375,10 +375,13 @@ fn s7_12_bad_team_lists_are_rejected_naming_the_team_at_fault() {
     ];
     for (seats, list, expected) in cases {
         match PileChess::new_game(&teams(list), seats, Seed::from_u64(0)) {
-            Err(SetupError::InvalidConfig(message)) => assert!(
-                message.starts_with(expected),
-                "{list:?} with {seats} seats: {message:?} should start with {expected:?}"
-            ),
+            Err(error @ SetupError::InvalidConfig { .. }) => {
+                let message = error.to_string();
+                assert!(
+                    message.starts_with(&format!("invalid config: {expected}")),
+                    "{list:?} with {seats} seats: {message:?} should start with {expected:?}"
+                )
+            }
             other => panic!("{list:?} with {seats} seats: {:?}", other.map(|_| ())),
         }
     }

@@ -1,0 +1,475 @@
+//! One test of every game's codec, the same way: random playouts where every legal action
+//! round-trips and every observation and event encodes, config round trips, another game's
+//! config or action and meta actions refused, every enum table exact with `UNSPECIFIED` refused.
+//! What a game must supply for it is in [`Samples`]; per-game tests keep only what is specific
+//! to a game (field paths, notation, what an encoded view shows).
+
+use deckmate_engine::games::card_chess::CardChess;
+use deckmate_engine::games::chuno::{Chuno, Config as ChunoConfig};
+use deckmate_engine::games::pigeon_chess::PigeonChess;
+use deckmate_engine::games::pile_chess::{Config as PileConfig, PileChess};
+use deckmate_engine::games::raindrop_chess::{
+    Config as RaindropConfig, JokerEffect, RaindropChess,
+};
+use deckmate_engine::{
+    Game, GameKind, Seat, Seed, Table, TableAction, TableEvent, Viewer, with_game,
+};
+use deckmate_proto::v1 as pb;
+use std::collections::HashSet;
+use std::mem::discriminant;
+
+use super::common::{decode_table_action, encode_table_action, encode_table_event};
+use super::enums::ProtoEnum;
+use super::enums::tests::check_table;
+use super::test_support::{Picker, invalid};
+use super::{GameCodec, ValidateConfig};
+use crate::error::ApiError;
+
+/// What the generic test needs of a game.
+trait Samples: GameCodec {
+    /// Random games played per setup.
+    const GAMES: u64;
+    /// The fewest different engine action kinds random play must show.
+    const ACTION_KINDS: usize;
+    /// The fewest different engine event kinds random play must show.
+    const EVENT_KINDS: usize;
+
+    /// Options and seat counts to play: the defaults and the game's other shapes.
+    fn setups() -> Vec<(Self::Config, usize)>;
+
+    /// Options with every field away from its default where the field allows.
+    fn custom_config() -> Self::Config;
+
+    /// Checks every enum table of the game.
+    fn check_tables();
+
+    /// An action message holding an `UNSPECIFIED` enum value, and the path its refusal names;
+    /// `None` for a game whose actions hold no enum.
+    fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)>;
+
+    /// A further check of one legal action and its wire form (its notation, say).
+    fn check_action(action: &Self::Action, wire: &Self::ActionMessage) {
+        let _ = (action, wire);
+    }
+}
+
+impl Samples for CardChess {
+    const GAMES: u64 = 40;
+    const ACTION_KINDS: usize = 5;
+    const EVENT_KINDS: usize = 12;
+
+    fn setups() -> Vec<(Self::Config, usize)> {
+        vec![(Self::Config::default(), 2)]
+    }
+
+    fn custom_config() -> Self::Config {
+        Self::Config {
+            ace_capture: deckmate_engine::games::card_chess::AceCapture::AsFaceCard,
+            no_progress_turns: 0,
+            max_turns: 7,
+        }
+    }
+
+    fn check_tables() {
+        check_table::<pb::CardChessAceCapture>();
+        check_table::<pb::CardChessSuit>();
+        check_table::<pb::CardChessPhase>();
+        check_table::<pb::CardChessColour>();
+    }
+
+    fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+        let replace = pb::CardChessReplace {
+            card: Some(pb::CardChessCard { rank: 5, suit: 0 }),
+        };
+        Some((
+            pb::CardChessAction {
+                kind: Some(pb::card_chess_action::Kind::Replace(replace)),
+            },
+            "action.card_chess.replace.card.suit",
+        ))
+    }
+}
+
+impl Samples for Chuno {
+    const GAMES: u64 = 15;
+    const ACTION_KINDS: usize = 5;
+    const EVENT_KINDS: usize = 12;
+
+    fn setups() -> Vec<(Self::Config, usize)> {
+        vec![
+            (ChunoConfig::default(), 2),
+            (
+                ChunoConfig {
+                    colours: 2,
+                    strict_castling: true,
+                    ..ChunoConfig::default()
+                },
+                2,
+            ),
+        ]
+    }
+
+    fn custom_config() -> Self::Config {
+        ChunoConfig {
+            deck: [1, 20, 0, 2, 2, 2, 0, 1],
+            colours: 2,
+            strict_castling: true,
+            no_progress_moves: 0,
+            max_turns: 7,
+        }
+    }
+
+    fn check_tables() {
+        check_table::<pb::ChunoCardKind>();
+        check_table::<pb::ChunoColour>();
+        check_table::<pb::ChunoRole>();
+        check_table::<pb::ChunoSide>();
+        check_table::<pb::ChunoStage>();
+        check_table::<pb::ChunoDrawReason>();
+    }
+
+    fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+        let play = pb::ChunoPlay {
+            card: Some(pb::ChunoCard {
+                kind: pb::ChunoCardKind::Wild.into(),
+                colour: None,
+                notation: String::new(),
+            }),
+            colour: Some(0),
+        };
+        Some((
+            pb::ChunoAction {
+                kind: Some(pb::chuno_action::Kind::Play(play)),
+                notation: String::new(),
+            },
+            "action.chuno.play.colour",
+        ))
+    }
+
+    /// Every action carries its notation, and reads back from the notation alone.
+    fn check_action(action: &Self::Action, wire: &Self::ActionMessage) {
+        assert_eq!(wire.notation, action.to_string());
+        let notation_only = pb::ChunoAction {
+            kind: None,
+            notation: wire.notation.clone(),
+        };
+        assert_eq!(Chuno::read_action(&notation_only).as_ref(), Ok(action));
+    }
+}
+
+impl Samples for PigeonChess {
+    const GAMES: u64 = 60;
+    const ACTION_KINDS: usize = 7;
+    const EVENT_KINDS: usize = 11;
+
+    fn setups() -> Vec<(Self::Config, usize)> {
+        vec![(Self::Config::default(), 2)]
+    }
+
+    fn custom_config() -> Self::Config {
+        Self::Config {
+            deck: [4, 1, 1, 3, 0, 0],
+            no_progress_turns: 0,
+            max_turns: 1,
+        }
+    }
+
+    fn check_tables() {
+        check_table::<pb::PigeonChessPiece>();
+        check_table::<pb::PigeonChessPhase>();
+        check_table::<pb::PigeonChessRowSide>();
+    }
+
+    fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+        let reveal = pb::PigeonChessRevealForFirst { piece: 0 };
+        Some((
+            pb::PigeonChessAction {
+                kind: Some(pb::pigeon_chess_action::Kind::RevealForFirst(reveal)),
+            },
+            "action.pigeon_chess.reveal_for_first.piece",
+        ))
+    }
+}
+
+impl Samples for PileChess {
+    const GAMES: u64 = 40;
+    const ACTION_KINDS: usize = 7;
+    const EVENT_KINDS: usize = 16;
+
+    /// Every kind of setup: 2, 3 and 4 seats free for all, 2 against 2, and uneven teams.
+    fn setups() -> Vec<(Self::Config, usize)> {
+        vec![
+            (PileConfig::default(), 2),
+            (PileConfig::default(), 3),
+            (PileConfig::default(), 4),
+            (PileConfig::two_vs_two(), 4),
+            (PileConfig::with_teams(&[&[0], &[1, 2]]), 3),
+            (PileConfig::with_teams(&[&[0], &[1], &[2, 3]]), 4),
+        ]
+    }
+
+    fn custom_config() -> Self::Config {
+        PileConfig {
+            values: [2, 0, 4, 6, 10, 1],
+            max_rounds: 7,
+            max_reshuffles: 0,
+            en_passant_per_round: 0,
+            eliminated_captures_count: true,
+            ..PileConfig::two_vs_two()
+        }
+    }
+
+    fn check_tables() {
+        check_table::<pb::PileChessPiece>();
+        check_table::<pb::PileChessStep>();
+        check_table::<pb::PileChessPileSource>();
+        check_table::<pb::PileChessOutReason>();
+    }
+
+    fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+        let play = pb::PileChessPlay { piece: 0, pile: 0 };
+        Some((
+            pb::PileChessAction {
+                kind: Some(pb::pile_chess_action::Kind::Play(play)),
+            },
+            "action.pile_chess.play.piece",
+        ))
+    }
+}
+
+impl Samples for RaindropChess {
+    const GAMES: u64 = 6;
+    const ACTION_KINDS: usize = 4;
+    const EVENT_KINDS: usize = 7;
+
+    fn setups() -> Vec<(Self::Config, usize)> {
+        vec![
+            (RaindropConfig::default(), 2),
+            (
+                RaindropConfig {
+                    jokers_per_deck: 2,
+                    joker_effect: JokerEffect::RemovePiece,
+                    ..RaindropConfig::default()
+                },
+                2,
+            ),
+        ]
+    }
+
+    fn custom_config() -> Self::Config {
+        RaindropConfig {
+            jokers_per_deck: 1,
+            joker_effect: JokerEffect::RemovePiece,
+            captured_promotion_returns: true,
+            bishop_card_fixes_square_colour: true,
+            no_progress_plies: 0,
+            repetitions: 3,
+            max_plies: 77,
+        }
+    }
+
+    fn check_tables() {
+        check_table::<pb::RaindropChessJokerEffect>();
+        check_table::<pb::RaindropChessCard>();
+        check_table::<pb::RaindropChessRole>();
+        check_table::<pb::RaindropChessSide>();
+    }
+
+    fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+        None
+    }
+}
+
+/// Plays every setup of `G` at random. At every step each legal action of the seat to act
+/// round-trips, and now and then every viewer's observation encodes; after each game every
+/// event encodes, in full and as every viewer may know it.
+fn playouts<G: Samples>() {
+    let mut checked = 0usize;
+    let mut action_kinds = HashSet::new();
+    let mut event_kinds = HashSet::new();
+    for (config, seats) in G::setups() {
+        for seed in 0..G::GAMES {
+            let (mut table, mut events) = Table::<G>::new(&config, seats, Seed::from_u64(seed))
+                .unwrap_or_else(|error| panic!("{}: {error}", G::ID));
+            let mut picker = Picker::new(seed ^ seats as u64);
+            while !table.is_over() {
+                let to_act: Vec<Seat> = table.to_act().iter().collect();
+                let seat = to_act[picker.below(to_act.len())];
+                let legal = table.legal_actions(seat);
+                for action in &legal {
+                    let message = G::action_message(action);
+                    assert_eq!(G::read_action(&message).as_ref(), Ok(action), "{}", G::ID);
+                    G::check_action(action, &message);
+                    let table_action = TableAction::Game(action.clone());
+                    let wire = encode_table_action::<G>(&table_action);
+                    assert_eq!(decode_table_action::<G>(&wire), Ok(table_action));
+                    action_kinds.insert(discriminant(action));
+                    checked += 1;
+                }
+                if picker.below(8) == 0 {
+                    observe_everyone(&table, seats);
+                }
+                let action = legal[picker.below(legal.len())].clone();
+                events.extend(table.apply(seat, &TableAction::Game(action)).unwrap());
+            }
+            observe_everyone(&table, seats);
+            for event in &events {
+                if let TableEvent::Game(game) = event {
+                    event_kinds.insert(wire_kind(&G::encode_event(&G::reveal_event(game))));
+                }
+                check_event::<G>(event, seats);
+            }
+        }
+    }
+    assert!(
+        checked > 10_000,
+        "{}: only {checked} actions checked",
+        G::ID
+    );
+    assert!(
+        action_kinds.len() >= G::ACTION_KINDS,
+        "{}: only {} action kinds seen",
+        G::ID,
+        action_kinds.len()
+    );
+    assert!(
+        event_kinds.len() >= G::EVENT_KINDS,
+        "{}: only {} event kinds seen",
+        G::ID,
+        event_kinds.len()
+    );
+}
+
+/// The name of a game event's own kind (`RoundStarted`), read from the debug form of
+/// `Game(GameEvent { kind: Some(RoundStarted(..)) })` so that one test serves every game.
+fn wire_kind(kind: &pb::event::Kind) -> String {
+    let text = format!("{kind:?}");
+    let inner = text
+        .split_once("kind: Some(")
+        .map(|(_, rest)| rest)
+        .expect("a game event with a kind");
+    inner
+        .split(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The viewers of a game of `seats` seats: every seat and a spectator.
+fn viewers(seats: usize) -> impl Iterator<Item = Viewer> {
+    (0..seats as u8)
+        .map(|seat| Viewer::Seat(Seat(seat)))
+        .chain([Viewer::Spectator])
+}
+
+/// Every viewer's observation encodes.
+fn observe_everyone<G: GameCodec>(table: &Table<G>, seats: usize) {
+    for viewer in viewers(seats) {
+        let observation = G::encode_observation(&table.observe(viewer));
+        assert!(observation.game.is_some(), "{}: no observation", G::ID);
+    }
+}
+
+/// An event encodes in full and as every viewer may know it, a game event through
+/// [`GameCodec::encode_event`].
+fn check_event<G: GameCodec>(event: &TableEvent<G::Event>, seats: usize) {
+    let full = Table::<G>::reveal_event(event);
+    let views = viewers(seats).filter_map(|viewer| Table::<G>::view_event(event, viewer));
+    for view in views.chain([full]) {
+        let encoded = encode_table_event::<G>(&view, 1, Some(Seat(0)));
+        match &view {
+            TableEvent::Game(game) => assert_eq!(encoded.kind, Some(G::encode_event(game))),
+            _ => assert!(encoded.kind.is_some()),
+        }
+    }
+}
+
+/// The default and a custom config round-trip; an empty message reads as the defaults, and
+/// every seat count accepts the defaults.
+fn check_configs<G: Samples>() {
+    let default = G::Config::default();
+    assert_eq!(
+        G::decode_config(&G::encode_config(&default)),
+        Ok(default.clone())
+    );
+    let empty = pb::GameConfig {
+        game: Some(G::config_member(G::ConfigMessage::default())),
+    };
+    assert_eq!(G::decode_config(&empty), Ok(default.clone()));
+    let custom = G::custom_config();
+    assert_ne!(custom, default, "{}", G::ID);
+    assert_eq!(G::decode_config(&G::encode_config(&custom)), Ok(custom));
+    for seats in G::SEATS {
+        assert_eq!(default.validate_for(Some(seats)), Ok(()), "{}", G::ID);
+    }
+}
+
+/// A config or action of every other game, a config with no game, a meta action where a game
+/// action belongs and an `UNSPECIFIED` enum value are refused.
+fn check_refusals<G: Samples>() {
+    invalid(G::decode_config(&pb::GameConfig { game: None }), "no game");
+    for other in GameKind::ALL
+        .iter()
+        .copied()
+        .filter(|kind| *kind != G::KIND)
+    {
+        let (config, action) = with_game!(other, H => (
+            H::encode_config(&<H as Game>::Config::default()),
+            H::action_member(<H as GameCodec>::ActionMessage::default()),
+        ));
+        invalid(
+            G::decode_config(&config),
+            &format!("config: not a {} config", G::ID),
+        );
+        invalid(
+            G::decode_action(&action),
+            &format!("action: not a {} action", G::ID),
+        );
+    }
+    let meta = pb::action::Kind::Meta(pb::MetaAction {
+        kind: pb::MetaActionKind::Resign.into(),
+    });
+    invalid(
+        G::decode_action(&meta),
+        &format!("a meta action is not a {} action", G::ID),
+    );
+    G::check_tables();
+    if let Some((message, field)) = G::unspecified_action() {
+        match G::decode_action(&G::action_member(message)) {
+            Err(ApiError::InvalidRequest(text)) => {
+                assert!(text.starts_with(&format!("{field}: must be set")), "{text}")
+            }
+            Err(ApiError::InvalidField {
+                field: named,
+                description,
+            }) => assert_eq!(
+                (named.as_str(), description.as_str()),
+                (field, "must be set")
+            ),
+            other => panic!("{}: {other:?}", G::ID),
+        }
+    }
+}
+
+fn conform<G: Samples>() {
+    check_configs::<G>();
+    check_refusals::<G>();
+    playouts::<G>();
+}
+
+#[test]
+fn every_codec_round_trips_random_play_and_refuses_what_is_not_its_own() {
+    for kind in GameKind::ALL {
+        with_game!(kind, G => conform::<G>());
+    }
+}
+
+#[test]
+fn shared_tables_are_exact() {
+    check_table::<pb::EndReason>();
+    check_table::<pb::MetaActionKind>();
+    assert_eq!(
+        <pb::MetaActionKind as ProtoEnum>::read(9).unwrap_err(),
+        "unknown meta action 9"
+    );
+}
