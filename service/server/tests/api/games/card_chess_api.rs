@@ -447,5 +447,3 @@ async fn no_base_card_that_was_never_face_up_reaches_a_seat_or_a_spectator() {
     assert!(coverage.never_seen_at_the_end > 0, "{coverage:?}");
     assert!(coverage.histories_checked > 0, "{coverage:?}");
 }
-
-super::generic_suite!("card_chess");

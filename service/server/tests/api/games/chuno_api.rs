@@ -387,5 +387,3 @@ async fn a_reflection_only_client_plays_chuno_to_the_end() {
     }
     assert!(calls > 0, "no CHUNO call was sent out of turn");
 }
-
-super::generic_suite!("chuno");

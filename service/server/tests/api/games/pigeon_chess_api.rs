@@ -332,5 +332,3 @@ async fn unreadable_options_and_actions_are_field_violations() {
     }
     assert_eq!(game.seats[0].observe().await.expect("view").version, 0);
 }
-
-super::generic_suite!("pigeon_chess");

@@ -362,5 +362,3 @@ async fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_te
         assert_eq!(created.seat_tokens.len(), seats as usize);
     }
 }
-
-super::generic_suite!("pile_chess");

@@ -126,8 +126,6 @@ async fn a_reflection_only_client_plays_raindrop_chess_to_the_end() {
     }
 }
 
-super::generic_suite!("raindrop_chess");
-
 // ---------------------------------------------------------------------------------------------
 // Endings and field errors.
 
