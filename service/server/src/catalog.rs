@@ -1,6 +1,6 @@
 //! The hosted games as the API sees them: create a [`LiveGame`] from a `GameConfig`, restore one
-//! from its stored bytes, and describe every variant. Generic over [`GameKind::ALL`]; the only
-//! per-game line is in [`kind_of`].
+//! from its stored bytes, and describe every variant. Generic over [`GameKind::ALL`]: nothing here
+//! names a game.
 
 use deckmate_engine::{GameKind, Seed, with_game};
 use deckmate_proto::v1 as pb;
@@ -10,15 +10,14 @@ use crate::error::ApiError;
 use crate::live::LiveGame;
 use crate::session::Session;
 
-/// The game a config names; `None` when it names none.
+/// The game a config names; `None` when it names none. Every game's codec knows its own member
+/// of the `GameConfig` oneof ([`GameCodec::own_config`]), so nothing here names a game.
 pub fn kind_of(config: &pb::GameConfig) -> Option<GameKind> {
-    match config.game.as_ref()? {
-        pb::game_config::Game::CardChess(_) => Some(GameKind::CardChess),
-        pb::game_config::Game::Chuno(_) => Some(GameKind::Chuno),
-        pb::game_config::Game::PigeonChess(_) => Some(GameKind::PigeonChess),
-        pb::game_config::Game::PileChess(_) => Some(GameKind::PileChess),
-        pb::game_config::Game::RaindropChess(_) => Some(GameKind::RaindropChess),
-    }
+    let game = config.game.as_ref()?;
+    GameKind::ALL
+        .iter()
+        .copied()
+        .find(|kind| with_game!(*kind, G => G::own_config(game).is_some()))
 }
 
 /// Deals a new game. `seats` 0 means the game's smallest seat count. A config naming no game

@@ -640,7 +640,7 @@ mod tests {
                 mover,
                 PigeonChess::encode_action(
                     &deckmate_engine::games::pigeon_chess::Action::PlaceFrontRow(
-                        [deckmate_engine::games::pigeon_chess::Piece::Pawn; 3],
+                        [deckmate_engine::chess::Role::Pawn; 3],
                     ),
                 ),
                 "illegal",

@@ -24,6 +24,8 @@ proto_enum_map!(pb::CardChessSuit, Suit, "suit": Clubs, Diamonds, Hearts, Spades
 proto_enum_map!(pb::CardChessPhase, Phase, "phase": Play, Replacement, Finished);
 proto_enum_map!(pb::CardChessColour, Colour, "colour": Red, Black);
 
+super::config::validate_without_seats!(Config);
+
 impl GameCodec for CardChess {
     oneof_members!(CardChess, pb::CardChessConfig, pb::CardChessAction);
 
@@ -564,6 +566,51 @@ mod tests {
                 assert!(message.cards.is_empty());
             }
             other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+/// What the generic codec test (`codec/conformance.rs`) plays and checks of this game.
+#[cfg(test)]
+mod samples {
+    use super::*;
+    use crate::codec::conformance::Samples;
+    use crate::codec::enums::tests::check_table;
+
+    impl Samples for CardChess {
+        const GAMES: u64 = 40;
+        const ACTION_KINDS: usize = 5;
+        const EVENT_KINDS: usize = 12;
+
+        fn setups() -> Vec<(Self::Config, usize)> {
+            vec![(Self::Config::default(), 2)]
+        }
+
+        fn custom_config() -> Self::Config {
+            Self::Config {
+                ace_capture: deckmate_engine::games::card_chess::AceCapture::AsFaceCard,
+                no_progress_turns: 0,
+                max_turns: 7,
+            }
+        }
+
+        fn check_tables() {
+            check_table::<pb::CardChessAceCapture>();
+            check_table::<pb::CardChessSuit>();
+            check_table::<pb::CardChessPhase>();
+            check_table::<pb::CardChessColour>();
+        }
+
+        fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+            let replace = pb::CardChessReplace {
+                card: Some(pb::CardChessCard { rank: 5, suit: 0 }),
+            };
+            Some((
+                pb::CardChessAction {
+                    kind: Some(pb::card_chess_action::Kind::Replace(replace)),
+                },
+                "action.card_chess.replace.card.suit",
+            ))
         }
     }
 }

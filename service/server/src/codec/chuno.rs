@@ -31,6 +31,8 @@ proto_enum_map!(pb::ChunoStage, Stage, "stage":
 proto_enum_map!(pb::ChunoDrawReason, DrawReason, "draw reason":
     Deal, Draw, DrawTwo, WildDrawFour, Penalty);
 
+super::config::validate_without_seats!(Config);
+
 impl GameCodec for Chuno {
     oneof_members!(Chuno, pb::ChunoConfig, pb::ChunoAction);
 
@@ -612,5 +614,80 @@ mod tests {
             .map(|c| c.notation)
             .collect();
         assert_eq!(notations, ["W", "R2"]);
+    }
+}
+
+/// What the generic codec test (`codec/conformance.rs`) plays and checks of this game.
+#[cfg(test)]
+mod samples {
+    use super::*;
+    use crate::codec::conformance::Samples;
+    use crate::codec::enums::tests::check_table;
+
+    impl Samples for Chuno {
+        const GAMES: u64 = 15;
+        const ACTION_KINDS: usize = 5;
+        const EVENT_KINDS: usize = 12;
+
+        fn setups() -> Vec<(Self::Config, usize)> {
+            vec![
+                (Config::default(), 2),
+                (
+                    Config {
+                        colours: 2,
+                        strict_castling: true,
+                        ..Config::default()
+                    },
+                    2,
+                ),
+            ]
+        }
+
+        fn custom_config() -> Self::Config {
+            Config {
+                deck: [1, 20, 0, 2, 2, 2, 0, 1],
+                colours: 2,
+                strict_castling: true,
+                no_progress_moves: 0,
+                max_turns: 7,
+            }
+        }
+
+        fn check_tables() {
+            check_table::<pb::ChunoCardKind>();
+            check_table::<pb::ChunoColour>();
+            check_table::<pb::ChunoRole>();
+            check_table::<pb::ChunoSide>();
+            check_table::<pb::ChunoStage>();
+            check_table::<pb::ChunoDrawReason>();
+        }
+
+        fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+            let play = pb::ChunoPlay {
+                card: Some(pb::ChunoCard {
+                    kind: pb::ChunoCardKind::Wild.into(),
+                    colour: None,
+                    notation: String::new(),
+                }),
+                colour: Some(0),
+            };
+            Some((
+                pb::ChunoAction {
+                    kind: Some(pb::chuno_action::Kind::Play(play)),
+                    notation: String::new(),
+                },
+                "action.chuno.play.colour",
+            ))
+        }
+
+        /// Every action carries its notation, and reads back from the notation alone.
+        fn check_action(action: &Self::Action, wire: &Self::ActionMessage) {
+            assert_eq!(wire.notation, action.to_string());
+            let notation_only = pb::ChunoAction {
+                kind: None,
+                notation: wire.notation.clone(),
+            };
+            assert_eq!(Chuno::read_action(&notation_only).as_ref(), Ok(action));
+        }
     }
 }

@@ -5,7 +5,6 @@
 //! and whether at decode time or once CreateGame knows the seat count.
 
 use deckmate_engine::SetupError;
-use deckmate_engine::games::{card_chess, chuno, pigeon_chess, raindrop_chess};
 
 use super::GameCodec;
 use crate::error::ApiError;
@@ -17,24 +16,20 @@ pub trait ValidateConfig {
     fn validate_for(&self, seats: Option<usize>) -> Result<(), SetupError>;
 }
 
-/// [`ValidateConfig`] for games whose options do not depend on the seat count: their
-/// `Config::validate()`.
+/// [`ValidateConfig`] for a game whose options do not depend on the seat count: its
+/// `Config::validate()`. Each such game says so in its codec file:
+/// `validate_without_seats!(Config);`.
 macro_rules! validate_without_seats {
     ($($config:ty),+ $(,)?) => {
-        $(impl ValidateConfig for $config {
-            fn validate_for(&self, _seats: Option<usize>) -> Result<(), SetupError> {
+        $(impl $crate::codec::config::ValidateConfig for $config {
+            fn validate_for(&self, _seats: Option<usize>) -> Result<(), ::deckmate_engine::SetupError> {
                 self.validate()
             }
         })+
     };
 }
 
-validate_without_seats!(
-    card_chess::Config,
-    chuno::Config,
-    pigeon_chess::Config,
-    raindrop_chess::Config,
-);
+pub(crate) use validate_without_seats;
 
 /// A setup error of game `G` as the API reports it: an invalid option is
 /// [`ApiError::InvalidField`] on `config.<G::ID>.<field>` (on `config.<G::ID>` when the options

@@ -6,9 +6,9 @@
 //! client can show the error next to the field at fault.
 
 use deckmate_engine::SetupError;
+use deckmate_engine::chess::Role;
 use deckmate_engine::games::pigeon_chess::{
-    Action, Config, EventView, Observation, Phase, Piece, PigeonChess, PlayerView, RowSide, Spot,
-    SpotView,
+    Action, Config, EventView, Observation, Phase, PigeonChess, PlayerView, RowSide, Spot, SpotView,
 };
 use deckmate_proto::v1 as pb;
 use pb::pigeon_chess_action::Kind as ActionKind;
@@ -20,9 +20,11 @@ use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
 
-proto_enum_map!(pb::PigeonChessPiece, Piece, "piece": Pawn, Knight, Bishop, Rook, Queen, King);
+proto_enum_map!(pb::PigeonChessPiece, Role, "piece": Pawn, Knight, Bishop, Rook, Queen, King);
 proto_enum_map!(pb::PigeonChessPhase, Phase, "phase": FrontRow, BackRow, FirstPlayer, Play, Finished);
 proto_enum_map!(pb::PigeonChessRowSide, RowSide, "row side": Front, Back);
+
+super::config::validate_without_seats!(Config);
 
 impl GameCodec for PigeonChess {
     oneof_members!(PigeonChess, pb::PigeonChessConfig, pb::PigeonChessAction);
@@ -30,7 +32,7 @@ impl GameCodec for PigeonChess {
     /// Unset fields keep the rule file's defaults (§1, §5(e), §5(f), §7.1).
     fn read_config(message: &pb::PigeonChessConfig) -> Result<Config, SetupError> {
         let defaults = Config::default();
-        // In the order of `Piece::ALL`, which indexes the deck.
+        // In the order of `Role::ALL`, which indexes the deck.
         let counts = [
             ("pawns", message.pawns),
             ("knights", message.knights),
@@ -53,14 +55,14 @@ impl GameCodec for PigeonChess {
     }
 
     fn config_message(config: &Config) -> pb::PigeonChessConfig {
-        let count = |piece: Piece| Some(u32::from(config.count(piece)));
+        let count = |piece: Role| Some(u32::from(config.count(piece)));
         pb::PigeonChessConfig {
-            pawns: count(Piece::Pawn),
-            knights: count(Piece::Knight),
-            bishops: count(Piece::Bishop),
-            rooks: count(Piece::Rook),
-            queens: count(Piece::Queen),
-            kings: count(Piece::King),
+            pawns: count(Role::Pawn),
+            knights: count(Role::Knight),
+            bishops: count(Role::Bishop),
+            rooks: count(Role::Rook),
+            queens: count(Role::Queen),
+            kings: count(Role::King),
             no_progress_turns: Some(config.no_progress_turns),
             max_turns: Some(config.max_turns),
         }
@@ -250,7 +252,7 @@ impl GameCodec for PigeonChess {
 }
 
 /// Reads a setup row: exactly three pieces, for columns a, b and c (§2.2, §2.3).
-fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiError> {
+fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Role; 3], ApiError> {
     match row.pieces.as_slice() {
         [a, b, c] => Ok([
             decode_piece(*a, &format!("{field}.pieces[0]"))?,
@@ -265,7 +267,7 @@ fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Piece; 3], ApiEr
 }
 
 /// Reads a piece; `UNSPECIFIED` and unknown numbers are invalid.
-fn decode_piece(value: i32, field: &str) -> Result<Piece, ApiError> {
+fn decode_piece(value: i32, field: &str) -> Result<Role, ApiError> {
     pb::PigeonChessPiece::decode_field(value, field)
 }
 
@@ -279,22 +281,22 @@ fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
 }
 
 /// A piece on the wire.
-fn encode_piece(piece: Piece) -> i32 {
+fn encode_piece(piece: Role) -> i32 {
     pb::PigeonChessPiece::encode(piece)
 }
 
 /// Pieces on the wire, in the same order.
-fn encode_pieces(pieces: &[Piece]) -> Vec<i32> {
+fn encode_pieces(pieces: &[Role]) -> Vec<i32> {
     pieces.iter().copied().map(encode_piece).collect()
 }
 
-fn row_message(pieces: &[Piece; 3]) -> pb::PigeonChessRow {
+fn row_message(pieces: &[Role; 3]) -> pb::PigeonChessRow {
     pb::PigeonChessRow {
         pieces: encode_pieces(pieces),
     }
 }
 
-fn seat_row_message(seat: usize, pieces: &[Piece]) -> pb::PigeonChessSeatRow {
+fn seat_row_message(seat: usize, pieces: &[Role]) -> pb::PigeonChessSeatRow {
     pb::PigeonChessSeatRow {
         seat: seat as u32,
         pieces: encode_pieces(pieces),
@@ -662,8 +664,8 @@ mod tests {
         let revealed = EventView::RowsRevealed {
             side: RowSide::Back,
             rows: [
-                [Piece::King, Piece::Pawn, Piece::Rook],
-                [Piece::Queen, Piece::Bishop, Piece::Knight],
+                [Role::King, Role::Pawn, Role::Rook],
+                [Role::Queen, Role::Bishop, Role::Knight],
             ],
         };
         match PigeonChess::encode_event(&revealed) {
@@ -683,6 +685,48 @@ mod tests {
                 );
             }
             other => panic!("unexpected {other:?}"),
+        }
+    }
+}
+
+/// What the generic codec test (`codec/conformance.rs`) plays and checks of this game.
+#[cfg(test)]
+mod samples {
+    use super::*;
+    use crate::codec::conformance::Samples;
+    use crate::codec::enums::tests::check_table;
+
+    impl Samples for PigeonChess {
+        const GAMES: u64 = 60;
+        const ACTION_KINDS: usize = 7;
+        const EVENT_KINDS: usize = 11;
+
+        fn setups() -> Vec<(Self::Config, usize)> {
+            vec![(Self::Config::default(), 2)]
+        }
+
+        fn custom_config() -> Self::Config {
+            Self::Config {
+                deck: [4, 1, 1, 3, 0, 0],
+                no_progress_turns: 0,
+                max_turns: 1,
+            }
+        }
+
+        fn check_tables() {
+            check_table::<pb::PigeonChessPiece>();
+            check_table::<pb::PigeonChessPhase>();
+            check_table::<pb::PigeonChessRowSide>();
+        }
+
+        fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+            let reveal = pb::PigeonChessRevealForFirst { piece: 0 };
+            Some((
+                pb::PigeonChessAction {
+                    kind: Some(pb::pigeon_chess_action::Kind::RevealForFirst(reveal)),
+                },
+                "action.pigeon_chess.reveal_for_first.piece",
+            ))
         }
     }
 }

@@ -6,10 +6,11 @@
 //! checked for form only (a seat a game could have); whether that seat has a pile now is the
 //! engine's decision.
 
+use deckmate_engine::chess::Role;
 use deckmate_engine::games::pile_chess::{
     Action, CapturedCard, CapturedPileView, Card, Config, EventView, MAX_SEATS, MIN_SEATS,
-    Observation, OutReason, Pending, Piece, PileChess, PileSource, PileView, PlayerView,
-    PublicEvent, SideTotal, Step,
+    Observation, OutReason, Pending, PileChess, PileSource, PileView, PlayerView, PublicEvent,
+    SideTotal, Step,
 };
 use deckmate_engine::{Seat, SeatSet, SetupError};
 use deckmate_proto::v1 as pb;
@@ -21,7 +22,7 @@ use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, ValidateConfig, oneof_members};
 use crate::error::ApiError;
 
-proto_enum_map!(pb::PileChessPiece, Piece, "piece": Pawn, Knight, Bishop, Rook, Queen, King);
+proto_enum_map!(pb::PileChessPiece, Role, "piece": Pawn, Knight, Bishop, Rook, Queen, King);
 proto_enum_map!(pb::PileChessStep, Step, "step": Play, Gift, Promotion, Finished);
 proto_enum_map!(pb::PileChessPileSource, PileSource, "pile source": DeckTop, RandomFromHand);
 proto_enum_map!(pb::PileChessOutReason, OutReason, "reason": KingCaptured, Resigned);
@@ -32,7 +33,7 @@ impl GameCodec for PileChess {
     /// Unset fields keep the rule file's defaults (§1, §5, §7.6, §8, §10).
     fn read_config(message: &pb::PileChessConfig) -> Result<Config, SetupError> {
         let defaults = Config::default();
-        // In the order of `Piece::ALL`, which indexes the values.
+        // In the order of `Role::ALL`, which indexes the values.
         let values = [
             message.pawn_value,
             message.knight_value,
@@ -60,14 +61,14 @@ impl GameCodec for PileChess {
     }
 
     fn config_message(config: &Config) -> pb::PileChessConfig {
-        let value = |piece: Piece| Some(config.value(piece));
+        let value = |piece: Role| Some(config.value(piece));
         pb::PileChessConfig {
-            pawn_value: value(Piece::Pawn),
-            knight_value: value(Piece::Knight),
-            bishop_value: value(Piece::Bishop),
-            rook_value: value(Piece::Rook),
-            queen_value: value(Piece::Queen),
-            king_value: value(Piece::King),
+            pawn_value: value(Role::Pawn),
+            knight_value: value(Role::Knight),
+            bishop_value: value(Role::Bishop),
+            rook_value: value(Role::Rook),
+            queen_value: value(Role::Queen),
+            king_value: value(Role::King),
             teams: config
                 .teams
                 .iter()
@@ -123,7 +124,7 @@ impl GameCodec for PileChess {
                     .map(|(index, piece)| {
                         decode_piece(*piece, &format!("action.pile_chess.gift.pieces[{index}]"))
                     })
-                    .collect::<Result<Vec<Piece>, ApiError>>()?;
+                    .collect::<Result<Vec<Role>, ApiError>>()?;
                 Action::Gift {
                     to: decode_seat(gift.to, "action.pile_chess.gift.to")?,
                     pieces,
@@ -380,17 +381,17 @@ fn decode_seat(value: u32, field: &str) -> Result<Seat, ApiError> {
 }
 
 /// Reads a piece; `UNSPECIFIED` and unknown numbers are invalid.
-fn decode_piece(value: i32, field: &str) -> Result<Piece, ApiError> {
+fn decode_piece(value: i32, field: &str) -> Result<Role, ApiError> {
     pb::PileChessPiece::decode(value, field)
 }
 
 /// A piece on the wire.
-fn encode_piece(piece: Piece) -> i32 {
+fn encode_piece(piece: Role) -> i32 {
     pb::PileChessPiece::encode(piece)
 }
 
 /// Pieces on the wire, in the same order.
-fn encode_pieces(pieces: &[Piece]) -> Vec<i32> {
+fn encode_pieces(pieces: &[Role]) -> Vec<i32> {
     pieces.iter().copied().map(encode_piece).collect()
 }
 
@@ -820,7 +821,7 @@ mod tests {
         let full = EventView::CardsDrawn {
             seat: Seat(1),
             count: 2,
-            pieces: Some(vec![Piece::King, Piece::Pawn]),
+            pieces: Some(vec![Role::King, Role::Pawn]),
         };
         match PileChess::encode_event(&full) {
             pb::event::Kind::PileChess(pb::PileChessEvent {
@@ -840,7 +841,7 @@ mod tests {
     fn resolved_piles_name_every_captured_card() {
         let card = Card {
             owner: Seat(1),
-            piece: Piece::Queen,
+            piece: Role::Queen,
         };
         let resolved = EventView::Public(PublicEvent::PileResolved {
             pile: Seat(0),
@@ -865,5 +866,59 @@ mod tests {
                 }),
             }]
         );
+    }
+}
+
+/// What the generic codec test (`codec/conformance.rs`) plays and checks of this game.
+#[cfg(test)]
+mod samples {
+    use super::*;
+    use crate::codec::conformance::Samples;
+    use crate::codec::enums::tests::check_table;
+
+    impl Samples for PileChess {
+        const GAMES: u64 = 40;
+        const ACTION_KINDS: usize = 7;
+        const EVENT_KINDS: usize = 16;
+
+        /// Every kind of setup: 2, 3 and 4 seats free for all, 2 against 2, and uneven teams.
+        fn setups() -> Vec<(Self::Config, usize)> {
+            vec![
+                (Config::default(), 2),
+                (Config::default(), 3),
+                (Config::default(), 4),
+                (Config::two_vs_two(), 4),
+                (Config::with_teams(&[&[0], &[1, 2]]), 3),
+                (Config::with_teams(&[&[0], &[1], &[2, 3]]), 4),
+            ]
+        }
+
+        fn custom_config() -> Self::Config {
+            Config {
+                values: [2, 0, 4, 6, 10, 1],
+                max_rounds: 7,
+                max_reshuffles: 0,
+                en_passant_per_round: 0,
+                eliminated_captures_count: true,
+                ..Config::two_vs_two()
+            }
+        }
+
+        fn check_tables() {
+            check_table::<pb::PileChessPiece>();
+            check_table::<pb::PileChessStep>();
+            check_table::<pb::PileChessPileSource>();
+            check_table::<pb::PileChessOutReason>();
+        }
+
+        fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+            let play = pb::PileChessPlay { piece: 0, pile: 0 };
+            Some((
+                pb::PileChessAction {
+                    kind: Some(pb::pile_chess_action::Kind::Play(play)),
+                },
+                "action.pile_chess.play.piece",
+            ))
+        }
     }
 }

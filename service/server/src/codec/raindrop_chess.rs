@@ -25,6 +25,8 @@ proto_enum_map!(pb::RaindropChessCard, Card, "card":
 proto_enum_map!(pb::RaindropChessRole, Role, "role": Pawn, Knight, Bishop, Rook, Queen, King);
 proto_enum_map!(pb::RaindropChessSide, Color, "side": White, Black);
 
+super::config::validate_without_seats!(Config);
+
 impl GameCodec for RaindropChess {
     oneof_members!(
         RaindropChess,
@@ -412,5 +414,56 @@ mod tests {
             && !side.king_placed));
         assert_eq!(view.stage(), pb::RaindropChessStage::Turn);
         assert_eq!(view.pending_card, None);
+    }
+}
+
+/// What the generic codec test (`codec/conformance.rs`) plays and checks of this game.
+#[cfg(test)]
+mod samples {
+    use super::*;
+    use crate::codec::conformance::Samples;
+    use crate::codec::enums::tests::check_table;
+
+    impl Samples for RaindropChess {
+        const GAMES: u64 = 6;
+        const ACTION_KINDS: usize = 4;
+        const EVENT_KINDS: usize = 7;
+
+        fn setups() -> Vec<(Self::Config, usize)> {
+            vec![
+                (Config::default(), 2),
+                (
+                    Config {
+                        jokers_per_deck: 2,
+                        joker_effect: JokerEffect::RemovePiece,
+                        ..Config::default()
+                    },
+                    2,
+                ),
+            ]
+        }
+
+        fn custom_config() -> Self::Config {
+            Config {
+                jokers_per_deck: 1,
+                joker_effect: JokerEffect::RemovePiece,
+                captured_promotion_returns: true,
+                bishop_card_fixes_square_colour: true,
+                no_progress_plies: 0,
+                repetitions: 3,
+                max_plies: 77,
+            }
+        }
+
+        fn check_tables() {
+            check_table::<pb::RaindropChessJokerEffect>();
+            check_table::<pb::RaindropChessCard>();
+            check_table::<pb::RaindropChessRole>();
+            check_table::<pb::RaindropChessSide>();
+        }
+
+        fn unspecified_action() -> Option<(Self::ActionMessage, &'static str)> {
+            None
+        }
     }
 }

@@ -2,14 +2,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::piece::Piece;
+use super::piece::Role;
 use crate::game::SetupError;
 
 /// Pigeon Chess options. `Default` gives the rule file's defaults.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    /// Cards per piece in each deck, indexed by [`Piece::index`] (default 8 P, 2 N, 2 B, 2 R,
+    /// Cards per piece in each deck, indexed by [`Role::index`] (default 8 P, 2 N, 2 B, 2 R,
     /// 1 Q, 1 K; §1, §7.1).
     pub deck: [u8; 6],
     /// §5(e): consecutive turns without an attack, pawn move, pawn scoring or placement that end
@@ -19,7 +19,7 @@ pub struct Config {
     pub max_turns: u32,
 }
 
-/// The config fields holding the card counts, in the order of [`Piece::ALL`].
+/// The config fields holding the card counts, in the order of [`Role::ALL`].
 const COUNT_FIELDS: [&str; 6] = ["pawns", "knights", "bishops", "rooks", "queens", "kings"];
 
 /// The fewest cards a deck may hold: setup places six and keeps two in hand (§7.1).
@@ -39,7 +39,7 @@ impl Default for Config {
 
 impl Config {
     /// Number of cards of `piece` in each deck.
-    pub fn count(&self, piece: Piece) -> u8 {
+    pub fn count(&self, piece: Role) -> u8 {
         self.deck[piece.index()]
     }
 
@@ -60,10 +60,10 @@ impl Config {
                 ));
             }
         }
-        if self.count(Piece::King) > 1 {
+        if self.count(Role::King) > 1 {
             return Err(SetupError::invalid_config(
                 "kings",
-                format!("a deck holds 0 or 1 King, not {}", self.count(Piece::King)),
+                format!("a deck holds 0 or 1 King, not {}", self.count(Role::King)),
             ));
         }
         let size = self.deck_size();

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::piece::{Piece, Spot};
+use super::piece::{Role, Spot};
 use crate::event_view::secret_events;
 use crate::seat::Seat;
 
@@ -34,7 +34,7 @@ secret_events! {
             seat: Seat,
             /// The cards, in draw order.
             #[secret(to = seat, len = count)]
-            pieces: Vec<Piece>,
+            pieces: Vec<Role>,
         },
         /// §2.2 / §2.3: a seat chose a row in secret.
         RowCommitted {
@@ -44,14 +44,14 @@ secret_events! {
             side: RowSide,
             /// Columns a, b, c.
             #[secret(to = seat)]
-            pieces: [Piece; 3],
+            pieces: [Role; 3],
         },
         /// §2.2 / §2.5: both seats' rows were turned face up.
         RowsRevealed {
             /// Which rows.
             side: RowSide,
             /// Each seat's row, by seat.
-            rows: [[Piece; 3]; 2],
+            rows: [[Role; 3]; 2],
         },
         /// §2.4: a seat picked its first-player card in secret.
         FirstPlayerPicked {
@@ -59,12 +59,12 @@ secret_events! {
             seat: Seat,
             /// The card.
             #[secret(to = seat)]
-            piece: Piece,
+            piece: Role,
         },
         /// §2.4: the first player was decided.
         FirstPlayerChosen {
             /// Each seat's revealed cards: the pick, then on a tie the other card.
-            reveals: [Vec<Piece>; 2],
+            reveals: [Vec<Role>; 2],
             /// The first player.
             first_player: Seat,
             /// Whether two ties left the back-row arrival order to decide.
@@ -84,7 +84,7 @@ secret_events! {
             /// Where.
             spot: Spot,
             /// The card.
-            piece: Piece,
+            piece: Role,
         },
         /// §3.3: a card moved, possibly attacking.
         Moved {
@@ -95,9 +95,9 @@ secret_events! {
             /// To.
             to: Spot,
             /// The moving piece.
-            piece: Piece,
+            piece: Role,
             /// The attacked piece, if any.
-            captured: Option<Piece>,
+            captured: Option<Role>,
             /// Whether the attacked card went to the mover's point pile (not the group discard).
             captured_scored: bool,
             /// Whether a pawn reached the opponent's back row and scored.
@@ -111,7 +111,7 @@ secret_events! {
             spot: Spot,
             /// The card.
             #[secret(to = seat)]
-            piece: Piece,
+            piece: Role,
         },
         /// §3.4: the seat had no legal action and passed.
         Passed {

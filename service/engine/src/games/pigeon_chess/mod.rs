@@ -61,10 +61,6 @@ pub use observation::{Observation, Phase, PlayerView, SpotView};
 pub use piece::{BadSpot, COLUMNS, ROWS, Spot};
 pub use state::State;
 
-/// The name the wire layer (the server's codec) uses for a card's chess
-/// [`Role`](crate::chess::Role); the engine itself names it `Role`. To be removed once the codec
-/// names `Role` too.
-pub use crate::chess::Role as Piece;
 
 use std::ops::RangeInclusive;
 

@@ -7,8 +7,6 @@ use std::str::FromStr;
 /// A card shows a chess [`Role`]. Its order (Pawn lowest, King highest) is the worth order of
 /// §2.4 (K > Q > R > B > N > P), which the first-player reveal compares.
 pub(super) use crate::chess::Role;
-// The name the event and config modules still use for `Role`.
-pub(super) use crate::chess::Role as Piece;
 
 /// Number of columns (a–c).
 pub const COLUMNS: u8 = 3;

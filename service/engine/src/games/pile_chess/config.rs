@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use super::piece::Piece;
+use super::piece::Role;
 use crate::game::SetupError;
 
 /// The highest value a piece may be given.
@@ -16,7 +16,7 @@ pub const MAX_ROUNDS: u32 = 10_000;
 pub const MAX_RESHUFFLES: u32 = 100;
 /// The highest number of en passant moves a player may be allowed per round.
 pub const MAX_EN_PASSANT: u32 = 16;
-/// The config fields holding the piece values, in the order of [`Piece::ALL`].
+/// The config fields holding the piece values, in the order of [`Role::ALL`].
 const VALUE_FIELDS: [&str; 6] = [
     "pawn_value",
     "knight_value",
@@ -35,7 +35,7 @@ pub const MAX_SEATS: usize = 4;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Config {
-    /// §1, §7.1: the value of each piece in a pile, indexed by [`Piece::index`] (default P=1,
+    /// §1, §7.1: the value of each piece in a pile, indexed by [`Role::index`] (default P=1,
     /// N=3, B=3, R=5, Q=9, K=4).
     pub values: [u32; 6],
     /// §5, §7.12: the teams, each a list of seats; empty (the default) plays free for all. Any
@@ -116,7 +116,7 @@ impl Config {
     }
 
     /// The value of `piece` in a pile.
-    pub fn value(&self, piece: Piece) -> u32 {
+    pub fn value(&self, piece: Role) -> u32 {
         self.values[piece.index()]
     }
 

@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::piece::{Card, Piece};
+use super::piece::{Card, Role};
 use crate::event_view::secret_events;
 use crate::seat::Seat;
 
@@ -68,7 +68,7 @@ pub enum PublicEvent {
         /// The pile's owner.
         seat: Seat,
         /// The starting piece.
-        piece: Piece,
+        piece: Role,
         /// Where it came from.
         source: PileSource,
     },
@@ -82,7 +82,7 @@ pub enum PublicEvent {
         /// The player.
         seat: Seat,
         /// The card.
-        piece: Piece,
+        piece: Role,
         /// The seat whose pile it went on.
         pile: Seat,
     },
@@ -140,7 +140,7 @@ pub enum PublicEvent {
         /// The teammate.
         to: Seat,
         /// The cards, which become the teammate's own.
-        pieces: Vec<Piece>,
+        pieces: Vec<Role>,
     },
     /// §5: a leaving player's cards went to the removed zone.
     CardsLeftGame {
@@ -159,7 +159,7 @@ pub enum PublicEvent {
         /// The captured pile the card came back from.
         captured_pile: u8,
         /// The card taken back into the reuse pile.
-        piece: Piece,
+        piece: Role,
     },
     /// §3 step 3: a player let a promotion go.
     PromotionDeclined {
@@ -193,7 +193,7 @@ secret_events! {
             seat: Seat,
             /// The cards, in draw order.
             #[secret(to = seat, len = count)]
-            pieces: Vec<Piece>,
+            pieces: Vec<Role>,
         },
         /// Everything else, which every viewer sees.
         Public(PublicEvent),

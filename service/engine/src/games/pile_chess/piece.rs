@@ -8,8 +8,6 @@ use crate::seat::Seat;
 /// A card shows a chess [`Role`]. The order of roles (Pawn lowest, King highest) is only used to
 /// list cards in a stable order; a piece's worth in a pile comes from [`super::Config::values`].
 pub(super) use crate::chess::Role;
-// The name the event and config modules still use for `Role`.
-pub(super) use crate::chess::Role as Piece;
 
 /// §1: cards in each player's 16-card deck, indexed by [`Role::index`]: 8 Pawns, 2 Knights,
 /// 2 Bishops, 2 Rooks, 1 Queen and 1 King.
