@@ -27,9 +27,10 @@ def write_from_template(root: Path, template: str, target: str, game_id: str) ->
     path.write_text(fill((TEMPLATES / template).read_text(), game_id))
 
 
-def insert_before_closing(text: str, opening: str, lines: str) -> str:
-    """`lines` inserted before the `}` that closes the block opened by the line `opening`."""
-    start = text.index(opening)
+def insert_before_closing(text: str, opening: str, lines: str, after: int = 0) -> str:
+    """`lines` inserted before the `}` that closes the block opened by the first line `opening`
+    at or after position `after`."""
+    start = text.index(opening, after)
     depth = 0
     for index in range(start, len(text)):
         if text[index] == "{":
@@ -52,7 +53,7 @@ def add_oneof_member(
     line = f"    // {comment}\n    {member} {game_id} = {max(numbers) + 1};\n"
     oneof = text.index("  oneof ", start)
     opening = text[oneof : text.index("\n", oneof)]
-    return insert_before_closing(text, opening, line)
+    return insert_before_closing(text, opening, line, oneof)
 
 
 def register(root: Path, game_id: str) -> None:
