@@ -40,6 +40,7 @@ if [ "$mode" = "--dry-run" ]; then
   DECKMATE_UPDATE_GOLDEN=1 cargo test --locked -q -p deckmate-engine --test golden
   cargo test --locked -q -p deckmate-engine --test conformance --test citations --test registry
   cargo test --locked -q -p deckmate-server --lib codec::
+  cargo test --locked -q -p deckmate-server --test api games::
   cargo clippy --locked -q -p deckmate-engine -p deckmate-server --all-targets -- -D warnings
   (cd proto && buf lint && buf breaking --against baseline/deckmate-v1.binpb)
   echo "==> the change a new game makes"
