@@ -2,11 +2,12 @@
 //! history, a client that knows only server reflection, and every game played through the SDK,
 //! all against one in-process server per configuration started through the server library.
 //!
-//! They form one test binary so that they share those servers and run side by side, instead of
-//! each test starting a server process and each test binary running after the last: `cargo test
-//! -p deckmate-server --tests` took 177 s over 13 test binaries before and 92 s over 4 after (on
-//! a busy two-core machine). The tests of what only a server process shows (a store going away,
-//! replicas) spawn the binary in the `process` test binary.
+//! They form one test binary with one runtime (`server::run`) so that they share those servers
+//! and run side by side, instead of each test starting a server process and each test binary
+//! running after the last: `cargo test -p deckmate-server --tests` took 177 s over 13 test
+//! binaries before and 58 s over 4 after, measured on the same two-core machine. The tests of
+//! what only a server process shows (a store going away, replicas) spawn the binary in the
+//! `process` test binary.
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -7,7 +7,7 @@
 //! everything and the seed matches its commitment.
 
 use crate::common::{Picker, pigeon_chess, play_random_step};
-use crate::server::Server;
+use crate::server::{Server, run};
 use crate::support::collect;
 use crate::support::pigeon_view;
 use deckmate::{Client, CreateOptions, pb};
@@ -305,24 +305,28 @@ async fn play_and_check(client: &Client, seed: u64, coverage: &mut Coverage) {
     }
 }
 
-#[tokio::test]
-async fn no_secret_reaches_seat_one_or_spectators_in_the_first_games() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let mut coverage = Coverage::default();
-    for seed in [1, 2, 3, 4] {
-        play_and_check(&client, seed, &mut coverage).await;
-    }
-    coverage.assert_meaningful();
+#[test]
+fn no_secret_reaches_seat_one_or_spectators_in_the_first_games() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let mut coverage = Coverage::default();
+        for seed in [1, 2, 3, 4] {
+            play_and_check(&client, seed, &mut coverage).await;
+        }
+        coverage.assert_meaningful();
+    });
 }
 
-#[tokio::test]
-async fn no_secret_reaches_seat_one_or_spectators_in_more_games() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let mut coverage = Coverage::default();
-    for seed in [1_000, 65_537, 0xDEC_4A7E, u64::MAX] {
-        play_and_check(&client, seed, &mut coverage).await;
-    }
-    coverage.assert_meaningful();
+#[test]
+fn no_secret_reaches_seat_one_or_spectators_in_more_games() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let mut coverage = Coverage::default();
+        for seed in [1_000, 65_537, 0xDEC_4A7E, u64::MAX] {
+            play_and_check(&client, seed, &mut coverage).await;
+        }
+        coverage.assert_meaningful();
+    });
 }

@@ -11,7 +11,7 @@ use crate::common::Picker;
 use crate::reflection::{
     self, GAME_SERVICE, enum_name, get, messages, reflected_pool, reflected_services,
 };
-use crate::server::Server;
+use crate::server::{Server, run};
 use futures::StreamExt;
 use prost::Message;
 use prost_reflect::{DescriptorPool, DynamicMessage, ReflectMessage, Value};
@@ -206,295 +206,299 @@ struct Checks {
     action_from_an_earlier_phase: bool,
 }
 
-#[tokio::test]
-async fn a_reflection_only_client_plays_a_whole_game() {
-    let server = Server::shared();
-    let channel = server.channel().await;
+#[test]
+fn a_reflection_only_client_plays_a_whole_game() {
+    run(async {
+        let server = Server::shared();
+        let channel = server.channel().await;
 
-    // Health, through the generated standard client.
-    for service in ["", GAME_SERVICE] {
-        let status = HealthClient::new(channel.clone())
-            .check(HealthCheckRequest {
-                service: service.to_string(),
-            })
-            .await
-            .unwrap_or_else(|status| panic!("health of {service:?}: {status:?}"))
-            .into_inner()
-            .status;
-        assert_eq!(
-            ServingStatus::try_from(status),
-            Ok(ServingStatus::Serving),
-            "health of {service:?}"
-        );
-    }
-
-    // Everything else is learnt by reflection.
-    let (services, pool) = discover(channel.clone()).await;
-    assert!(
-        services.iter().any(|name| name == GAME_SERVICE),
-        "reflection lists {services:?}"
-    );
-    let service = DynamicGameService::new(channel.clone(), &pool);
-
-    let variants = service
-        .call("ListVariants", service.request("ListVariants"), None)
-        .await
-        .expect("ListVariants");
-    let pigeon = messages(&variants, "variants")
-        .into_iter()
-        .find(|variant| string_field(variant, "id") == "pigeon_chess")
-        .expect("pigeon_chess is hosted");
-    assert!(u32_field(&pigeon, "min_seats") <= 2 && 2 <= u32_field(&pigeon, "max_seats"));
-    let default_config = get(&pigeon, "default_config")
-        .as_message()
-        .expect("default_config is a message")
-        .clone();
-
-    let mut create = service.request("CreateGame");
-    create.set_field_by_name("config", Value::Message(default_config));
-    create.set_field_by_name("seats", Value::U32(2));
-    create.set_field_by_name("seed", Value::U64(20_240_611));
-    create.set_field_by_name("request_id", Value::String(deckmate::new_request_id()));
-    let created = service
-        .call("CreateGame", create, None)
-        .await
-        .expect("CreateGame");
-    assert_eq!(u64_field(&created, "version"), 0);
-    assert_eq!(string_field(&created, "variant"), "pigeon_chess");
-    let seat_tokens = messages(&created, "seat_tokens");
-    assert_eq!(seat_tokens.len(), 2);
-    for (index, seat_token) in seat_tokens.iter().enumerate() {
-        assert_eq!(
-            u32_field(seat_token, "seat") as usize,
-            index,
-            "tokens in seat order"
-        );
-    }
-    let game = DynamicGame {
-        service: service.clone(),
-        game_id: string_field(&created, "game_id"),
-        tokens: seat_tokens
-            .iter()
-            .map(|seat_token| string_field(seat_token, "token"))
-            .collect(),
-    };
-    assert_ne!(
-        game.tokens[0], game.tokens[1],
-        "every seat has its own token"
-    );
-
-    // A second game whose token must not work on the first.
-    let mut other = service.request("CreateGame");
-    other.set_field_by_name("config", get(&pigeon, "default_config"));
-    other.set_field_by_name("seats", Value::U32(2));
-    let other = service
-        .call("CreateGame", other, None)
-        .await
-        .expect("second CreateGame");
-    let foreign_token = string_field(&messages(&other, "seat_tokens")[0], "token");
-
-    let mut picker = Picker::new(7);
-    let mut checks = Checks::default();
-    let mut first_setup_action: Option<DynamicMessage> = None;
-    let mut version = 0;
-    let mut actions = 0;
-    let final_view = 'game: loop {
-        for seat in 0..2 {
-            let view = game.observe(seat).await;
-            assert_eq!(
-                u64_field(&view, "version"),
-                version,
-                "no version is skipped"
-            );
-            if enum_name(&view, "status") == "GAME_STATUS_FINISHED" {
-                break 'game view;
-            }
-            assert_eq!(enum_name(&view, "status"), "GAME_STATUS_IN_PROGRESS");
-            let legal = messages(&view, "legal_actions");
-            if legal.is_empty() {
-                continue;
-            }
-            let action = legal[picker.index(legal.len())].clone();
-            if first_setup_action.is_none() {
-                first_setup_action = Some(action.clone());
-            }
-            let other_seat = 1 - seat;
-
-            if !checks.wrong_token {
-                let result = game
-                    .act(&foreign_token, &action, Some(version), "wrong-token")
-                    .await;
-                assert_rejected(
-                    result,
-                    &[Code::PermissionDenied, Code::Unauthenticated],
-                    &["BAD_TOKEN"],
-                    "a token of another game",
-                );
-                let result = game
-                    .act("not-a-token", &action, Some(version), "garbage-token")
-                    .await;
-                assert_rejected(
-                    result,
-                    &[Code::PermissionDenied, Code::Unauthenticated],
-                    &["BAD_TOKEN"],
-                    "a made-up token",
-                );
-                assert_eq!(game.version().await, version);
-                checks.wrong_token = true;
-            }
-            if version > 0 && !checks.stale_version {
-                let result = game
-                    .act(&game.tokens[seat], &action, Some(version - 1), "stale")
-                    .await;
-                assert_rejected(
-                    result,
-                    &[Code::Aborted],
-                    &["STALE_VERSION"],
-                    "a stale version",
-                );
-                assert_eq!(game.version().await, version);
-                checks.stale_version = true;
-            }
-            // During play only one seat may act: its actions are not the other seat's.
-            if u32_list(&view, "to_act") == [seat as u32] {
-                if !checks.other_seats_action {
-                    let result = game
-                        .act(
-                            &game.tokens[other_seat],
-                            &action,
-                            Some(version),
-                            "other-seat",
-                        )
-                        .await;
-                    assert_rejected(
-                        result,
-                        &[Code::FailedPrecondition],
-                        &["NOT_YOUR_TURN", "ILLEGAL_ACTION"],
-                        "the other seat's action",
-                    );
-                    assert_eq!(game.version().await, version);
-                    checks.other_seats_action = true;
-                }
-                let early = first_setup_action.clone().expect("recorded at version 0");
-                let listed = legal
-                    .iter()
-                    .any(|candidate| candidate.encode_to_vec() == early.encode_to_vec());
-                if !checks.action_from_an_earlier_phase && !listed {
-                    let result = game
-                        .act(&game.tokens[seat], &early, Some(version), "early")
-                        .await;
-                    assert_rejected(
-                        result,
-                        &[Code::FailedPrecondition],
-                        &["ILLEGAL_ACTION", "NOT_YOUR_TURN"],
-                        "an action that is not listed",
-                    );
-                    assert_eq!(game.version().await, version);
-                    checks.action_from_an_earlier_phase = true;
-                }
-            }
-
-            let request_id = deckmate::new_request_id();
-            let response = game
-                .act(&game.tokens[seat], &action, Some(version), &request_id)
+        // Health, through the generated standard client.
+        for service in ["", GAME_SERVICE] {
+            let status = HealthClient::new(channel.clone())
+                .check(HealthCheckRequest {
+                    service: service.to_string(),
+                })
                 .await
-                .unwrap_or_else(|status| panic!("a listed action at v{version}: {status:?}"));
-            assert_eq!(u64_field(&response, "version"), version + 1);
-            let acted_view = get(&response, "observation")
-                .as_message()
-                .expect("the actor's new view")
-                .clone();
-            assert_eq!(u64_field(&acted_view, "version"), version + 1);
+                .unwrap_or_else(|status| panic!("health of {service:?}: {status:?}"))
+                .into_inner()
+                .status;
+            assert_eq!(
+                ServingStatus::try_from(status),
+                Ok(ServingStatus::Serving),
+                "health of {service:?}"
+            );
+        }
 
-            if version >= 2 && !checks.repeated_request_id {
-                let repeat = game
+        // Everything else is learnt by reflection.
+        let (services, pool) = discover(channel.clone()).await;
+        assert!(
+            services.iter().any(|name| name == GAME_SERVICE),
+            "reflection lists {services:?}"
+        );
+        let service = DynamicGameService::new(channel.clone(), &pool);
+
+        let variants = service
+            .call("ListVariants", service.request("ListVariants"), None)
+            .await
+            .expect("ListVariants");
+        let pigeon = messages(&variants, "variants")
+            .into_iter()
+            .find(|variant| string_field(variant, "id") == "pigeon_chess")
+            .expect("pigeon_chess is hosted");
+        assert!(u32_field(&pigeon, "min_seats") <= 2 && 2 <= u32_field(&pigeon, "max_seats"));
+        let default_config = get(&pigeon, "default_config")
+            .as_message()
+            .expect("default_config is a message")
+            .clone();
+
+        let mut create = service.request("CreateGame");
+        create.set_field_by_name("config", Value::Message(default_config));
+        create.set_field_by_name("seats", Value::U32(2));
+        create.set_field_by_name("seed", Value::U64(20_240_611));
+        create.set_field_by_name("request_id", Value::String(deckmate::new_request_id()));
+        let created = service
+            .call("CreateGame", create, None)
+            .await
+            .expect("CreateGame");
+        assert_eq!(u64_field(&created, "version"), 0);
+        assert_eq!(string_field(&created, "variant"), "pigeon_chess");
+        let seat_tokens = messages(&created, "seat_tokens");
+        assert_eq!(seat_tokens.len(), 2);
+        for (index, seat_token) in seat_tokens.iter().enumerate() {
+            assert_eq!(
+                u32_field(seat_token, "seat") as usize,
+                index,
+                "tokens in seat order"
+            );
+        }
+        let game = DynamicGame {
+            service: service.clone(),
+            game_id: string_field(&created, "game_id"),
+            tokens: seat_tokens
+                .iter()
+                .map(|seat_token| string_field(seat_token, "token"))
+                .collect(),
+        };
+        assert_ne!(
+            game.tokens[0], game.tokens[1],
+            "every seat has its own token"
+        );
+
+        // A second game whose token must not work on the first.
+        let mut other = service.request("CreateGame");
+        other.set_field_by_name("config", get(&pigeon, "default_config"));
+        other.set_field_by_name("seats", Value::U32(2));
+        let other = service
+            .call("CreateGame", other, None)
+            .await
+            .expect("second CreateGame");
+        let foreign_token = string_field(&messages(&other, "seat_tokens")[0], "token");
+
+        let mut picker = Picker::new(7);
+        let mut checks = Checks::default();
+        let mut first_setup_action: Option<DynamicMessage> = None;
+        let mut version = 0;
+        let mut actions = 0;
+        let final_view = 'game: loop {
+            for seat in 0..2 {
+                let view = game.observe(seat).await;
+                assert_eq!(
+                    u64_field(&view, "version"),
+                    version,
+                    "no version is skipped"
+                );
+                if enum_name(&view, "status") == "GAME_STATUS_FINISHED" {
+                    break 'game view;
+                }
+                assert_eq!(enum_name(&view, "status"), "GAME_STATUS_IN_PROGRESS");
+                let legal = messages(&view, "legal_actions");
+                if legal.is_empty() {
+                    continue;
+                }
+                let action = legal[picker.index(legal.len())].clone();
+                if first_setup_action.is_none() {
+                    first_setup_action = Some(action.clone());
+                }
+                let other_seat = 1 - seat;
+
+                if !checks.wrong_token {
+                    let result = game
+                        .act(&foreign_token, &action, Some(version), "wrong-token")
+                        .await;
+                    assert_rejected(
+                        result,
+                        &[Code::PermissionDenied, Code::Unauthenticated],
+                        &["BAD_TOKEN"],
+                        "a token of another game",
+                    );
+                    let result = game
+                        .act("not-a-token", &action, Some(version), "garbage-token")
+                        .await;
+                    assert_rejected(
+                        result,
+                        &[Code::PermissionDenied, Code::Unauthenticated],
+                        &["BAD_TOKEN"],
+                        "a made-up token",
+                    );
+                    assert_eq!(game.version().await, version);
+                    checks.wrong_token = true;
+                }
+                if version > 0 && !checks.stale_version {
+                    let result = game
+                        .act(&game.tokens[seat], &action, Some(version - 1), "stale")
+                        .await;
+                    assert_rejected(
+                        result,
+                        &[Code::Aborted],
+                        &["STALE_VERSION"],
+                        "a stale version",
+                    );
+                    assert_eq!(game.version().await, version);
+                    checks.stale_version = true;
+                }
+                // During play only one seat may act: its actions are not the other seat's.
+                if u32_list(&view, "to_act") == [seat as u32] {
+                    if !checks.other_seats_action {
+                        let result = game
+                            .act(
+                                &game.tokens[other_seat],
+                                &action,
+                                Some(version),
+                                "other-seat",
+                            )
+                            .await;
+                        assert_rejected(
+                            result,
+                            &[Code::FailedPrecondition],
+                            &["NOT_YOUR_TURN", "ILLEGAL_ACTION"],
+                            "the other seat's action",
+                        );
+                        assert_eq!(game.version().await, version);
+                        checks.other_seats_action = true;
+                    }
+                    let early = first_setup_action.clone().expect("recorded at version 0");
+                    let listed = legal
+                        .iter()
+                        .any(|candidate| candidate.encode_to_vec() == early.encode_to_vec());
+                    if !checks.action_from_an_earlier_phase && !listed {
+                        let result = game
+                            .act(&game.tokens[seat], &early, Some(version), "early")
+                            .await;
+                        assert_rejected(
+                            result,
+                            &[Code::FailedPrecondition],
+                            &["ILLEGAL_ACTION", "NOT_YOUR_TURN"],
+                            "an action that is not listed",
+                        );
+                        assert_eq!(game.version().await, version);
+                        checks.action_from_an_earlier_phase = true;
+                    }
+                }
+
+                let request_id = deckmate::new_request_id();
+                let response = game
                     .act(&game.tokens[seat], &action, Some(version), &request_id)
                     .await
-                    .expect("a repeated request id returns the first response");
-                assert_eq!(
-                    repeat.encode_to_vec(),
-                    response.encode_to_vec(),
-                    "a repeated request id returns the same response"
-                );
-                assert_eq!(game.version().await, version + 1, "applied only once");
-                checks.repeated_request_id = true;
+                    .unwrap_or_else(|status| panic!("a listed action at v{version}: {status:?}"));
+                assert_eq!(u64_field(&response, "version"), version + 1);
+                let acted_view = get(&response, "observation")
+                    .as_message()
+                    .expect("the actor's new view")
+                    .clone();
+                assert_eq!(u64_field(&acted_view, "version"), version + 1);
+
+                if version >= 2 && !checks.repeated_request_id {
+                    let repeat = game
+                        .act(&game.tokens[seat], &action, Some(version), &request_id)
+                        .await
+                        .expect("a repeated request id returns the first response");
+                    assert_eq!(
+                        repeat.encode_to_vec(),
+                        response.encode_to_vec(),
+                        "a repeated request id returns the same response"
+                    );
+                    assert_eq!(game.version().await, version + 1, "applied only once");
+                    checks.repeated_request_id = true;
+                }
+
+                version += 1;
+                actions += 1;
+                assert!(actions < MAX_ACTIONS, "the game does not end");
             }
+        };
 
-            version += 1;
-            actions += 1;
-            assert!(actions < MAX_ACTIONS, "the game does not end");
-        }
-    };
+        let outcome = get(&final_view, "outcome")
+            .as_message()
+            .expect("an outcome")
+            .clone();
+        assert!(
+            final_view.has_field_by_name("outcome"),
+            "a finished game has an outcome"
+        );
+        assert_ne!(enum_name(&outcome, "reason"), "END_REASON_UNSPECIFIED");
+        assert!(messages(&final_view, "legal_actions").is_empty());
+        let winners = u32_list(&outcome, "winners");
+        let draw = get(&outcome, "draw").as_bool().expect("draw is a bool");
+        assert_eq!(
+            draw,
+            winners.is_empty(),
+            "either a draw or winners: {outcome:?}"
+        );
+        assert!(
+            checks.wrong_token
+                && checks.stale_version
+                && checks.repeated_request_id
+                && checks.other_seats_action
+                && checks.action_from_an_earlier_phase,
+            "not every check ran: {checks:?}"
+        );
 
-    let outcome = get(&final_view, "outcome")
-        .as_message()
-        .expect("an outcome")
-        .clone();
-    assert!(
-        final_view.has_field_by_name("outcome"),
-        "a finished game has an outcome"
-    );
-    assert_ne!(enum_name(&outcome, "reason"), "END_REASON_UNSPECIFIED");
-    assert!(messages(&final_view, "legal_actions").is_empty());
-    let winners = u32_list(&outcome, "winners");
-    let draw = get(&outcome, "draw").as_bool().expect("draw is a bool");
-    assert_eq!(
-        draw,
-        winners.is_empty(),
-        "either a draw or winners: {outcome:?}"
-    );
-    assert!(
-        checks.wrong_token
-            && checks.stale_version
-            && checks.repeated_request_id
-            && checks.other_seats_action
-            && checks.action_from_an_earlier_phase,
-        "not every check ran: {checks:?}"
-    );
-
-    // Acting after the end is refused.
-    let any_action = first_setup_action.expect("the game had actions");
-    let result = game
-        .act(&game.tokens[0], &any_action, None, "after-end")
-        .await;
-    assert_rejected(
-        result,
-        &[Code::FailedPrecondition],
-        &["GAME_OVER"],
-        "an action after the end",
-    );
+        // Acting after the end is refused.
+        let any_action = first_setup_action.expect("the game had actions");
+        let result = game
+            .act(&game.tokens[0], &any_action, None, "after-end")
+            .await;
+        assert_rejected(
+            result,
+            &[Code::FailedPrecondition],
+            &["GAME_OVER"],
+            "an action after the end",
+        );
+    });
 }
 
-#[tokio::test]
-async fn v1alpha_reflection_lists_the_service_too() {
-    use tonic_reflection::pb::v1alpha::ServerReflectionRequest as AlphaReflectionRequest;
-    use tonic_reflection::pb::v1alpha::server_reflection_client::ServerReflectionClient as AlphaClient;
-    use tonic_reflection::pb::v1alpha::server_reflection_request::MessageRequest as AlphaRequest;
-    use tonic_reflection::pb::v1alpha::server_reflection_response::MessageResponse as AlphaResponse;
+#[test]
+fn v1alpha_reflection_lists_the_service_too() {
+    run(async {
+        use tonic_reflection::pb::v1alpha::ServerReflectionRequest as AlphaReflectionRequest;
+        use tonic_reflection::pb::v1alpha::server_reflection_client::ServerReflectionClient as AlphaClient;
+        use tonic_reflection::pb::v1alpha::server_reflection_request::MessageRequest as AlphaRequest;
+        use tonic_reflection::pb::v1alpha::server_reflection_response::MessageResponse as AlphaResponse;
 
-    let server = Server::shared();
-    let mut client = AlphaClient::new(server.channel().await);
-    let request = AlphaReflectionRequest {
-        host: String::new(),
-        message_request: Some(AlphaRequest::ListServices(String::new())),
-    };
-    let response = client
-        .server_reflection_info(futures::stream::iter([request]))
-        .await
-        .expect("v1alpha reflection answers")
-        .into_inner()
-        .next()
-        .await
-        .expect("one response")
-        .expect("a successful response");
-    match response.message_response {
-        Some(AlphaResponse::ListServicesResponse(list)) => assert!(
-            list.service
-                .iter()
-                .any(|service| service.name == GAME_SERVICE),
-            "v1alpha lists {:?}",
-            list.service
-        ),
-        other => panic!("expected a service list, got {other:?}"),
-    }
+        let server = Server::shared();
+        let mut client = AlphaClient::new(server.channel().await);
+        let request = AlphaReflectionRequest {
+            host: String::new(),
+            message_request: Some(AlphaRequest::ListServices(String::new())),
+        };
+        let response = client
+            .server_reflection_info(futures::stream::iter([request]))
+            .await
+            .expect("v1alpha reflection answers")
+            .into_inner()
+            .next()
+            .await
+            .expect("one response")
+            .expect("a successful response");
+        match response.message_response {
+            Some(AlphaResponse::ListServicesResponse(list)) => assert!(
+                list.service
+                    .iter()
+                    .any(|service| service.name == GAME_SERVICE),
+                "v1alpha lists {:?}",
+                list.service
+            ),
+            other => panic!("expected a service list, got {other:?}"),
+        }
+    });
 }

@@ -1,14 +1,32 @@
-//! The in-process servers the API tests share: one per configuration, started on first use
-//! through the server library on a loopback port, each on a thread and Tokio runtime of its own
-//! so that it outlives the runtime of the test that first asked for it (a server spawned on a
-//! `#[tokio::test]` runtime would stop with that test).
+//! The one runtime of the API test binary and the in-process servers the tests share: one per
+//! configuration, started on first use through the server library on a loopback port. Every
+//! test runs on the same runtime as the servers ([`run`]), so a server started by one test keeps
+//! serving the others (a server spawned on a per-test runtime would stop with its test).
 
+use std::future::Future;
 use std::sync::OnceLock;
 
 use deckmate::Client;
 use deckmate_server::app;
 use deckmate_server::config::Config;
 use tonic::transport::Channel;
+
+/// The runtime every API test and every shared server runs on.
+fn runtime() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("the API tests' runtime")
+    })
+}
+
+/// Runs one test on the binary's runtime; the test thread drives `test` while the runtime's
+/// workers serve the shared servers and whatever the test spawns.
+pub(crate) fn run<F: Future>(test: F) -> F::Output {
+    runtime().block_on(test)
+}
 
 /// A `deckmate-server` running in this process on `127.0.0.1`, until the test binary exits.
 pub(crate) struct Server {
@@ -28,7 +46,7 @@ impl Server {
     }
 
     /// Binds a free loopback port (so that clients may connect at once: the kernel queues them
-    /// until the server accepts) and serves `config` on it from a thread of its own.
+    /// until the server accepts) and serves `config` on it on the binary's runtime.
     fn start(config: Config) -> Server {
         let listener =
             std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free loopback port");
@@ -36,22 +54,12 @@ impl Server {
             .set_nonblocking(true)
             .expect("a non-blocking listener");
         let address = listener.local_addr().expect("the bound address");
-        std::thread::Builder::new()
-            .name(format!("test server {address}"))
-            .spawn(move || {
-                let runtime = tokio::runtime::Builder::new_multi_thread()
-                    .enable_all()
-                    .build()
-                    .expect("the test server's runtime");
-                runtime.block_on(async move {
-                    let listener =
-                        tokio::net::TcpListener::from_std(listener).expect("a Tokio listener");
-                    app::serve(config, listener, std::future::pending())
-                        .await
-                        .expect("the test server serves");
-                });
-            })
-            .expect("start the test server's thread");
+        runtime().spawn(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).expect("a Tokio listener");
+            app::serve(config, listener, std::future::pending())
+                .await
+                .expect("the test server serves");
+        });
         Server {
             endpoint: format!("http://{address}"),
         }

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::str::FromStr;
 
 use super::play_recorded;
-use crate::server::Server;
+use crate::server::{Server, run};
 use crate::support::{assert_action_refused, assert_config_refused};
 use deckmate::{Client, CreateOptions, Game, pb};
 use deckmate_engine::cards::{Card, Suit};
@@ -71,115 +71,119 @@ async fn create(client: &Client, config: pb::GameConfig, seed: u64) -> Game {
         .expect("create a card_chess game")
 }
 
-#[tokio::test]
-async fn whole_games_are_played_from_the_legal_actions_and_finish() {
-    let server = Server::shared();
-    let client = server.client().await;
+#[test]
+fn whole_games_are_played_from_the_legal_actions_and_finish() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
 
-    let variants = client.list_variants().await.expect("ListVariants");
-    let variant = variants
-        .iter()
-        .find(|variant| variant.id == "card_chess")
-        .expect("card_chess is hosted");
-    assert_eq!((variant.min_seats, variant.max_seats), (2, 2));
-    assert_eq!(variant.name, "Card Chess");
-    let Some(pb::game_config::Game::CardChess(defaults)) = variant
-        .default_config
-        .as_ref()
-        .and_then(|config| config.game.clone())
-    else {
-        panic!("no card_chess default config");
-    };
-    assert_eq!(defaults.max_turns, Some(1000));
-    assert_eq!(defaults.no_progress_turns, Some(100));
+        let variants = client.list_variants().await.expect("ListVariants");
+        let variant = variants
+            .iter()
+            .find(|variant| variant.id == "card_chess")
+            .expect("card_chess is hosted");
+        assert_eq!((variant.min_seats, variant.max_seats), (2, 2));
+        assert_eq!(variant.name, "Card Chess");
+        let Some(pb::game_config::Game::CardChess(defaults)) = variant
+            .default_config
+            .as_ref()
+            .and_then(|config| config.game.clone())
+        else {
+            panic!("no card_chess default config");
+        };
+        assert_eq!(defaults.max_turns, Some(1000));
+        assert_eq!(defaults.no_progress_turns, Some(100));
 
-    let short = pb::CardChessConfig {
-        ace_capture: Some(pb::CardChessAceCapture::AsFaceCard.into()),
-        max_turns: Some(25),
-        ..Default::default()
-    };
-    for (seed, config) in [
-        (1, card_chess()),
-        (2, card_chess()),
-        (3, card_chess()),
-        (4, card_chess_with(short)),
-    ] {
-        let recorded = play_recorded(&client, config, 2, seed, 50).await;
-        assert_eq!(recorded.game.variant, "card_chess");
-        assert!(
-            recorded.version() < 3_000,
-            "seed {seed}: the game takes too long"
-        );
-        let observation = card_view(&recorded.last()[0]);
-        assert_eq!(observation.phase(), pb::CardChessPhase::Finished);
-        assert_eq!(observation.current_player, None);
-        if seed == 4 {
-            assert!(observation.turn <= 25, "the configured cap holds");
-            assert_eq!(
-                observation.config.as_ref().and_then(|c| c.ace_capture),
-                Some(pb::CardChessAceCapture::AsFaceCard as i32)
+        let short = pb::CardChessConfig {
+            ace_capture: Some(pb::CardChessAceCapture::AsFaceCard.into()),
+            max_turns: Some(25),
+            ..Default::default()
+        };
+        for (seed, config) in [
+            (1, card_chess()),
+            (2, card_chess()),
+            (3, card_chess()),
+            (4, card_chess_with(short)),
+        ] {
+            let recorded = play_recorded(&client, config, 2, seed, 50).await;
+            assert_eq!(recorded.game.variant, "card_chess");
+            assert!(
+                recorded.version() < 3_000,
+                "seed {seed}: the game takes too long"
             );
+            let observation = card_view(&recorded.last()[0]);
+            assert_eq!(observation.phase(), pb::CardChessPhase::Finished);
+            assert_eq!(observation.current_player, None);
+            if seed == 4 {
+                assert!(observation.turn <= 25, "the configured cap holds");
+                assert_eq!(
+                    observation.config.as_ref().and_then(|c| c.ace_capture),
+                    Some(pb::CardChessAceCapture::AsFaceCard as i32)
+                );
+            }
         }
-    }
+    });
 }
 
 /// §12: every config field out of its range is refused with a field violation naming the
 /// field's proto path; the edges of the ranges are accepted.
-#[tokio::test]
-async fn out_of_range_configs_and_malformed_actions_name_the_field() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let refused = [
-        (
-            pb::CardChessConfig {
-                max_turns: Some(0),
-                ..Default::default()
-            },
-            "config.card_chess.max_turns",
-        ),
-        (
-            pb::CardChessConfig {
-                ace_capture: Some(pb::CardChessAceCapture::Unspecified.into()),
-                ..Default::default()
-            },
-            "config.card_chess.ace_capture",
-        ),
-        (
-            pb::CardChessConfig {
-                ace_capture: Some(3),
-                ..Default::default()
-            },
-            "config.card_chess.ace_capture",
-        ),
-    ];
-    for (config, field) in refused {
-        assert_config_refused(&client, card_chess_with(config), field).await;
-    }
-    let edges = pb::CardChessConfig {
-        no_progress_turns: Some(0),
-        max_turns: Some(1),
-        ..Default::default()
-    };
-    let game = create(&client, card_chess_with(edges), 7).await;
-    let view = game.seats[0].observe().await.expect("a view");
-    let config = card_view(&view).config.expect("the config");
-    assert_eq!(
-        (config.no_progress_turns, config.max_turns),
-        (Some(0), Some(1))
-    );
+#[test]
+fn out_of_range_configs_and_malformed_actions_name_the_field() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let refused = [
+            (
+                pb::CardChessConfig {
+                    max_turns: Some(0),
+                    ..Default::default()
+                },
+                "config.card_chess.max_turns",
+            ),
+            (
+                pb::CardChessConfig {
+                    ace_capture: Some(pb::CardChessAceCapture::Unspecified.into()),
+                    ..Default::default()
+                },
+                "config.card_chess.ace_capture",
+            ),
+            (
+                pb::CardChessConfig {
+                    ace_capture: Some(3),
+                    ..Default::default()
+                },
+                "config.card_chess.ace_capture",
+            ),
+        ];
+        for (config, field) in refused {
+            assert_config_refused(&client, card_chess_with(config), field).await;
+        }
+        let edges = pb::CardChessConfig {
+            no_progress_turns: Some(0),
+            max_turns: Some(1),
+            ..Default::default()
+        };
+        let game = create(&client, card_chess_with(edges), 7).await;
+        let view = game.seats[0].observe().await.expect("a view");
+        let config = card_view(&view).config.expect("the config");
+        assert_eq!(
+            (config.no_progress_turns, config.max_turns),
+            (Some(0), Some(1))
+        );
 
-    // An action naming a spot that does not exist.
-    let unknown_spot = pb::Action {
-        kind: Some(pb::action::Kind::CardChess(pb::CardChessAction {
-            kind: Some(pb::card_chess_action::Kind::Move(pb::CardChessMove {
-                from: "red castle 1".into(),
-                to: "red castle 9".into(),
+        // An action naming a spot that does not exist.
+        let unknown_spot = pb::Action {
+            kind: Some(pb::action::Kind::CardChess(pb::CardChessAction {
+                kind: Some(pb::card_chess_action::Kind::Move(pb::CardChessMove {
+                    from: "red castle 1".into(),
+                    to: "red castle 9".into(),
+                })),
             })),
-        })),
-    };
-    assert_action_refused(&client, &game, 0, unknown_spot, "action.card_chess.move.to").await;
-    let after = game.seats[0].observe().await.expect("a view");
-    assert_eq!(after.version, 0, "a refused action changes nothing");
+        };
+        assert_action_refused(&client, &game, 0, unknown_spot, "action.card_chess.move.to").await;
+        let after = game.seats[0].observe().await.expect("a view");
+        assert_eq!(after.version, 0, "a refused action changes nothing");
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -432,18 +436,20 @@ fn check_catches_a_leak(received: &Received, truth: &[Truth]) {
     assert!(caught.is_err(), "a leaked base card went unnoticed");
 }
 
-#[tokio::test]
-async fn no_base_card_that_was_never_face_up_reaches_a_seat_or_a_spectator() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let mut coverage = Coverage::default();
-    for seed in [11, 12, 13] {
-        play_and_check(&client, seed, &mut coverage).await;
-    }
-    assert!(coverage.hidden_bases_checked > 0, "{coverage:?}");
-    assert!(coverage.known_bases_checked > 0, "{coverage:?}");
-    assert!(coverage.flips_checked > 0, "{coverage:?}");
-    assert!(coverage.hidden_draws_checked > 0, "{coverage:?}");
-    assert!(coverage.never_seen_at_the_end > 0, "{coverage:?}");
-    assert!(coverage.histories_checked > 0, "{coverage:?}");
+#[test]
+fn no_base_card_that_was_never_face_up_reaches_a_seat_or_a_spectator() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let mut coverage = Coverage::default();
+        for seed in [11, 12, 13] {
+            play_and_check(&client, seed, &mut coverage).await;
+        }
+        assert!(coverage.hidden_bases_checked > 0, "{coverage:?}");
+        assert!(coverage.known_bases_checked > 0, "{coverage:?}");
+        assert!(coverage.flips_checked > 0, "{coverage:?}");
+        assert!(coverage.hidden_draws_checked > 0, "{coverage:?}");
+        assert!(coverage.never_seen_at_the_end > 0, "{coverage:?}");
+        assert!(coverage.histories_checked > 0, "{coverage:?}");
+    });
 }

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use super::{play_by_reflection, play_recorded};
 use crate::common::{Picker, observe_all};
-use crate::server::Server;
+use crate::server::{Server, run};
 use crate::support::assert_config_refused;
 use deckmate::{ActOptions, Client, CreateOptions, Game, pb};
 use pb::chuno_event::Kind as ChunoEvent;
@@ -114,43 +114,45 @@ fn check_events(events: &[pb::Event], viewer: Option<u32>, coverage: &mut Covera
     }
 }
 
-#[tokio::test]
-async fn whole_games_are_played_from_the_legal_actions_and_nothing_leaks() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let mut coverage = Coverage::default();
-    let mut reasons = BTreeSet::new();
-    for seed in [1u64, 2, 3] {
-        let recorded = play_recorded(&client, chuno(), 2, seed, 25).await;
-        assert_eq!(recorded.game.variant, "chuno");
-        for views in &recorded.views {
-            for (view, viewer) in views.iter().zip(recorded.viewers()) {
-                check_view(view, viewer, &mut coverage);
+#[test]
+fn whole_games_are_played_from_the_legal_actions_and_nothing_leaks() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let mut coverage = Coverage::default();
+        let mut reasons = BTreeSet::new();
+        for seed in [1u64, 2, 3] {
+            let recorded = play_recorded(&client, chuno(), 2, seed, 25).await;
+            assert_eq!(recorded.game.variant, "chuno");
+            for views in &recorded.views {
+                for (view, viewer) in views.iter().zip(recorded.viewers()) {
+                    check_view(view, viewer, &mut coverage);
+                }
             }
-        }
-        for histories in &recorded.histories {
-            for (history, viewer) in histories.iter().zip(recorded.viewers()) {
-                check_events(&history.events, viewer, &mut coverage);
+            for histories in &recorded.histories {
+                for (history, viewer) in histories.iter().zip(recorded.viewers()) {
+                    check_events(&history.events, viewer, &mut coverage);
+                }
             }
-        }
-        let final_view = &recorded.last()[0];
-        assert_eq!(chuno_view(final_view).stage(), pb::ChunoStage::Finished);
-        let outcome = final_view.outcome.as_ref().expect("an outcome");
-        reasons.insert(outcome.reason().as_str_name().to_string());
+            let final_view = &recorded.last()[0];
+            assert_eq!(chuno_view(final_view).stage(), pb::ChunoStage::Finished);
+            let outcome = final_view.outcome.as_ref().expect("an outcome");
+            reasons.insert(outcome.reason().as_str_name().to_string());
 
-        // The finished history reveals every draw (and the committed seed, which
-        // play_recorded checks).
-        for event in chuno_events(&recorded.history.events) {
-            if let ChunoEvent::CardsDrawn(drawn) = event {
-                assert_eq!(drawn.cards.len() as u32, drawn.count);
+            // The finished history reveals every draw (and the committed seed, which
+            // play_recorded checks).
+            for event in chuno_events(&recorded.history.events) {
+                if let ChunoEvent::CardsDrawn(drawn) = event {
+                    assert_eq!(drawn.cards.len() as u32, drawn.count);
+                }
             }
         }
-    }
-    assert!(
-        coverage.hidden_hands > 0 && coverage.hidden_draws > 0,
-        "{coverage:?}"
-    );
-    eprintln!("endings: {reasons:?}");
+        assert!(
+            coverage.hidden_hands > 0 && coverage.hidden_draws > 0,
+            "{coverage:?}"
+        );
+        eprintln!("endings: {reasons:?}");
+    });
 }
 
 /// Plays random actions of the current player only (never the CHUNO call) until some seat's
@@ -185,55 +187,57 @@ async fn play_until_a_call_is_pending_out_of_turn(game: &Game, picker: &mut Pick
     panic!("no CHUNO call became due out of turn");
 }
 
-#[tokio::test]
-async fn a_chuno_call_sent_out_of_turn_is_accepted_and_a_missed_one_costs_two_cards() {
-    let server = Server::shared();
-    let client = server.client().await;
+#[test]
+fn a_chuno_call_sent_out_of_turn_is_accepted_and_a_missed_one_costs_two_cards() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
 
-    // The call, out of turn.
-    let game = create(&client, 11).await;
-    let mut picker = Picker::new(11);
-    let obliged = play_until_a_call_is_pending_out_of_turn(&game, &mut picker).await;
-    let before = game.seats[obliged].observe().await.unwrap();
-    let listed: Vec<&str> = before.legal_actions.iter().map(notation).collect();
-    assert_eq!(listed, ["chuno"], "outside its turn the seat may only call");
-    assert!(before.to_act.contains(&(obliged as u32)));
-    let call = chuno_action(pb::chuno_action::Kind::CallChuno(pb::ChunoCallChuno {}));
-    let response = game.seats[obliged]
-        .act_with(call, ActOptions::expecting(before.version))
-        .await
-        .expect("the out-of-turn call is accepted");
-    assert_eq!(response.version, before.version + 1);
-    let after = response.observation.expect("the caller's view");
-    assert_eq!(chuno_view(&after).chuno_pending, None);
-    assert!(chuno_events(&after.recent_events).any(|event| matches!(
-        event,
-        ChunoEvent::ChunoCalled(called) if called.seat == obliged as u32
-    )));
-    assert!(
-        after.legal_actions.is_empty(),
-        "nothing more to do out of turn"
-    );
+        // The call, out of turn.
+        let game = create(&client, 11).await;
+        let mut picker = Picker::new(11);
+        let obliged = play_until_a_call_is_pending_out_of_turn(&game, &mut picker).await;
+        let before = game.seats[obliged].observe().await.unwrap();
+        let listed: Vec<&str> = before.legal_actions.iter().map(notation).collect();
+        assert_eq!(listed, ["chuno"], "outside its turn the seat may only call");
+        assert!(before.to_act.contains(&(obliged as u32)));
+        let call = chuno_action(pb::chuno_action::Kind::CallChuno(pb::ChunoCallChuno {}));
+        let response = game.seats[obliged]
+            .act_with(call, ActOptions::expecting(before.version))
+            .await
+            .expect("the out-of-turn call is accepted");
+        assert_eq!(response.version, before.version + 1);
+        let after = response.observation.expect("the caller's view");
+        assert_eq!(chuno_view(&after).chuno_pending, None);
+        assert!(chuno_events(&after.recent_events).any(|event| matches!(
+            event,
+            ChunoEvent::ChunoCalled(called) if called.seat == obliged as u32
+        )));
+        assert!(
+            after.legal_actions.is_empty(),
+            "nothing more to do out of turn"
+        );
 
-    // The same game state without the call: the opponent's action comes first.
-    let game = create(&client, 11).await;
-    let mut picker = Picker::new(11);
-    let obliged = play_until_a_call_is_pending_out_of_turn(&game, &mut picker).await;
-    let before = game.seats[obliged].observe().await.unwrap();
-    let cards_before = chuno_view(&before).hand_counts[obliged];
-    let current = chuno_view(&before).current_player as usize;
-    let opponent_view = game.seats[current].observe().await.unwrap();
-    let action = opponent_view.legal_actions[0].clone();
-    let response = game.seats[current]
-        .act_with(action, ActOptions::expecting(before.version))
-        .await
-        .expect("the opponent plays on");
-    let view = response.observation.unwrap();
-    assert!(chuno_events(&view.recent_events).any(|event| matches!(
-        event,
-        ChunoEvent::ChunoMissed(missed) if missed.seat == obliged as u32
-    )));
-    assert!(chuno_view(&view).hand_counts[obliged] >= cards_before + 2);
+        // The same game state without the call: the opponent's action comes first.
+        let game = create(&client, 11).await;
+        let mut picker = Picker::new(11);
+        let obliged = play_until_a_call_is_pending_out_of_turn(&game, &mut picker).await;
+        let before = game.seats[obliged].observe().await.unwrap();
+        let cards_before = chuno_view(&before).hand_counts[obliged];
+        let current = chuno_view(&before).current_player as usize;
+        let opponent_view = game.seats[current].observe().await.unwrap();
+        let action = opponent_view.legal_actions[0].clone();
+        let response = game.seats[current]
+            .act_with(action, ActOptions::expecting(before.version))
+            .await
+            .expect("the opponent plays on");
+        let view = response.observation.unwrap();
+        assert!(chuno_events(&view.recent_events).any(|event| matches!(
+            event,
+            ChunoEvent::ChunoMissed(missed) if missed.seat == obliged as u32
+        )));
+        assert!(chuno_view(&view).hand_counts[obliged] >= cards_before + 2);
+    });
 }
 
 /// An 18-card deck (the golden playthrough "deadlock stalemate" uses it with seed 39).
@@ -261,129 +265,135 @@ fn by_notation(text: &str) -> pb::Action {
     }
 }
 
-#[tokio::test]
-async fn a_deadlock_ends_as_a_stalemate_and_actions_may_be_sent_as_notation() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let config = pb::GameConfig {
-        game: Some(pb::game_config::Game::Chuno(small_deck())),
-    };
-    let game = client
-        .create_game(config, 2, CreateOptions::default().with_seed(39))
-        .await
-        .expect("CreateGame");
-    // White plays a Wild and a move, both draw, and White's Wild Draw Four takes the last card
-    // there is: White's turn comes back with an empty deck, the top card alone on the pile and
-    // nothing playable (§7).
-    let plan = [
-        (0, "play W G"),
-        (0, "b2b3"),
-        (1, "draw"),
-        (0, "draw"),
-        (1, "draw"),
-        (0, "play W+4 G"),
-    ];
-    for (seat, text) in plan {
-        game.seats[seat]
-            .act(by_notation(text))
+#[test]
+fn a_deadlock_ends_as_a_stalemate_and_actions_may_be_sent_as_notation() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let config = pb::GameConfig {
+            game: Some(pb::game_config::Game::Chuno(small_deck())),
+        };
+        let game = client
+            .create_game(config, 2, CreateOptions::default().with_seed(39))
             .await
-            .unwrap_or_else(|error| panic!("{text} of seat {seat}: {error}"));
-    }
-    let view = game.seats[0].observe().await.unwrap();
-    assert_eq!(view.status(), pb::GameStatus::Finished);
-    let outcome = view.outcome.clone().expect("an outcome");
-    assert_eq!(outcome.reason(), pb::EndReason::Stalemate);
-    assert!(outcome.draw && outcome.winners.is_empty());
-    let observation = chuno_view(&view);
-    assert_eq!(observation.stage(), pb::ChunoStage::Finished);
-    assert_eq!(
-        (observation.deck_count, observation.discard.len()),
-        (0, 1),
-        "nothing left to draw"
-    );
-    assert_eq!(observation.current_player, 0);
-    assert!(view.legal_actions.is_empty() && view.meta_actions.is_empty());
+            .expect("CreateGame");
+        // White plays a Wild and a move, both draw, and White's Wild Draw Four takes the last card
+        // there is: White's turn comes back with an empty deck, the top card alone on the pile and
+        // nothing playable (§7).
+        let plan = [
+            (0, "play W G"),
+            (0, "b2b3"),
+            (1, "draw"),
+            (0, "draw"),
+            (1, "draw"),
+            (0, "play W+4 G"),
+        ];
+        for (seat, text) in plan {
+            game.seats[seat]
+                .act(by_notation(text))
+                .await
+                .unwrap_or_else(|error| panic!("{text} of seat {seat}: {error}"));
+        }
+        let view = game.seats[0].observe().await.unwrap();
+        assert_eq!(view.status(), pb::GameStatus::Finished);
+        let outcome = view.outcome.clone().expect("an outcome");
+        assert_eq!(outcome.reason(), pb::EndReason::Stalemate);
+        assert!(outcome.draw && outcome.winners.is_empty());
+        let observation = chuno_view(&view);
+        assert_eq!(observation.stage(), pb::ChunoStage::Finished);
+        assert_eq!(
+            (observation.deck_count, observation.discard.len()),
+            (0, 1),
+            "nothing left to draw"
+        );
+        assert_eq!(observation.current_player, 0);
+        assert!(view.legal_actions.is_empty() && view.meta_actions.is_empty());
+    });
 }
 
-#[tokio::test]
-async fn options_out_of_range_are_refused_with_a_violation_naming_the_field() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let cases = [
-        (
-            pb::ChunoConfig {
-                colours: Some(5),
-                ..Default::default()
-            },
-            "config.chuno.colours",
-        ),
-        (
-            pb::ChunoConfig {
-                wilds: Some(201),
-                ..Default::default()
-            },
-            "config.chuno.wilds",
-        ),
-        (
-            pb::ChunoConfig {
-                max_turns: Some(0),
-                ..Default::default()
-            },
-            "config.chuno.max_turns",
-        ),
-        (
-            // 14 coloured cards: two hands and no starting card.
-            pb::ChunoConfig {
-                zeros: Some(0),
-                ones: Some(14),
-                twos: Some(0),
-                skips: Some(0),
-                reverses: Some(0),
-                draw_twos: Some(0),
-                ..Default::default()
-            },
-            "config.chuno",
-        ),
-    ];
-    for (config, field) in cases {
-        let config = pb::GameConfig {
-            game: Some(pb::game_config::Game::Chuno(config)),
+#[test]
+fn options_out_of_range_are_refused_with_a_violation_naming_the_field() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let cases = [
+            (
+                pb::ChunoConfig {
+                    colours: Some(5),
+                    ..Default::default()
+                },
+                "config.chuno.colours",
+            ),
+            (
+                pb::ChunoConfig {
+                    wilds: Some(201),
+                    ..Default::default()
+                },
+                "config.chuno.wilds",
+            ),
+            (
+                pb::ChunoConfig {
+                    max_turns: Some(0),
+                    ..Default::default()
+                },
+                "config.chuno.max_turns",
+            ),
+            (
+                // 14 coloured cards: two hands and no starting card.
+                pb::ChunoConfig {
+                    zeros: Some(0),
+                    ones: Some(14),
+                    twos: Some(0),
+                    skips: Some(0),
+                    reverses: Some(0),
+                    draw_twos: Some(0),
+                    ..Default::default()
+                },
+                "config.chuno",
+            ),
+        ];
+        for (config, field) in cases {
+            let config = pb::GameConfig {
+                game: Some(pb::game_config::Game::Chuno(config)),
+            };
+            assert_config_refused(&client, config, field).await;
+        }
+        // The bounds themselves are accepted.
+        let edge = pb::ChunoConfig {
+            colours: Some(1),
+            wilds: Some(200),
+            max_turns: Some(1),
+            no_progress_moves: Some(0),
+            ..Default::default()
         };
-        assert_config_refused(&client, config, field).await;
-    }
-    // The bounds themselves are accepted.
-    let edge = pb::ChunoConfig {
-        colours: Some(1),
-        wilds: Some(200),
-        max_turns: Some(1),
-        no_progress_moves: Some(0),
-        ..Default::default()
-    };
-    client
-        .create_game(
-            pb::GameConfig {
-                game: Some(pb::game_config::Game::Chuno(edge)),
-            },
-            2,
-            CreateOptions::default(),
-        )
-        .await
-        .expect("options at their bounds");
+        client
+            .create_game(
+                pb::GameConfig {
+                    game: Some(pb::game_config::Game::Chuno(edge)),
+                },
+                2,
+                CreateOptions::default(),
+            )
+            .await
+            .expect("options at their bounds");
+    });
 }
 
 /// A client that knows only server reflection and the envelope's field names plays to the end;
 /// a CHUNO call due out of turn (§6) is the only time two seats have actions listed, and the
 /// client then sends the call.
-#[tokio::test]
-async fn a_reflection_only_client_plays_chuno_to_the_end() {
-    let mut calls = 0;
-    for seed in [5u64, 6] {
-        let game = play_by_reflection("chuno", 2, seed).await;
-        eprintln!(
-            "seed {seed}: {} actions, {} CHUNO calls out of turn",
-            game.version, game.shared_turns
-        );
-        calls += game.shared_turns;
-    }
-    assert!(calls > 0, "no CHUNO call was sent out of turn");
+#[test]
+fn a_reflection_only_client_plays_chuno_to_the_end() {
+    run(async {
+        let mut calls = 0;
+        for seed in [5u64, 6] {
+            let game = play_by_reflection("chuno", 2, seed).await;
+            eprintln!(
+                "seed {seed}: {} actions, {} CHUNO calls out of turn",
+                game.version, game.shared_turns
+            );
+            calls += game.shared_turns;
+        }
+        assert!(calls > 0, "no CHUNO call was sent out of turn");
+    });
 }

@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 
 use crate::common::{Picker, Played, assert_history_lists, observe_all, play_random_step};
 use crate::reflection::{call, enum_name, get, messages, observe_seats, reflected_pool, request};
-use crate::server::Server;
+use crate::server::{Server, run};
 use crate::support::collect;
 
 /// More actions than any game takes: every game's own cap ends it well before.
@@ -324,13 +324,19 @@ where
     }
 }
 
-#[tokio::test]
-async fn default_games_of_every_game_and_seat_count_play_to_the_end() {
-    for_every_hosted_game(|id| async move { default_games_play_to_the_end(&id).await }).await;
+#[test]
+fn default_games_of_every_game_and_seat_count_play_to_the_end() {
+    run(async {
+        for_every_hosted_game(|id| async move { default_games_play_to_the_end(&id).await }).await;
+    });
 }
 
-#[tokio::test]
-async fn a_reflection_only_client_plays_every_game_and_seat_count_to_the_end() {
-    for_every_hosted_game(|id| async move { reflection_only_clients_play_to_the_end(&id).await })
+#[test]
+fn a_reflection_only_client_plays_every_game_and_seat_count_to_the_end() {
+    run(async {
+        for_every_hosted_game(
+            |id| async move { reflection_only_clients_play_to_the_end(&id).await },
+        )
         .await;
+    });
 }

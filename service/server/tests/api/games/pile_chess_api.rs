@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use super::{Recorded, play_recorded};
-use crate::server::Server;
+use crate::server::{Server, run};
 use crate::support::create_raw;
 use deckmate::{Client, CreateOptions, pb};
 use pb::pile_chess_event::Kind as PileEvent;
@@ -154,211 +154,219 @@ async fn play_checked(
     recorded
 }
 
-#[tokio::test]
-async fn random_games_of_every_setup_play_to_the_end_through_grpc() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let variants = client.list_variants().await.expect("ListVariants");
-    let variant = variants
-        .iter()
-        .find(|variant| variant.id == "pile_chess")
-        .expect("pile_chess is hosted");
-    assert_eq!((variant.min_seats, variant.max_seats), (2, 4));
-    let mut coverage = Coverage::default();
-    for (seats, teams) in SETUPS {
-        for seed in 0..3 {
-            let recorded = play_checked(&client, seats, teams, seed, &mut coverage).await;
-            let views = recorded.last();
-            let outcome = views[0]
-                .outcome
-                .clone()
-                .expect("a finished game has an outcome");
-            assert_eq!(outcome.draw, outcome.winners.is_empty());
-            if !outcome.draw {
-                // A side wins together (less any player of it who resigned, none here).
-                let side = teams
-                    .iter()
-                    .find(|team| team.contains(&outcome.winners[0]))
-                    .map_or_else(|| vec![outcome.winners[0]], |team| team.to_vec());
-                let mut side = side;
-                side.sort_unstable();
-                assert_eq!(outcome.winners, side, "{outcome:?}");
-            }
-            let observation = pile_view(&views[0]);
-            assert_eq!(observation.step(), pb::PileChessStep::Finished);
-        }
-    }
-    assert!(coverage.hands_checked > 0 && coverage.hidden_draws > 0);
-}
-
-#[tokio::test]
-async fn no_hand_or_drawn_card_reaches_another_seat_or_a_spectator() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let mut coverage = Coverage::default();
-    for (seats, teams) in SETUPS {
-        let recorded =
-            play_checked(&client, seats, teams, 100 + u64::from(seats), &mut coverage).await;
-        // Once over, the history reveals every draw and the seed (play_recorded checks it
-        // against its commitment).
-        let history = &recorded.history;
-        assert_eq!(history.seed.len(), 32);
-        let mut draws = 0;
-        for (_, kind) in pile_events(&history.events) {
-            if let PileEvent::CardsDrawn(drawn) = kind {
-                assert_eq!(drawn.pieces.len(), drawn.count as usize);
-                draws += 1;
+#[test]
+fn random_games_of_every_setup_play_to_the_end_through_grpc() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let variants = client.list_variants().await.expect("ListVariants");
+        let variant = variants
+            .iter()
+            .find(|variant| variant.id == "pile_chess")
+            .expect("pile_chess is hosted");
+        assert_eq!((variant.min_seats, variant.max_seats), (2, 4));
+        let mut coverage = Coverage::default();
+        for (seats, teams) in SETUPS {
+            for seed in 0..3 {
+                let recorded = play_checked(&client, seats, teams, seed, &mut coverage).await;
+                let views = recorded.last();
+                let outcome = views[0]
+                    .outcome
+                    .clone()
+                    .expect("a finished game has an outcome");
+                assert_eq!(outcome.draw, outcome.winners.is_empty());
+                if !outcome.draw {
+                    // A side wins together (less any player of it who resigned, none here).
+                    let side = teams
+                        .iter()
+                        .find(|team| team.contains(&outcome.winners[0]))
+                        .map_or_else(|| vec![outcome.winners[0]], |team| team.to_vec());
+                    let mut side = side;
+                    side.sort_unstable();
+                    assert_eq!(outcome.winners, side, "{outcome:?}");
+                }
+                let observation = pile_view(&views[0]);
+                assert_eq!(observation.step(), pb::PileChessStep::Finished);
             }
         }
-        assert!(draws >= seats as usize, "every seat drew at the start");
-    }
-    assert!(coverage.hidden_draws > 0, "{coverage:?}");
-    assert!(coverage.own_draws > 0, "{coverage:?}");
-    assert!(coverage.running_histories > 0, "{coverage:?}");
+        assert!(coverage.hands_checked > 0 && coverage.hidden_draws > 0);
+    });
 }
 
-#[tokio::test]
-async fn config_errors_and_foreign_actions_are_invalid_requests() {
-    let server = Server::shared();
-    let client = server.client().await;
-    // Teams must split exactly the game's seats: these name seat 3 of a three-seat game.
-    let error = client
-        .create_game(pile_chess(TWO_AGAINST_TWO), 3, CreateOptions::default())
-        .await
-        .expect_err("four seats' teams with three seats");
-    assert_eq!(error.reason(), Some("INVALID_REQUEST"), "{error:?}");
-    assert!(error.to_string().contains("teams[1]: seat 3"), "{error}");
-    let error = client
-        .create_game(pile_chess(FREE_FOR_ALL), 5, CreateOptions::default())
-        .await
-        .expect_err("five seats");
-    assert_eq!(error.reason(), Some("INVALID_REQUEST"), "{error:?}");
-    // A Pigeon Chess action sent to a Pile Chess game.
-    let game = client
-        .create_game(
-            pile_chess(FREE_FOR_ALL),
-            2,
-            CreateOptions::default().with_seed(1),
-        )
-        .await
-        .expect("CreateGame");
-    let foreign = pb::Action {
-        kind: Some(pb::action::Kind::PigeonChess(
-            pb::PigeonChessAction::default(),
-        )),
-    };
-    let error = game.seats[0]
-        .act(foreign)
-        .await
-        .expect_err("a foreign action");
-    assert_eq!(error.reason(), Some("INVALID_REQUEST"), "{error:?}");
-    // An unlisted but well-formed action is illegal, and names no hidden card.
-    let view = game.seats[0].observe().await.expect("observe");
-    let held: BTreeSet<i32> = pile_view(&view).hand.iter().copied().collect();
-    let missing = (1..=6)
-        .find(|piece| !held.contains(piece))
-        .expect("a piece not held");
-    let play = pb::Action {
-        kind: Some(pb::action::Kind::PileChess(pb::PileChessAction {
-            kind: Some(pb::pile_chess_action::Kind::Play(pb::PileChessPlay {
-                piece: missing,
-                pile: 1,
+#[test]
+fn no_hand_or_drawn_card_reaches_another_seat_or_a_spectator() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let mut coverage = Coverage::default();
+        for (seats, teams) in SETUPS {
+            let recorded =
+                play_checked(&client, seats, teams, 100 + u64::from(seats), &mut coverage).await;
+            // Once over, the history reveals every draw and the seed (play_recorded checks it
+            // against its commitment).
+            let history = &recorded.history;
+            assert_eq!(history.seed.len(), 32);
+            let mut draws = 0;
+            for (_, kind) in pile_events(&history.events) {
+                if let PileEvent::CardsDrawn(drawn) = kind {
+                    assert_eq!(drawn.pieces.len(), drawn.count as usize);
+                    draws += 1;
+                }
+            }
+            assert!(draws >= seats as usize, "every seat drew at the start");
+        }
+        assert!(coverage.hidden_draws > 0, "{coverage:?}");
+        assert!(coverage.own_draws > 0, "{coverage:?}");
+        assert!(coverage.running_histories > 0, "{coverage:?}");
+    });
+}
+
+#[test]
+fn config_errors_and_foreign_actions_are_invalid_requests() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        // Teams must split exactly the game's seats: these name seat 3 of a three-seat game.
+        let error = client
+            .create_game(pile_chess(TWO_AGAINST_TWO), 3, CreateOptions::default())
+            .await
+            .expect_err("four seats' teams with three seats");
+        assert_eq!(error.reason(), Some("INVALID_REQUEST"), "{error:?}");
+        assert!(error.to_string().contains("teams[1]: seat 3"), "{error}");
+        let error = client
+            .create_game(pile_chess(FREE_FOR_ALL), 5, CreateOptions::default())
+            .await
+            .expect_err("five seats");
+        assert_eq!(error.reason(), Some("INVALID_REQUEST"), "{error:?}");
+        // A Pigeon Chess action sent to a Pile Chess game.
+        let game = client
+            .create_game(
+                pile_chess(FREE_FOR_ALL),
+                2,
+                CreateOptions::default().with_seed(1),
+            )
+            .await
+            .expect("CreateGame");
+        let foreign = pb::Action {
+            kind: Some(pb::action::Kind::PigeonChess(
+                pb::PigeonChessAction::default(),
+            )),
+        };
+        let error = game.seats[0]
+            .act(foreign)
+            .await
+            .expect_err("a foreign action");
+        assert_eq!(error.reason(), Some("INVALID_REQUEST"), "{error:?}");
+        // An unlisted but well-formed action is illegal, and names no hidden card.
+        let view = game.seats[0].observe().await.expect("observe");
+        let held: BTreeSet<i32> = pile_view(&view).hand.iter().copied().collect();
+        let missing = (1..=6)
+            .find(|piece| !held.contains(piece))
+            .expect("a piece not held");
+        let play = pb::Action {
+            kind: Some(pb::action::Kind::PileChess(pb::PileChessAction {
+                kind: Some(pb::pile_chess_action::Kind::Play(pb::PileChessPlay {
+                    piece: missing,
+                    pile: 1,
+                })),
             })),
-        })),
-    };
-    let error = game.seats[0].act(play).await.expect_err("a card not held");
-    assert_eq!(error.reason(), Some("ILLEGAL_ACTION"), "{error:?}");
-    assert_eq!(game.seats[0].observe().await.expect("observe").version, 0);
+        };
+        let error = game.seats[0].act(play).await.expect_err("a card not held");
+        assert_eq!(error.reason(), Some("ILLEGAL_ACTION"), "{error:?}");
+        assert_eq!(game.seats[0].observe().await.expect("observe").version, 0);
+    });
 }
 
-#[tokio::test]
-async fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_team() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let cases: [(u32, &[&[u32]], &str, &str); 9] = [
-        (
-            4,
-            &[&[0, 1, 2, 3]],
-            "config.pile_chess.teams",
-            "at least two teams",
-        ),
-        (
-            3,
-            &[&[0], &[]],
-            "config.pile_chess.teams[1]",
-            "at least one seat",
-        ),
-        (
-            4,
-            &[&[0, 9], &[1, 2, 3]],
-            "config.pile_chess.teams[0]",
-            "seat 9",
-        ),
-        (
-            4,
-            &[&[0, 1], &[1, 2, 3]],
-            "config.pile_chess.teams[1]",
-            "listed twice",
-        ),
-        (
-            3,
-            &[&[0, 2], &[2, 1]],
-            "config.pile_chess.teams[1]",
-            "listed twice",
-        ),
-        (
-            3,
-            &[&[0], &[2]],
-            "config.pile_chess.teams",
-            "seat 1 is in no team",
-        ),
-        (
-            4,
-            &[&[1], &[2], &[3]],
-            "config.pile_chess.teams",
-            "seat 0 is in no team",
-        ),
-        // Lists that are splits of other seat counts than the game's.
-        (
-            3,
-            &[&[0, 2], &[1, 3]],
-            "config.pile_chess.teams[1]",
-            "seat 3 is not a seat of this game",
-        ),
-        (
-            4,
-            &[&[0], &[1, 2]],
-            "config.pile_chess.teams",
-            "seat 3 is in no team",
-        ),
-    ];
-    for (seats, teams, field, needle) in cases {
-        let status = create_raw(&client, pile_chess(teams), seats)
-            .await
-            .expect_err("a bad team list");
-        let violation = crate::support::field_violation(&status);
-        assert_eq!(
-            violation.field, field,
-            "{teams:?}: {}",
-            violation.description
-        );
-        assert!(
-            violation.description.contains(needle),
-            "{teams:?}: {:?} should say {needle:?}",
-            violation.description
-        );
-    }
-    // Every split of the seats into two or more teams is a game, teams of one included.
-    for (seats, teams) in [
-        (2, &[&[1u32][..], &[0]][..]),
-        (3, &[&[0], &[1, 2]]),
-        (3, &[&[0], &[1], &[2]]),
-        (4, &[&[3], &[0, 1, 2]]),
-        (4, &[&[0], &[1], &[2, 3]]),
-    ] {
-        let created = create_raw(&client, pile_chess(teams), seats)
-            .await
-            .unwrap_or_else(|status| panic!("{teams:?}: {status:?}"));
-        assert_eq!(created.seat_tokens.len(), seats as usize);
-    }
+#[test]
+fn bad_team_lists_are_refused_with_a_field_violation_on_the_list_or_the_team() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let cases: [(u32, &[&[u32]], &str, &str); 9] = [
+            (
+                4,
+                &[&[0, 1, 2, 3]],
+                "config.pile_chess.teams",
+                "at least two teams",
+            ),
+            (
+                3,
+                &[&[0], &[]],
+                "config.pile_chess.teams[1]",
+                "at least one seat",
+            ),
+            (
+                4,
+                &[&[0, 9], &[1, 2, 3]],
+                "config.pile_chess.teams[0]",
+                "seat 9",
+            ),
+            (
+                4,
+                &[&[0, 1], &[1, 2, 3]],
+                "config.pile_chess.teams[1]",
+                "listed twice",
+            ),
+            (
+                3,
+                &[&[0, 2], &[2, 1]],
+                "config.pile_chess.teams[1]",
+                "listed twice",
+            ),
+            (
+                3,
+                &[&[0], &[2]],
+                "config.pile_chess.teams",
+                "seat 1 is in no team",
+            ),
+            (
+                4,
+                &[&[1], &[2], &[3]],
+                "config.pile_chess.teams",
+                "seat 0 is in no team",
+            ),
+            // Lists that are splits of other seat counts than the game's.
+            (
+                3,
+                &[&[0, 2], &[1, 3]],
+                "config.pile_chess.teams[1]",
+                "seat 3 is not a seat of this game",
+            ),
+            (
+                4,
+                &[&[0], &[1, 2]],
+                "config.pile_chess.teams",
+                "seat 3 is in no team",
+            ),
+        ];
+        for (seats, teams, field, needle) in cases {
+            let status = create_raw(&client, pile_chess(teams), seats)
+                .await
+                .expect_err("a bad team list");
+            let violation = crate::support::field_violation(&status);
+            assert_eq!(
+                violation.field, field,
+                "{teams:?}: {}",
+                violation.description
+            );
+            assert!(
+                violation.description.contains(needle),
+                "{teams:?}: {:?} should say {needle:?}",
+                violation.description
+            );
+        }
+        // Every split of the seats into two or more teams is a game, teams of one included.
+        for (seats, teams) in [
+            (2, &[&[1u32][..], &[0]][..]),
+            (3, &[&[0], &[1, 2]]),
+            (3, &[&[0], &[1], &[2]]),
+            (4, &[&[3], &[0, 1, 2]]),
+            (4, &[&[0], &[1], &[2, 3]]),
+        ] {
+            let created = create_raw(&client, pile_chess(teams), seats)
+                .await
+                .unwrap_or_else(|status| panic!("{teams:?}: {status:?}"));
+            assert_eq!(created.seat_tokens.len(), seats as usize);
+        }
+    });
 }

@@ -5,7 +5,7 @@
 //! their ending (§6), and malformed options and actions name their field (§11, §12).
 
 use super::{play_by_reflection, play_recorded};
-use crate::server::Server;
+use crate::server::{Server, run};
 use crate::support::{assert_action_refused, assert_config_refused};
 use deckmate::{Client, CreateOptions, Game, pb};
 use pb::raindrop_chess_action::Kind as RaindropAction;
@@ -70,60 +70,64 @@ fn count_jokers(shuffle: &pb::RaindropChessDeckShuffled) -> u32 {
     shuffle.cards.saturating_sub(16)
 }
 
-#[tokio::test]
-async fn whole_games_are_played_from_the_legal_actions_and_deck_order_never_shows() {
-    let server = Server::shared();
-    let client = server.client().await;
-    let mut hidden_shuffles = 0;
-    let configs = [
-        None,
-        Some(pb::RaindropChessJokerEffect::ExtraTurn),
-        Some(pb::RaindropChessJokerEffect::RemovePiece),
-    ];
-    for (seed, jokers) in [1u64, 2, 3].into_iter().zip(configs) {
-        let recorded = play_recorded(&client, raindrop(jokers), 2, seed, 50).await;
-        assert_eq!(recorded.game.variant, "raindrop_chess");
-        for views in &recorded.views {
-            if views[0].status() == pb::GameStatus::Finished {
-                continue;
+#[test]
+fn whole_games_are_played_from_the_legal_actions_and_deck_order_never_shows() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        let mut hidden_shuffles = 0;
+        let configs = [
+            None,
+            Some(pb::RaindropChessJokerEffect::ExtraTurn),
+            Some(pb::RaindropChessJokerEffect::RemovePiece),
+        ];
+        for (seed, jokers) in [1u64, 2, 3].into_iter().zip(configs) {
+            let recorded = play_recorded(&client, raindrop(jokers), 2, seed, 50).await;
+            assert_eq!(recorded.game.variant, "raindrop_chess");
+            for views in &recorded.views {
+                if views[0].status() == pb::GameStatus::Finished {
+                    continue;
+                }
+                // Every viewer, the deck owners included, sees the same observation: counts and
+                // flipped cards, never the order.
+                let first = raindrop_view(&views[0]);
+                for view in views {
+                    assert_eq!(raindrop_view(view), first);
+                }
+                assert_eq!(first.sides.len(), 2);
             }
-            // Every viewer, the deck owners included, sees the same observation: counts and
-            // flipped cards, never the order.
-            let first = raindrop_view(&views[0]);
-            for view in views {
-                assert_eq!(raindrop_view(view), first);
+            for history in recorded.histories.iter().flatten() {
+                hidden_shuffles += check_shuffles_hidden(&history.events);
             }
-            assert_eq!(first.sides.len(), 2);
+            let final_view = &recorded.last()[0];
+            assert_eq!(
+                raindrop_view(final_view).stage(),
+                pb::RaindropChessStage::Finished
+            );
+            // The finished history shows each deck's order.
+            let orders: Vec<usize> = raindrop_events(&recorded.history.events)
+                .filter_map(|event| match event {
+                    RaindropEvent::DeckShuffled(shuffle) => Some(shuffle.order.len()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(orders.len(), 2);
+            assert!(orders.iter().all(|len| *len >= 16));
         }
-        for history in recorded.histories.iter().flatten() {
-            hidden_shuffles += check_shuffles_hidden(&history.events);
-        }
-        let final_view = &recorded.last()[0];
-        assert_eq!(
-            raindrop_view(final_view).stage(),
-            pb::RaindropChessStage::Finished
-        );
-        // The finished history shows each deck's order.
-        let orders: Vec<usize> = raindrop_events(&recorded.history.events)
-            .filter_map(|event| match event {
-                RaindropEvent::DeckShuffled(shuffle) => Some(shuffle.order.len()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(orders.len(), 2);
-        assert!(orders.iter().all(|len| *len >= 16));
-    }
-    assert!(hidden_shuffles > 0);
+        assert!(hidden_shuffles > 0);
+    });
 }
 
 /// A client that knows only server reflection and the envelope's field names plays to the end,
 /// one seat acting at a time.
-#[tokio::test]
-async fn a_reflection_only_client_plays_raindrop_chess_to_the_end() {
-    for seed in [5u64, 6] {
-        let game = play_by_reflection("raindrop_chess", 2, seed).await;
-        assert_eq!(game.shared_turns, 0, "one seat acts at a time");
-    }
+#[test]
+fn a_reflection_only_client_plays_raindrop_chess_to_the_end() {
+    run(async {
+        for seed in [5u64, 6] {
+            let game = play_by_reflection("raindrop_chess", 2, seed).await;
+            assert_eq!(game.shared_turns, 0, "one seat acts at a time");
+        }
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,98 +178,102 @@ async fn play_line(
     game.seats[0].observe().await.unwrap()
 }
 
-#[tokio::test]
-async fn games_end_under_the_reason_of_their_ending() {
-    let server = Server::shared();
-    let client = server.client().await;
-    // §6.2: White's King walks to a8, Black's rook is placed on h8 with check, and White flips
-    // a pawn, which may not stand on rank 8 to block: the failed flip loses as by checkmate
-    // (the golden playthrough checkmate-by-a-failed-flip-in-check).
-    let failed_flip = [
-        (0, "flip"),
-        (0, "place a7"),
-        (1, "flip"),
-        (1, "place c3"),
-        (0, "a7a8"),
-        (1, "flip"),
-        (1, "place h8"),
-        (0, "flip"),
-    ];
-    let view = play_line(&client, Default::default(), 39, &failed_flip).await;
-    let outcome = view.outcome.expect("finished");
-    assert_eq!(outcome.reason(), pb::EndReason::Checkmate);
-    assert_eq!(outcome.winners, vec![1]);
-    assert!(!outcome.draw);
-    // §6.7 with a repetition limit of 2 (the golden playthrough repetition-limit-of-two).
-    let repetition = [
-        (0, "flip"),
-        (0, "place d6"),
-        (1, "flip"),
-        (1, "place g3"),
-        (0, "flip"),
-        (0, "place f4"),
-        (1, "flip"),
-        (1, "place h5"),
-        (0, "flip"),
-        (0, "place f6"),
-        (1, "h5h4"),
-        (0, "d6f5"),
-        (1, "h4h3"),
-        (0, "f5d6"),
-        (1, "h3h4"),
-    ];
-    let config = pb::RaindropChessConfig {
-        repetitions: Some(2),
-        ..Default::default()
-    };
-    let view = play_line(&client, config, 4, &repetition).await;
-    let outcome = view.outcome.expect("finished");
-    assert_eq!(outcome.reason(), pb::EndReason::Repetition);
-    assert!(outcome.draw && outcome.winners.is_empty());
+#[test]
+fn games_end_under_the_reason_of_their_ending() {
+    run(async {
+        let server = Server::shared();
+        let client = server.client().await;
+        // §6.2: White's King walks to a8, Black's rook is placed on h8 with check, and White flips
+        // a pawn, which may not stand on rank 8 to block: the failed flip loses as by checkmate
+        // (the golden playthrough checkmate-by-a-failed-flip-in-check).
+        let failed_flip = [
+            (0, "flip"),
+            (0, "place a7"),
+            (1, "flip"),
+            (1, "place c3"),
+            (0, "a7a8"),
+            (1, "flip"),
+            (1, "place h8"),
+            (0, "flip"),
+        ];
+        let view = play_line(&client, Default::default(), 39, &failed_flip).await;
+        let outcome = view.outcome.expect("finished");
+        assert_eq!(outcome.reason(), pb::EndReason::Checkmate);
+        assert_eq!(outcome.winners, vec![1]);
+        assert!(!outcome.draw);
+        // §6.7 with a repetition limit of 2 (the golden playthrough repetition-limit-of-two).
+        let repetition = [
+            (0, "flip"),
+            (0, "place d6"),
+            (1, "flip"),
+            (1, "place g3"),
+            (0, "flip"),
+            (0, "place f4"),
+            (1, "flip"),
+            (1, "place h5"),
+            (0, "flip"),
+            (0, "place f6"),
+            (1, "h5h4"),
+            (0, "d6f5"),
+            (1, "h4h3"),
+            (0, "f5d6"),
+            (1, "h3h4"),
+        ];
+        let config = pb::RaindropChessConfig {
+            repetitions: Some(2),
+            ..Default::default()
+        };
+        let view = play_line(&client, config, 4, &repetition).await;
+        let outcome = view.outcome.expect("finished");
+        assert_eq!(outcome.reason(), pb::EndReason::Repetition);
+        assert!(outcome.draw && outcome.winners.is_empty());
+    });
 }
 
-#[tokio::test]
-async fn options_out_of_range_and_malformed_actions_name_their_field() {
-    let client = Server::shared().client().await;
-    let cases = [
-        (
-            pb::RaindropChessConfig {
-                jokers_per_deck: Some(3),
-                ..Default::default()
-            },
-            "jokers_per_deck",
-        ),
-        (
-            pb::RaindropChessConfig {
-                joker_effect: Some(0),
-                ..Default::default()
-            },
-            "joker_effect",
-        ),
-        (
-            pb::RaindropChessConfig {
-                repetitions: Some(1),
-                ..Default::default()
-            },
-            "repetitions",
-        ),
-        (
-            pb::RaindropChessConfig {
-                max_plies: Some(0),
-                ..Default::default()
-            },
-            "max_plies",
-        ),
-    ];
-    for (config, name) in cases {
-        let config = pb::GameConfig {
-            game: Some(pb::game_config::Game::RaindropChess(config)),
-        };
-        let field = format!("config.raindrop_chess.{name}");
-        assert_config_refused(&client, config, &field).await;
-    }
-    // A square that is no square, sent by the seat to act.
-    let game = create(&client, raindrop(None), 8).await;
-    let field = "action.raindrop_chess.place.square";
-    assert_action_refused(&client, &game, 0, action("place z9"), field).await;
+#[test]
+fn options_out_of_range_and_malformed_actions_name_their_field() {
+    run(async {
+        let client = Server::shared().client().await;
+        let cases = [
+            (
+                pb::RaindropChessConfig {
+                    jokers_per_deck: Some(3),
+                    ..Default::default()
+                },
+                "jokers_per_deck",
+            ),
+            (
+                pb::RaindropChessConfig {
+                    joker_effect: Some(0),
+                    ..Default::default()
+                },
+                "joker_effect",
+            ),
+            (
+                pb::RaindropChessConfig {
+                    repetitions: Some(1),
+                    ..Default::default()
+                },
+                "repetitions",
+            ),
+            (
+                pb::RaindropChessConfig {
+                    max_plies: Some(0),
+                    ..Default::default()
+                },
+                "max_plies",
+            ),
+        ];
+        for (config, name) in cases {
+            let config = pb::GameConfig {
+                game: Some(pb::game_config::Game::RaindropChess(config)),
+            };
+            let field = format!("config.raindrop_chess.{name}");
+            assert_config_refused(&client, config, &field).await;
+        }
+        // A square that is no square, sent by the seat to act.
+        let game = create(&client, raindrop(None), 8).await;
+        let field = "action.raindrop_chess.place.square";
+        assert_action_refused(&client, &game, 0, action("place z9"), field).await;
+    });
 }
