@@ -77,11 +77,7 @@ fn whole_games_are_played_from_the_legal_actions_and_finish() {
         let server = Server::shared();
         let client = server.client().await;
 
-        let variants = client.list_variants().await.expect("ListVariants");
-        let variant = variants
-            .iter()
-            .find(|variant| variant.id == "card_chess")
-            .expect("card_chess is hosted");
+        let variant = super::variant(&client, "card_chess").await;
         assert_eq!((variant.min_seats, variant.max_seats), (2, 2));
         assert_eq!(variant.name, "Card Chess");
         let Some(pb::game_config::Game::CardChess(defaults)) = variant

@@ -168,7 +168,7 @@ pub(crate) async fn play_recorded(
 }
 
 /// The hosted variant `id`.
-async fn variant(client: &Client, id: &str) -> pb::Variant {
+pub(crate) async fn variant(client: &Client, id: &str) -> pb::Variant {
     let variants = client.list_variants().await.expect("ListVariants");
     variants
         .into_iter()

@@ -246,11 +246,7 @@ fn unreadable_options_and_actions_are_field_violations() {
         let server = Server::shared();
         let client = server.client().await;
 
-        let variants = client.list_variants().await.expect("ListVariants");
-        let variant = variants
-            .iter()
-            .find(|variant| variant.id == "pigeon_chess")
-            .expect("pigeon_chess is hosted");
+        let variant = super::variant(&client, "pigeon_chess").await;
         assert_eq!((variant.min_seats, variant.max_seats), (2, 2));
         assert_eq!(
             variant.default_config,

@@ -159,11 +159,7 @@ fn random_games_of_every_setup_play_to_the_end_through_grpc() {
     run(async {
         let server = Server::shared();
         let client = server.client().await;
-        let variants = client.list_variants().await.expect("ListVariants");
-        let variant = variants
-            .iter()
-            .find(|variant| variant.id == "pile_chess")
-            .expect("pile_chess is hosted");
+        let variant = super::variant(&client, "pile_chess").await;
         assert_eq!((variant.min_seats, variant.max_seats), (2, 4));
         let mut coverage = Coverage::default();
         for (seats, teams) in SETUPS {
