@@ -1,6 +1,6 @@
 //! §5 more than two players: free for all with 3 and 4 players, and teams split any way.
 
-use super::super::{Action, Config, OutReason, Pending, PileChess, PublicEvent, Step};
+use super::super::{Action, Config, Event, OutReason, Pending, PileChess, PublicEvent, Step};
 use super::support::*;
 use crate::game::{EndReason, Game, SetupError};
 use crate::rng::Seed;
@@ -151,17 +151,7 @@ fn s5_team_totals_decide_a_pile_and_fill_the_teams_shared_captured_pile() {
     let pile = [c(0, N), c(1, R), c(2, N), c(3, P)];
     let mut state = table(&Config::two_vs_two(), 4, &[&pile], 0);
     let events = pass_all(&mut state, &[0, 1, 2, 3]);
-    let PublicEvent::PileResolved { totals, winner, .. } = resolution(&events, 0) else {
-        unreachable!("a resolution")
-    };
-    assert_eq!(
-        totals
-            .iter()
-            .map(|entry| (entry.side, entry.total))
-            .collect::<Vec<_>>(),
-        vec![(0, 6), (1, 6)]
-    );
-    assert_eq!(winner, None);
+    assert_eq!(side_totals(&events), (vec![(0, 6), (1, 6)], None));
     // A tie between two teams: each captures the other team's cards.
     assert_eq!(state.captured[0], vec![c(1, R), c(3, P)]);
     assert_eq!(state.captured[1], vec![c(0, N), c(2, N)]);
@@ -298,6 +288,15 @@ fn s5_in_teams_en_passant_needs_an_opposing_players_pawns_not_a_teammates() {
 
 /// The default options with `teams`, written out so that the team tests build on any version of
 /// the options.
+/// The first pile's resolution: each side's total, and the winning side if one won.
+fn side_totals(events: &[Event]) -> (Vec<(u8, u32)>, Option<u8>) {
+    let PublicEvent::PileResolved { totals, winner, .. } = resolution(events, 0) else {
+        unreachable!("a resolution")
+    };
+    let totals = totals.iter().map(|entry| (entry.side, entry.total)).collect();
+    (totals, winner)
+}
+
 fn teams(list: &[&[u8]]) -> Config {
     Config {
         teams: list.iter().map(|team| team.to_vec()).collect(),
@@ -347,17 +346,7 @@ fn s5_one_against_two_sums_the_pair_and_ends_when_the_lone_player_loses_the_king
     let pile = [c(0, K), c(1, N), c(2, B)];
     let mut state = table(&config, 3, &[&pile], 0);
     let events = pass_all(&mut state, &[0, 1, 2]);
-    let PublicEvent::PileResolved { totals, winner, .. } = resolution(&events, 0) else {
-        unreachable!("a resolution")
-    };
-    assert_eq!(
-        totals
-            .iter()
-            .map(|entry| (entry.side, entry.total))
-            .collect::<Vec<_>>(),
-        vec![(0, 4), (1, 6)]
-    );
-    assert_eq!(winner, Some(1));
+    assert_eq!(side_totals(&events), (vec![(0, 4), (1, 6)], Some(1)));
     assert_eq!(state.captured[1], vec![c(0, K)]);
     let outcome = PileChess::outcome(&state).expect("the lone player lost the King");
     assert_eq!(outcome.reason, EndReason::KingCaptured);
