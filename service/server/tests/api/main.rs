@@ -4,8 +4,10 @@
 //!
 //! They form one test binary with one runtime (`server::run`) so that they share those servers
 //! and run side by side, instead of each test starting a server process and each test binary
-//! running after the last: `cargo test -p deckmate-server --tests` took 177 s over 13 test
-//! binaries before and 58 s over 4 after, measured on the same two-core machine. The tests of
+//! running after the last: `cargo test -p deckmate-server --tests` took 79 s over 13 test
+//! binaries before and 58 s over 4 after, measured one after the other on the same two-core
+//! machine, although the generic suite now also plays every game at every seat count and by
+//! reflection. The tests of
 //! what only a server process shows (a store going away, replicas) spawn the binary in the
 //! `process` test binary.
 
