@@ -105,7 +105,7 @@ impl GameCodec for CardChess {
         let players = indexed(&observation.players, player_message);
         pb::Observation {
             game: Some(pb::observation::Game::CardChess(pb::CardChessObservation {
-                phase: encode_phase(observation.phase).into(),
+                phase: pb::CardChessPhase::of(observation.phase).into(),
                 board,
                 players,
                 hand: encode_cards(&observation.hand),
@@ -261,14 +261,6 @@ fn encode_cards(cards: &[Card]) -> Vec<pb::CardChessCard> {
     cards.iter().copied().map(encode_card).collect()
 }
 
-fn encode_phase(phase: Phase) -> pb::CardChessPhase {
-    pb::CardChessPhase::of(phase)
-}
-
-fn encode_colour(colour: Colour) -> pb::CardChessColour {
-    pb::CardChessColour::of(colour)
-}
-
 fn spot_message(spot: Spot, view: &SpotView) -> pb::CardChessSpot {
     pb::CardChessSpot {
         name: spot.to_string(),
@@ -282,7 +274,7 @@ fn spot_message(spot: Spot, view: &SpotView) -> pb::CardChessSpot {
 fn player_message(seat: usize, player: &PlayerView) -> pb::CardChessPlayer {
     pb::CardChessPlayer {
         seat: seat as u32,
-        colour: encode_colour(player.colour).into(),
+        colour: pb::CardChessColour::of(player.colour).into(),
         hand_count: player.hand_count,
         pieces_in_play: player.pieces_in_play,
         checks: player.checks,

@@ -104,7 +104,7 @@ impl GameCodec for Chuno {
                 })?;
                 let colour = play
                     .colour
-                    .map(|value| decode_colour(value, "action.chuno.play.colour"))
+                    .map(|value| pb::ChunoColour::decode(value, "action.chuno.play.colour"))
                     .transpose()?;
                 Action::Play {
                     card: decode_card(card, "action.chuno.play.card")?,
@@ -124,7 +124,7 @@ impl GameCodec for Chuno {
         let kind = match *action {
             Action::Play { card, colour } => ActionKind::Play(pb::ChunoPlay {
                 card: Some(encode_card(card)),
-                colour: colour.map(encode_colour),
+                colour: colour.map(pb::ChunoColour::encode),
             }),
             Action::Move(chess_move) => ActionKind::Move(pb::ChunoMove {
                 uci: chess_move.to_string(),
@@ -155,9 +155,9 @@ impl GameCodec for Chuno {
                 deck_count: observation.deck_count,
                 discard: encode_cards(&observation.discard),
                 top_card: Some(encode_card(observation.top_card)),
-                active_colour: encode_colour(observation.active_colour),
+                active_colour: pb::ChunoColour::encode(observation.active_colour),
                 current_player: seat_to_u32(observation.current_player),
-                stage: encode_stage(observation.stage).into(),
+                stage: pb::ChunoStage::of(observation.stage).into(),
                 moves_left: observation.moves_left,
                 cards_played_this_turn: observation.cards_played_this_turn,
                 skips: observation.skips.clone(),
@@ -186,7 +186,7 @@ impl GameCodec for Chuno {
                 seat: seat(drawer),
                 count: *count,
                 cards: cards.as_deref().map(encode_cards).unwrap_or_default(),
-                reason: encode_reason(*reason).into(),
+                reason: pb::ChunoDrawReason::of(*reason).into(),
             }),
             EventView::StarterReburied { card } => {
                 EventKind::StarterReburied(pb::ChunoStarterReburied {
@@ -216,7 +216,7 @@ impl GameCodec for Chuno {
             } => EventKind::CardPlayed(pb::ChunoCardPlayed {
                 seat: seat(player),
                 card: Some(encode_card(*card)),
-                active_colour: encode_colour(*active_colour),
+                active_colour: pb::ChunoColour::encode(*active_colour),
             }),
             EventView::SkipAdded {
                 seat: skipped,
@@ -262,7 +262,7 @@ fn decode_card(card: &pb::ChunoCard, field: &str) -> Result<Card, ApiError> {
     let kind = pb::ChunoCardKind::decode(card.kind, &format!("{field}.kind"))?;
     let colour = card
         .colour
-        .map(|value| decode_colour(value, &format!("{field}.colour")))
+        .map(|value| pb::ChunoColour::decode(value, &format!("{field}.colour")))
         .transpose()?;
     match (kind.is_wild(), colour) {
         (true, None) => Ok(Card { kind, colour: None }),
@@ -278,19 +278,11 @@ fn decode_card(card: &pb::ChunoCard, field: &str) -> Result<Card, ApiError> {
     }
 }
 
-fn decode_colour(value: i32, field: &str) -> Result<Colour, ApiError> {
-    pb::ChunoColour::decode(value, field)
-}
-
-fn encode_colour(colour: Colour) -> i32 {
-    pb::ChunoColour::encode(colour)
-}
-
 /// A card on the wire, with its notation.
 fn encode_card(card: Card) -> pb::ChunoCard {
     pb::ChunoCard {
         kind: pb::ChunoCardKind::encode(card.kind),
-        colour: card.colour.map(encode_colour),
+        colour: card.colour.map(pb::ChunoColour::encode),
         notation: card.to_string(),
     }
 }
@@ -299,33 +291,21 @@ fn encode_cards(cards: &[Card]) -> Vec<pb::ChunoCard> {
     cards.iter().copied().map(encode_card).collect()
 }
 
-fn encode_role(role: Role) -> i32 {
-    pb::ChunoRole::encode(role)
-}
-
 fn piece_message(square: Square, piece: Piece) -> pb::ChunoPiece {
     pb::ChunoPiece {
         square: square.to_string(),
         side: pb::ChunoSide::encode(piece.color),
-        role: encode_role(piece.role),
+        role: pb::ChunoRole::encode(piece.role),
     }
-}
-
-fn encode_stage(stage: Stage) -> pb::ChunoStage {
-    pb::ChunoStage::of(stage)
-}
-
-fn encode_reason(reason: DrawReason) -> pb::ChunoDrawReason {
-    pb::ChunoDrawReason::of(reason)
 }
 
 fn moved_message(record: &MoveRecord) -> pb::ChunoMoved {
     pb::ChunoMoved {
         seat: seat_to_u32(record.seat),
         uci: record.chess_move.to_string(),
-        role: encode_role(record.role),
-        captured: record.captured.map(encode_role),
-        promotion: record.chess_move.promotion.map(encode_role),
+        role: pb::ChunoRole::encode(record.role),
+        captured: record.captured.map(pb::ChunoRole::encode),
+        promotion: record.chess_move.promotion.map(pb::ChunoRole::encode),
         castle: record.castle,
         en_passant: record.en_passant,
         king_captured: record.king_captured,

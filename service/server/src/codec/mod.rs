@@ -9,9 +9,9 @@
 //! - how its config message's fields read into the engine's `Config`, unset fields keeping the
 //!   `Config::default()` value ([`GameCodec::read_config`]), and back
 //!   ([`GameCodec::config_message`]);
-//! - for a game whose options depend on the seat count, how to check them before the count is
-//!   known ([`ValidateConfig`]; the others need only their line in `config.rs`). The engine's
-//!   own `Config::validate` is the only range check there is;
+//! - how the engine checks its options: `validate_without_seats!(Config)` for options that do
+//!   not depend on the seat count, or its own [`ValidateConfig`] (Pile Chess). The engine's own
+//!   `Config::validate` is the only range check there is;
 //! - how its action message reads into an engine `Action` and back, and how its observations
 //!   and events are written;
 //! - its enum tables, one `proto_enum_map!` line per engine enum <-> proto enum.
@@ -22,9 +22,9 @@
 //! refuses, at decode time or once CreateGame knows the seat count) into the one error shape;
 //! [`enums`] reads and writes every enum table; [`common`] holds what every game shares on the
 //! wire (seats, outcomes, meta actions, the event envelope). One generic test
-//! (`codec/conformance.rs`) checks every game's codec the same way. Adding a game means one new
-//! file here, its line in `config.rs` (or its own [`ValidateConfig`]), its samples in
-//! `conformance.rs`, and one line per `match` in `catalog.rs`.
+//! (`codec/conformance.rs`) checks every game's codec the same way, from the `Samples` each
+//! game's file supplies. Adding a game means its file here and its `pub mod` line below; the
+//! catalog finds its config through `oneof_members!` (docs/ARCHITECTURE.md §8).
 //!
 //! Decoding is strict: anything a client sends that does not name a valid value of this game
 //! (an action of another game, a missing field, an unknown or `*_UNSPECIFIED` enum value, a bad

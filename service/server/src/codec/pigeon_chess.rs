@@ -84,16 +84,21 @@ impl GameCodec for PigeonChess {
             ActionKind::PlaceBackRow(row) => {
                 Action::PlaceBackRow(decode_row(row, "action.pigeon_chess.place_back_row")?)
             }
-            ActionKind::RevealForFirst(reveal) => Action::RevealForFirst(decode_piece(
-                reveal.piece,
-                "action.pigeon_chess.reveal_for_first.piece",
-            )?),
+            ActionKind::RevealForFirst(reveal) => {
+                Action::RevealForFirst(pb::PigeonChessPiece::decode_field(
+                    reveal.piece,
+                    "action.pigeon_chess.reveal_for_first.piece",
+                )?)
+            }
             ActionKind::Move(step) => Action::Move {
                 from: decode_spot(&step.from, "action.pigeon_chess.move.from")?,
                 to: decode_spot(&step.to, "action.pigeon_chess.move.to")?,
             },
             ActionKind::Place(place) => Action::Place {
-                piece: decode_piece(place.piece, "action.pigeon_chess.place.piece")?,
+                piece: pb::PigeonChessPiece::decode_field(
+                    place.piece,
+                    "action.pigeon_chess.place.piece",
+                )?,
                 spot: decode_spot(&place.spot, "action.pigeon_chess.place.spot")?,
             },
             ActionKind::EndGame(_) => Action::EndGame,
@@ -107,7 +112,7 @@ impl GameCodec for PigeonChess {
             Action::PlaceBackRow(pieces) => ActionKind::PlaceBackRow(row_message(&pieces)),
             Action::RevealForFirst(piece) => {
                 ActionKind::RevealForFirst(pb::PigeonChessRevealForFirst {
-                    piece: encode_piece(piece),
+                    piece: pb::PigeonChessPiece::encode(piece),
                 })
             }
             Action::Move { from, to } => ActionKind::Move(pb::PigeonChessMove {
@@ -115,7 +120,7 @@ impl GameCodec for PigeonChess {
                 to: to.to_string(),
             }),
             Action::Place { piece, spot } => ActionKind::Place(pb::PigeonChessPlace {
-                piece: encode_piece(piece),
+                piece: pb::PigeonChessPiece::encode(piece),
                 spot: spot.to_string(),
             }),
             Action::EndGame => ActionKind::EndGame(pb::PigeonChessEndGame {}),
@@ -133,7 +138,7 @@ impl GameCodec for PigeonChess {
         pb::Observation {
             game: Some(pb::observation::Game::PigeonChess(
                 pb::PigeonChessObservation {
-                    phase: encode_phase(observation.phase).into(),
+                    phase: pb::PigeonChessPhase::of(observation.phase).into(),
                     board,
                     players,
                     hand: encode_pieces(&observation.hand),
@@ -167,7 +172,7 @@ impl GameCodec for PigeonChess {
             EventView::RowCommitted { seat, side, pieces } => {
                 EventKind::RowCommitted(pb::PigeonChessRowCommitted {
                     seat: seat_to_u32(*seat),
-                    side: encode_side(*side).into(),
+                    side: pb::PigeonChessRowSide::of(*side).into(),
                     pieces: pieces
                         .as_ref()
                         .map(|row| encode_pieces(row))
@@ -176,7 +181,7 @@ impl GameCodec for PigeonChess {
             }
             EventView::RowsRevealed { side, rows } => {
                 EventKind::RowsRevealed(pb::PigeonChessRowsRevealed {
-                    side: encode_side(*side).into(),
+                    side: pb::PigeonChessRowSide::of(*side).into(),
                     rows: rows
                         .iter()
                         .enumerate()
@@ -187,7 +192,7 @@ impl GameCodec for PigeonChess {
             EventView::FirstPlayerPicked { seat, piece } => {
                 EventKind::FirstPlayerPicked(pb::PigeonChessFirstPlayerPicked {
                     seat: seat_to_u32(*seat),
-                    piece: piece.map(encode_piece),
+                    piece: piece.map(pb::PigeonChessPiece::encode),
                 })
             }
             EventView::FirstPlayerChosen {
@@ -213,7 +218,7 @@ impl GameCodec for PigeonChess {
                 EventKind::Flipped(pb::PigeonChessFlipped {
                     seat: seat_to_u32(*seat),
                     spot: spot.to_string(),
-                    piece: encode_piece(*piece),
+                    piece: pb::PigeonChessPiece::encode(*piece),
                 })
             }
             EventView::Moved {
@@ -228,15 +233,15 @@ impl GameCodec for PigeonChess {
                 seat: seat_to_u32(*seat),
                 from: from.to_string(),
                 to: to.to_string(),
-                piece: encode_piece(*piece),
-                captured: captured.map(encode_piece),
+                piece: pb::PigeonChessPiece::encode(*piece),
+                captured: captured.map(pb::PigeonChessPiece::encode),
                 captured_scored: *captured_scored,
                 pawn_scored: *pawn_scored,
             }),
             EventView::Placed { seat, spot, piece } => EventKind::Placed(pb::PigeonChessPlaced {
                 seat: seat_to_u32(*seat),
                 spot: spot.to_string(),
-                piece: piece.map(encode_piece),
+                piece: piece.map(pb::PigeonChessPiece::encode),
             }),
             EventView::Passed { seat } => EventKind::Passed(pb::PigeonChessPassed {
                 seat: seat_to_u32(*seat),
@@ -255,20 +260,15 @@ impl GameCodec for PigeonChess {
 fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Role; 3], ApiError> {
     match row.pieces.as_slice() {
         [a, b, c] => Ok([
-            decode_piece(*a, &format!("{field}.pieces[0]"))?,
-            decode_piece(*b, &format!("{field}.pieces[1]"))?,
-            decode_piece(*c, &format!("{field}.pieces[2]"))?,
+            pb::PigeonChessPiece::decode_field(*a, &format!("{field}.pieces[0]"))?,
+            pb::PigeonChessPiece::decode_field(*b, &format!("{field}.pieces[1]"))?,
+            pb::PigeonChessPiece::decode_field(*c, &format!("{field}.pieces[2]"))?,
         ]),
         pieces => Err(ApiError::invalid_field(
             format!("{field}.pieces"),
             format!("a row holds exactly 3 pieces, not {}", pieces.len()),
         )),
     }
-}
-
-/// Reads a piece; `UNSPECIFIED` and unknown numbers are invalid.
-fn decode_piece(value: i32, field: &str) -> Result<Role, ApiError> {
-    pb::PigeonChessPiece::decode_field(value, field)
 }
 
 /// Reads a spot name ("a1" … "c4").
@@ -280,14 +280,13 @@ fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
         .map_err(|_| ApiError::invalid_field(field, "not a spot name (a1 to c4)"))
 }
 
-/// A piece on the wire.
-fn encode_piece(piece: Role) -> i32 {
-    pb::PigeonChessPiece::encode(piece)
-}
-
 /// Pieces on the wire, in the same order.
 fn encode_pieces(pieces: &[Role]) -> Vec<i32> {
-    pieces.iter().copied().map(encode_piece).collect()
+    pieces
+        .iter()
+        .copied()
+        .map(pb::PigeonChessPiece::encode)
+        .collect()
 }
 
 fn row_message(pieces: &[Role; 3]) -> pb::PigeonChessRow {
@@ -303,20 +302,12 @@ fn seat_row_message(seat: usize, pieces: &[Role]) -> pb::PigeonChessSeatRow {
     }
 }
 
-fn encode_phase(phase: Phase) -> pb::PigeonChessPhase {
-    pb::PigeonChessPhase::of(phase)
-}
-
-fn encode_side(side: RowSide) -> pb::PigeonChessRowSide {
-    pb::PigeonChessRowSide::of(side)
-}
-
 fn spot_message(spot: Spot, view: &SpotView) -> pb::PigeonChessSpot {
     pb::PigeonChessSpot {
         name: spot.to_string(),
         owner: view.owner.map(seat_to_u32),
         face_down: view.face_down,
-        piece: view.piece.map(encode_piece),
+        piece: view.piece.map(pb::PigeonChessPiece::encode),
     }
 }
 

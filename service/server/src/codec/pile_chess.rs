@@ -92,7 +92,7 @@ impl GameCodec for PileChess {
         };
         Ok(match kind {
             ActionKind::Play(play) => Action::Play {
-                piece: decode_piece(play.piece, "action.pile_chess.play.piece")?,
+                piece: pb::PileChessPiece::decode(play.piece, "action.pile_chess.play.piece")?,
                 pile: decode_seat(play.pile, "action.pile_chess.play.pile")?,
             },
             ActionKind::Pass(_) => Action::Pass,
@@ -122,7 +122,10 @@ impl GameCodec for PileChess {
                     .iter()
                     .enumerate()
                     .map(|(index, piece)| {
-                        decode_piece(*piece, &format!("action.pile_chess.gift.pieces[{index}]"))
+                        pb::PileChessPiece::decode(
+                            *piece,
+                            &format!("action.pile_chess.gift.pieces[{index}]"),
+                        )
                     })
                     .collect::<Result<Vec<Role>, ApiError>>()?;
                 Action::Gift {
@@ -136,7 +139,10 @@ impl GameCodec for PileChess {
                     "action.pile_chess.promote.captured_pile",
                 )?
                 .0,
-                piece: decode_piece(promote.piece, "action.pile_chess.promote.piece")?,
+                piece: pb::PileChessPiece::decode(
+                    promote.piece,
+                    "action.pile_chess.promote.piece",
+                )?,
             },
             ActionKind::DeclinePromotion(_) => Action::DeclinePromotion,
         })
@@ -145,7 +151,7 @@ impl GameCodec for PileChess {
     fn action_message(action: &Action) -> pb::PileChessAction {
         let kind = match action {
             Action::Play { piece, pile } => ActionKind::Play(pb::PileChessPlay {
-                piece: encode_piece(*piece),
+                piece: pb::PileChessPiece::encode(*piece),
                 pile: seat_to_u32(*pile),
             }),
             Action::Pass => ActionKind::Pass(pb::PileChessPass {}),
@@ -166,7 +172,7 @@ impl GameCodec for PileChess {
                 piece,
             } => ActionKind::Promote(pb::PileChessPromote {
                 captured_pile: u32::from(*captured_pile),
-                piece: encode_piece(*piece),
+                piece: pb::PileChessPiece::encode(*piece),
             }),
             Action::DeclinePromotion => {
                 ActionKind::DeclinePromotion(pb::PileChessDeclinePromotion {})
@@ -178,7 +184,7 @@ impl GameCodec for PileChess {
     fn encode_observation(observation: &Observation) -> pb::Observation {
         pb::Observation {
             game: Some(pb::observation::Game::PileChess(pb::PileChessObservation {
-                step: encode_step(observation.step).into(),
+                step: pb::PileChessStep::of(observation.step).into(),
                 round: observation.round,
                 first_player: seat_to_u32(observation.first_player),
                 current_player: observation.current_player.map(seat_to_u32),
@@ -252,15 +258,15 @@ fn public_event(event: &PublicEvent) -> EventKind {
             source,
         } => EventKind::PileOpened(pb::PileChessPileOpened {
             seat: seat_to_u32(*seat),
-            piece: encode_piece(*piece),
-            source: encode_source(*source).into(),
+            piece: pb::PileChessPiece::encode(*piece),
+            source: pb::PileChessPileSource::of(*source).into(),
         }),
         PublicEvent::NoPile { seat } => EventKind::NoPile(pb::PileChessNoPile {
             seat: seat_to_u32(*seat),
         }),
         PublicEvent::Played { seat, piece, pile } => EventKind::Played(pb::PileChessPlayed {
             seat: seat_to_u32(*seat),
-            piece: encode_piece(*piece),
+            piece: pb::PileChessPiece::encode(*piece),
             pile: seat_to_u32(*pile),
         }),
         PublicEvent::Passed { seat } => EventKind::Passed(pb::PileChessPassed {
@@ -298,7 +304,7 @@ fn public_event(event: &PublicEvent) -> EventKind {
         }),
         PublicEvent::SeatOut { seat, reason } => EventKind::SeatOut(pb::PileChessSeatOut {
             seat: seat_to_u32(*seat),
-            reason: encode_out_reason(*reason).into(),
+            reason: pb::PileChessOutReason::of(*reason).into(),
         }),
         PublicEvent::Gifted { seat, to, pieces } => EventKind::Gifted(pb::PileChessGifted {
             seat: seat_to_u32(*seat),
@@ -320,7 +326,7 @@ fn public_event(event: &PublicEvent) -> EventKind {
             seat: seat_to_u32(*seat),
             pile: seat_to_u32(*pile),
             captured_pile: u32::from(*captured_pile),
-            piece: encode_piece(*piece),
+            piece: pb::PileChessPiece::encode(*piece),
         }),
         PublicEvent::PromotionDeclined { seat, pile } => {
             EventKind::PromotionDeclined(pb::PileChessPromotionDeclined {
@@ -380,25 +386,19 @@ fn decode_seat(value: u32, field: &str) -> Result<Seat, ApiError> {
     }
 }
 
-/// Reads a piece; `UNSPECIFIED` and unknown numbers are invalid.
-fn decode_piece(value: i32, field: &str) -> Result<Role, ApiError> {
-    pb::PileChessPiece::decode(value, field)
-}
-
-/// A piece on the wire.
-fn encode_piece(piece: Role) -> i32 {
-    pb::PileChessPiece::encode(piece)
-}
-
 /// Pieces on the wire, in the same order.
 fn encode_pieces(pieces: &[Role]) -> Vec<i32> {
-    pieces.iter().copied().map(encode_piece).collect()
+    pieces
+        .iter()
+        .copied()
+        .map(pb::PileChessPiece::encode)
+        .collect()
 }
 
 fn card_message(card: &Card) -> pb::PileChessCard {
     pb::PileChessCard {
         owner: seat_to_u32(card.owner),
-        piece: encode_piece(card.piece),
+        piece: pb::PileChessPiece::encode(card.piece),
     }
 }
 
@@ -407,23 +407,11 @@ fn encode_cards(cards: &[Card]) -> Vec<pb::PileChessCard> {
     cards.iter().map(card_message).collect()
 }
 
-fn encode_step(step: Step) -> pb::PileChessStep {
-    pb::PileChessStep::of(step)
-}
-
-fn encode_source(source: PileSource) -> pb::PileChessPileSource {
-    pb::PileChessPileSource::of(source)
-}
-
-fn encode_out_reason(reason: OutReason) -> pb::PileChessOutReason {
-    pb::PileChessOutReason::of(reason)
-}
-
 fn pile_message(pile: &PileView) -> pb::PileChessPile {
     pb::PileChessPile {
         owner: seat_to_u32(pile.owner),
         cards: encode_cards(&pile.cards),
-        source: encode_source(pile.source).into(),
+        source: pb::PileChessPileSource::of(pile.source).into(),
     }
 }
 

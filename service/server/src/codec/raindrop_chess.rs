@@ -119,7 +119,7 @@ impl GameCodec for RaindropChess {
             })
             .collect();
         let pending_card = match observation.stage {
-            Stage::Place(card) => Some(encode_card(card)),
+            Stage::Place(card) => Some(pb::RaindropChessCard::encode(card)),
             _ => None,
         };
         pb::Observation {
@@ -153,7 +153,7 @@ impl GameCodec for RaindropChess {
                     .unwrap_or_default()
                     .iter()
                     .copied()
-                    .map(encode_card)
+                    .map(pb::RaindropChessCard::encode)
                     .collect(),
             }),
             Event::Flipped {
@@ -161,7 +161,7 @@ impl GameCodec for RaindropChess {
                 card,
             } => EventKind::Flipped(pb::RaindropChessFlipped {
                 seat: seat(flipper),
-                card: encode_card(*card),
+                card: pb::RaindropChessCard::encode(*card),
             }),
             Event::Placed {
                 seat: placer,
@@ -170,14 +170,14 @@ impl GameCodec for RaindropChess {
                 check,
             } => EventKind::Placed(pb::RaindropChessPlaced {
                 seat: seat(placer),
-                role: encode_role(*role),
+                role: pb::RaindropChessRole::encode(*role),
                 square: square.to_string(),
                 check: *check,
             }),
             Event::CardReturned { seat: owner, card } => {
                 EventKind::CardReturned(pb::RaindropChessCardReturned {
                     seat: seat(owner),
-                    card: encode_card(*card),
+                    card: pb::RaindropChessCard::encode(*card),
                 })
             }
             Event::ExtraTurn { seat: player } => {
@@ -189,7 +189,7 @@ impl GameCodec for RaindropChess {
                 square,
             } => EventKind::PieceRemoved(pb::RaindropChessPieceRemoved {
                 seat: seat(remover),
-                role: encode_role(*role),
+                role: pb::RaindropChessRole::encode(*role),
                 square: square.to_string(),
             }),
             Event::JokerUnused { seat: player } => {
@@ -204,8 +204,8 @@ impl GameCodec for RaindropChess {
             } => EventKind::Moved(pb::RaindropChessMoved {
                 seat: seat(mover),
                 uci: chess_move.to_string(),
-                role: encode_role(*role),
-                captured: captured.map(encode_role),
+                role: pb::RaindropChessRole::encode(*role),
+                captured: captured.map(pb::RaindropChessRole::encode),
                 check: *check,
             }),
             Event::FlipFailed { seat: loser } => {
@@ -235,34 +235,36 @@ fn decode_move(text: &str) -> Result<ChessMove, ApiError> {
     }
 }
 
-fn encode_card(card: Card) -> i32 {
-    pb::RaindropChessCard::encode(card)
-}
-
-fn encode_role(role: Role) -> i32 {
-    pb::RaindropChessRole::encode(role)
-}
-
 fn piece_message(square: Square, piece: Piece) -> pb::RaindropChessPiece {
     pb::RaindropChessPiece {
         square: square.to_string(),
         side: pb::RaindropChessSide::encode(piece.color),
-        role: encode_role(piece.role),
+        role: pb::RaindropChessRole::encode(piece.role),
     }
 }
 
 fn side_message(side: &SideView) -> pb::RaindropChessSideView {
     pb::RaindropChessSideView {
         deck_count: side.deck_count,
-        flipped: side.flipped.iter().copied().map(encode_card).collect(),
-        returned: side.returned.iter().copied().map(encode_card).collect(),
+        flipped: side
+            .flipped
+            .iter()
+            .copied()
+            .map(pb::RaindropChessCard::encode)
+            .collect(),
+        returned: side
+            .returned
+            .iter()
+            .copied()
+            .map(pb::RaindropChessCard::encode)
+            .collect(),
         king_placed: side.king_placed,
         in_check: side.in_check,
         promotion_pool: side
             .promotion_pool
             .iter()
             .copied()
-            .map(encode_role)
+            .map(pb::RaindropChessRole::encode)
             .collect(),
     }
 }
