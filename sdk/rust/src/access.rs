@@ -3,17 +3,15 @@
 //! [`Spectator`](crate::Spectator).
 
 use futures::Stream;
-use tonic::transport::Channel;
 
+use crate::connection::Connection;
 use crate::credential::Credential;
-use crate::pb::game_service_client::GameServiceClient;
 use crate::{ActOptions, Error, RetryPolicy, new_request_id, pb, watch};
 
 /// One game as seen by one viewer.
 #[derive(Clone, Debug)]
 pub(crate) struct GameAccess {
-    rpc: GameServiceClient<Channel>,
-    retry: RetryPolicy,
+    connection: Connection,
     game_id: String,
     credential: Option<Credential>,
 }
@@ -21,14 +19,12 @@ pub(crate) struct GameAccess {
 impl GameAccess {
     /// Access to `game_id` as the seat `credential` names, or as a spectator without one.
     pub(crate) fn new(
-        rpc: GameServiceClient<Channel>,
-        retry: RetryPolicy,
+        connection: Connection,
         game_id: String,
         credential: Option<Credential>,
     ) -> GameAccess {
         GameAccess {
-            rpc,
-            retry,
+            connection,
             game_id,
             credential,
         }
@@ -46,16 +42,12 @@ impl GameAccess {
 
     /// The retry policy.
     pub(crate) fn retry(&self) -> &RetryPolicy {
-        &self.retry
+        self.connection.retry()
     }
 
-    /// `message` as a request carrying the viewer's credential, if any.
+    /// `message` as a request carrying the API key and the viewer's credential, if any.
     fn request<T>(&self, message: T) -> tonic::Request<T> {
-        let mut request = tonic::Request::new(message);
-        if let Some(credential) = &self.credential {
-            credential.authorize(&mut request);
-        }
-        request
+        self.connection.request(message, self.credential.as_ref())
     }
 
     /// The game as the viewer sees it now.
@@ -63,9 +55,9 @@ impl GameAccess {
         let message = pb::ObserveRequest {
             game_id: self.game_id.clone(),
         };
-        self.retry
+        self.retry()
             .run(|| {
-                let mut rpc = self.rpc.clone();
+                let mut rpc = self.connection.rpc();
                 let request = self.request(message.clone());
                 async move { Ok(rpc.observe(request).await?.into_inner()) }
             })
@@ -77,30 +69,32 @@ impl GameAccess {
         let message = pb::GetHistoryRequest {
             game_id: self.game_id.clone(),
         };
-        self.retry
+        self.retry()
             .run(|| {
-                let mut rpc = self.rpc.clone();
+                let mut rpc = self.connection.rpc();
                 let request = self.request(message.clone());
                 async move { Ok(rpc.get_history(request).await?.into_inner()) }
             })
             .await
     }
 
-    /// Sends one action. Retries reuse the request id, so the action is applied at most once.
+    /// Sends one action. Retries (only with a client-generated request id) reuse the request
+    /// id, so the action is applied at most once.
     pub(crate) async fn act(
         &self,
         action: pb::Action,
         options: ActOptions,
     ) -> Result<pb::ActResponse, Error> {
+        let retry = self.retry().for_request_id(options.request_id.is_some());
         let message = pb::ActRequest {
             game_id: self.game_id.clone(),
             action: Some(action),
             expected_version: options.expected_version,
             request_id: options.request_id.unwrap_or_else(new_request_id),
         };
-        self.retry
+        retry
             .run(|| {
-                let mut rpc = self.rpc.clone();
+                let mut rpc = self.connection.rpc();
                 let request = self.request(message.clone());
                 async move { Ok(rpc.act(request).await?.into_inner()) }
             })
@@ -116,7 +110,7 @@ impl GameAccess {
             game_id: self.game_id.clone(),
             from_version,
         });
-        Ok(self.rpc.clone().watch(request).await?.into_inner())
+        Ok(self.connection.rpc().watch(request).await?.into_inner())
     }
 
     /// Every version after `from_version`, resuming after temporary failures.

@@ -1,70 +1,99 @@
 //! [`Client`]: a connection to a Deckmate server.
 
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 
 use crate::access::GameAccess;
+use crate::connect;
+use crate::connection::{API_KEY_HEADER, Connection};
 use crate::credential::Credential;
 use crate::pb::game_service_client::GameServiceClient;
-use crate::{CreateOptions, Error, Game, RetryPolicy, SeatHandle, Spectator, new_request_id, pb};
+use crate::secret_header::SecretHeader;
+use crate::{
+    ConnectOptions, CreateOptions, Error, Game, RetryPolicy, SeatHandle, Spectator, new_request_id,
+    pb,
+};
 
 /// A connection to a Deckmate server. Cheap to clone; clones share the connection.
 #[derive(Clone, Debug)]
 pub struct Client {
-    rpc: GameServiceClient<Channel>,
-    retry: RetryPolicy,
+    connection: Connection,
 }
 
 impl Client {
-    /// Connects to the server at `endpoint`, such as `"http://127.0.0.1:50051"`.
+    /// Connects to the server at `endpoint`, such as `"http://127.0.0.1:50051"` (plaintext) or
+    /// `"https://games.example.com"` (TLS, trusting the system's certificate authorities).
     pub async fn connect(endpoint: impl Into<String>) -> Result<Client, Error> {
-        let endpoint = Endpoint::from_shared(endpoint.into())
-            .map_err(|error| Error::InvalidRequest(format!("bad endpoint: {error}")))?;
-        let channel = endpoint.connect().await?;
-        Ok(Client::from_channel(channel))
+        Client::connect_with(endpoint, ConnectOptions::default()).await
     }
 
-    /// A client over an existing channel (for custom TLS, timeouts or lazy connections).
+    /// Connects to the server at `endpoint` with an API key, TLS settings or a retry policy.
+    pub async fn connect_with(
+        endpoint: impl Into<String>,
+        options: ConnectOptions,
+    ) -> Result<Client, Error> {
+        let api_key = api_key_header(&options)?;
+        let channel = connect::endpoint(endpoint.into(), &options)?
+            .connect()
+            .await?;
+        Ok(Client {
+            connection: Connection::new(channel, options.retry, api_key),
+        })
+    }
+
+    /// A client over an existing channel (for custom timeouts or lazy connections).
     pub fn from_channel(channel: Channel) -> Client {
         Client {
-            rpc: GameServiceClient::new(channel),
-            retry: RetryPolicy::default(),
+            connection: Connection::new(channel, RetryPolicy::default(), None),
         }
+    }
+
+    /// A client over an existing channel that sends an API key with every call.
+    pub fn from_channel_with(channel: Channel, options: ConnectOptions) -> Result<Client, Error> {
+        let api_key = api_key_header(&options)?;
+        Ok(Client {
+            connection: Connection::new(channel, options.retry, api_key),
+        })
     }
 
     /// The same client with another retry policy for every handle made from it.
     #[must_use]
     pub fn with_retry_policy(mut self, retry: RetryPolicy) -> Client {
-        self.retry = retry;
+        self.connection.set_retry(retry);
         self
     }
 
     /// The generated gRPC client on the same connection, for calls this client does not wrap.
+    /// Its calls carry no API key or seat token unless the caller adds them.
     pub fn raw(&self) -> GameServiceClient<Channel> {
-        self.rpc.clone()
+        self.connection.rpc()
     }
 
     /// The hosted games: seat counts, config defaults and rule summaries.
     pub async fn list_variants(&self) -> Result<Vec<pb::Variant>, Error> {
-        self.retry
+        let connection = &self.connection;
+        connection
+            .retry()
             .run(|| {
-                let mut rpc = self.rpc.clone();
-                async move {
-                    let response = rpc.list_variants(pb::ListVariantsRequest {}).await?;
-                    Ok(response.into_inner().variants)
-                }
+                let mut rpc = connection.rpc();
+                let request = connection.request(pb::ListVariantsRequest {}, None);
+                async move { Ok(rpc.list_variants(request).await?.into_inner().variants) }
             })
             .await
     }
 
     /// Creates a game of the kind `config` names with `seats` seats (0: the game's smallest
-    /// seat count). A retry after a temporary failure reuses the request id, so at most one
-    /// game is created.
+    /// seat count). With a client-generated request id, a retry after a temporary failure
+    /// reuses it, so at most one game is created; with a caller-chosen id the call is sent once.
     pub async fn create_game(
         &self,
         config: pb::GameConfig,
         seats: u32,
         options: CreateOptions,
     ) -> Result<Game, Error> {
+        let retry = self
+            .connection
+            .retry()
+            .for_request_id(options.request_id.is_some());
         let message = pb::CreateGameRequest {
             config: Some(config),
             seats,
@@ -72,11 +101,11 @@ impl Client {
             request_id: options.request_id.unwrap_or_else(new_request_id),
             spectator_policy: options.spectator_policy.into(),
         };
-        let response = self
-            .retry
+        let connection = &self.connection;
+        let response = retry
             .run(|| {
-                let mut rpc = self.rpc.clone();
-                let request = message.clone();
+                let mut rpc = connection.rpc();
+                let request = connection.request(message.clone(), None);
                 async move { Ok(rpc.create_game(request).await?.into_inner()) }
             })
             .await?;
@@ -103,22 +132,25 @@ impl Client {
         token: impl Into<String>,
     ) -> Result<SeatHandle, Error> {
         let credential = Credential::new(token)?;
-        let access = GameAccess::new(
-            self.rpc.clone(),
-            self.retry,
-            game_id.into(),
-            Some(credential),
-        );
+        let access = GameAccess::new(self.connection.clone(), game_id.into(), Some(credential));
         Ok(SeatHandle::new(seat, access))
     }
 
     /// Observes, watches and reads the history of `game_id` without a seat token.
     pub fn spectate(&self, game_id: impl Into<String>) -> Spectator {
         Spectator::new(GameAccess::new(
-            self.rpc.clone(),
-            self.retry,
+            self.connection.clone(),
             game_id.into(),
             None,
         ))
     }
+}
+
+/// The `x-api-key` metadata entry of `options`, if it has a key.
+fn api_key_header(options: &ConnectOptions) -> Result<Option<SecretHeader>, Error> {
+    options
+        .api_key
+        .clone()
+        .map(|key| SecretHeader::new(API_KEY_HEADER, key, "an API key"))
+        .transpose()
 }

@@ -2,16 +2,15 @@
 
 use std::fmt;
 
-use tonic::metadata::AsciiMetadataValue;
-
 use crate::Error;
+use crate::secret_header::SecretHeader;
 
-/// A secret seat token and its prepared metadata value. Its `Debug` output never shows the
+/// A secret seat token and its prepared metadata entry. Its `Debug` output never shows the
 /// token, so handles holding one can be logged.
 #[derive(Clone)]
 pub(crate) struct Credential {
     token: String,
-    header: AsciiMetadataValue,
+    header: SecretHeader,
 }
 
 impl Credential {
@@ -19,11 +18,11 @@ impl Credential {
     /// server always can).
     pub(crate) fn new(token: impl Into<String>) -> Result<Credential, Error> {
         let token = token.into();
-        let mut header = AsciiMetadataValue::try_from(format!("Bearer {token}")).map_err(|_| {
-            // The token itself is left out of the message: it may be a real secret.
-            Error::InvalidRequest("a seat token must be printable ASCII".to_string())
-        })?;
-        header.set_sensitive(true);
+        let header = SecretHeader::new(
+            deckmate_proto::AUTHORIZATION_HEADER,
+            format!("Bearer {token}"),
+            "a seat token",
+        )?;
         Ok(Credential { token, header })
     }
 
@@ -34,9 +33,7 @@ impl Credential {
 
     /// Adds the `authorization` metadata to `request`.
     pub(crate) fn authorize<T>(&self, request: &mut tonic::Request<T>) {
-        request
-            .metadata_mut()
-            .insert(deckmate_proto::AUTHORIZATION_HEADER, self.header.clone());
+        self.header.apply(request);
     }
 }
 

@@ -103,13 +103,15 @@ impl Error {
     }
 
     /// Whether the same request may succeed if sent again unchanged after a pause: the server or
-    /// the network was temporarily unable to answer. The client retries these by itself, reusing
+    /// the network was temporarily unable to answer (gRPC `UNAVAILABLE`, whatever the reason,
+    /// including reasons newer than this client). The client retries these by itself, reusing
     /// the request id so that nothing is applied twice.
     pub fn is_retryable(&self) -> bool {
-        matches!(
-            self,
-            Error::Transport(_) | Error::StoreUnavailable(_) | Error::Overloaded(_)
-        )
+        match self {
+            Error::Transport(_) | Error::StoreUnavailable(_) | Error::Overloaded(_) => true,
+            Error::Other(status) => status.code() == Code::Unavailable,
+            _ => false,
+        }
     }
 
     /// The stable `ErrorInfo` reason this error was decoded from; `None` for
@@ -309,6 +311,15 @@ mod tests {
         let error = Error::from(Status::internal("h2 protocol error"));
         assert!(matches!(error, Error::Other(_)));
         assert_eq!(error.message(), "h2 protocol error");
+    }
+
+    #[test]
+    fn unavailable_with_a_reason_this_client_does_not_know_is_retryable() {
+        let error = Error::from(status_with_reason(Code::Unavailable, "DRAINING_SOON", &[]));
+        assert!(matches!(error, Error::Other(_)), "{error:?}");
+        assert!(error.is_retryable());
+        let error = Error::from(status_with_reason(Code::Aborted, "SOMETHING_NEW", &[]));
+        assert!(!error.is_retryable());
     }
 
     #[test]

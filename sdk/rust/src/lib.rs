@@ -24,6 +24,8 @@
 
 mod access;
 mod client;
+mod connect;
+mod connection;
 mod credential;
 mod error;
 mod game;
@@ -31,6 +33,7 @@ mod options;
 mod request_id;
 mod retry;
 mod seat;
+mod secret_header;
 mod spectator;
 mod watch;
 
@@ -38,6 +41,7 @@ mod watch;
 pub use deckmate_proto::v1 as pb;
 
 pub use client::Client;
+pub use connect::{ConnectOptions, TlsOptions};
 pub use error::Error;
 pub use game::Game;
 pub use options::{ActOptions, CreateOptions};

@@ -8,7 +8,9 @@ use crate::Error;
 /// How often and how patiently the client repeats a call that failed for a temporary reason.
 ///
 /// Every retried call is safe to repeat: reads change nothing, and `CreateGame` and `Act` are
-/// resent with the same request id, so the server applies them at most once.
+/// retried only when the client chose their request id, and are resent with that same id, so the
+/// server applies them at most once. A call with a request id the caller chose is sent once: the
+/// caller owns its retries (it may resend the id later, from another process).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RetryPolicy {
     /// Attempts in all, the first one included; 1 disables retries.
@@ -45,6 +47,16 @@ impl RetryPolicy {
         self.initial_backoff
             .saturating_mul(1 << doublings)
             .min(self.max_backoff)
+    }
+
+    /// The policy for a `CreateGame` or `Act` call: this one when the client generated the
+    /// request id, a single attempt when the caller chose it.
+    pub(crate) fn for_request_id(&self, chosen_by_caller: bool) -> RetryPolicy {
+        if chosen_by_caller {
+            RetryPolicy::never()
+        } else {
+            *self
+        }
     }
 
     /// Whether another attempt may follow `failed_attempts` failures ending in `error`.

@@ -46,6 +46,13 @@ impl SeatHandle {
         self.access.observe().await
     }
 
+    /// The game actions this seat may take now, in the server's stable order (empty when it is
+    /// not this seat's turn or the game has finished); one `Observe` call. Meta actions
+    /// (resign, draw offers) are in [`SeatHandle::observe`]'s `meta_actions`.
+    pub async fn legal_actions(&self) -> Result<Vec<pb::Action>, Error> {
+        Ok(self.access.observe().await?.legal_actions)
+    }
+
     /// Sends one action (normally one of the observed `legal_actions` or `meta_actions`) with
     /// a fresh request id and no version check.
     pub async fn act(&self, action: pb::Action) -> Result<pb::ActResponse, Error> {
@@ -53,7 +60,8 @@ impl SeatHandle {
     }
 
     /// Sends one action with options: a version the game must still be at, and a chosen
-    /// request id (a repeat of an earlier id returns that call's response and applies nothing).
+    /// request id (a repeat of an earlier id returns that call's response and applies nothing;
+    /// a call with a chosen id is not retried by the client).
     pub async fn act_with(
         &self,
         action: pb::Action,

@@ -1,5 +1,6 @@
-//! The client against a scripted in-process server: what goes on the wire (bearer tokens,
-//! request ids reused on retries, watch resumption points) and how server errors come back.
+//! The client against a scripted in-process server: what goes on the wire (bearer tokens, API
+//! keys, request ids reused on retries, watch resumption points, TLS) and how server errors come
+//! back.
 
 use std::collections::HashMap;
 use std::pin::Pin;
@@ -7,10 +8,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use deckmate::pb::game_service_server::{GameService, GameServiceServer};
-use deckmate::{ActOptions, Client, CreateOptions, Error, RetryPolicy, pb};
+use deckmate::{
+    ActOptions, Client, ConnectOptions, CreateOptions, Error, RetryPolicy, TlsOptions, pb,
+};
 use futures::{Stream, StreamExt};
-use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
+use tonic::transport::{Identity, Server, ServerTlsConfig};
 use tonic::{Request, Response, Status};
 use tonic_types::{ErrorDetails, StatusExt};
 
@@ -24,6 +27,8 @@ struct Log {
     act_calls: Vec<ActCall>,
     observe_authorizations: Vec<Option<String>>,
     watch_from_versions: Vec<u64>,
+    /// The `x-api-key` of every call, in arrival order.
+    api_keys: Vec<Option<String>>,
 }
 
 /// One `Act` call as received.
@@ -42,10 +47,23 @@ struct ScriptedServer {
 }
 
 fn authorization<T>(request: &Request<T>) -> Option<String> {
+    metadata(request, "authorization")
+}
+
+fn metadata<T>(request: &Request<T>, key: &str) -> Option<String> {
     request
         .metadata()
-        .get("authorization")
+        .get(key)
         .map(|value| value.to_str().expect("ascii metadata").to_string())
+}
+
+impl ScriptedServer {
+    /// Records the call's API key and returns the log.
+    fn log_call<T>(&self, request: &Request<T>) -> std::sync::MutexGuard<'_, Log> {
+        let mut log = self.log.lock().expect("log");
+        log.api_keys.push(metadata(request, "x-api-key"));
+        log
+    }
 }
 
 fn observation(version: u64) -> pb::ObserveResponse {
@@ -59,6 +77,7 @@ fn observation(version: u64) -> pb::ObserveResponse {
             pb::GameStatus::InProgress
         }
         .into(),
+        legal_actions: vec![deckmate::meta_action(pb::MetaActionKind::OfferDraw)],
         ..Default::default()
     }
 }
@@ -69,7 +88,7 @@ impl GameService for ScriptedServer {
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
-        let mut log = self.log.lock().expect("log");
+        let mut log = self.log_call(&request);
         log.create_request_ids
             .push(request.get_ref().request_id.clone());
         if log.create_request_ids.len() == 1 {
@@ -97,7 +116,7 @@ impl GameService for ScriptedServer {
         &self,
         request: Request<pb::ActRequest>,
     ) -> Result<Response<pb::ActResponse>, Status> {
-        let mut log = self.log.lock().expect("log");
+        let mut log = self.log_call(&request);
         log.act_calls.push(ActCall {
             authorization: authorization(&request),
             request_id: request.get_ref().request_id.clone(),
@@ -129,9 +148,7 @@ impl GameService for ScriptedServer {
         &self,
         request: Request<pb::ObserveRequest>,
     ) -> Result<Response<pb::ObserveResponse>, Status> {
-        self.log
-            .lock()
-            .expect("log")
+        self.log_call(&request)
             .observe_authorizations
             .push(authorization(&request));
         Ok(Response::new(observation(1)))
@@ -145,7 +162,7 @@ impl GameService for ScriptedServer {
     ) -> Result<Response<Self::WatchStream>, Status> {
         let from = request.get_ref().from_version;
         let first_call = {
-            let mut log = self.log.lock().expect("log");
+            let mut log = self.log_call(&request);
             log.watch_from_versions.push(from);
             log.watch_from_versions.len() == 1
         };
@@ -179,8 +196,9 @@ impl GameService for ScriptedServer {
 
     async fn list_variants(
         &self,
-        _request: Request<pb::ListVariantsRequest>,
+        request: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
+        drop(self.log_call(&request));
         Ok(Response::new(pb::ListVariantsResponse {
             variants: vec![pb::Variant {
                 id: "pigeon_chess".into(),
@@ -203,6 +221,11 @@ fn quick_retries() -> RetryPolicy {
 
 /// Starts the scripted server on a free loopback port; returns a client and the log.
 async fn start() -> (Client, Arc<Mutex<Log>>) {
+    start_with(ConnectOptions::default()).await
+}
+
+/// Starts the scripted server; the client connects with `options` and quick retries.
+async fn start_with(options: ConnectOptions) -> (Client, Arc<Mutex<Log>>) {
     let server = ScriptedServer::default();
     let log = server.log.clone();
     let incoming = TcpIncoming::bind("127.0.0.1:0".parse().expect("address")).expect("bind");
@@ -212,10 +235,12 @@ async fn start() -> (Client, Arc<Mutex<Log>>) {
             .add_service(GameServiceServer::new(server))
             .serve_with_incoming(incoming),
     );
-    let client = Client::connect(format!("http://{address}"))
-        .await
-        .expect("connect")
-        .with_retry_policy(quick_retries());
+    let client = Client::connect_with(
+        format!("http://{address}"),
+        options.with_retry_policy(quick_retries()),
+    )
+    .await
+    .expect("connect");
     (client, log)
 }
 
@@ -299,6 +324,83 @@ async fn separate_acts_get_separate_request_ids_unless_one_is_given() {
     assert_eq!(ids[0], ids[1]);
     assert_ne!(ids[1], ids[2], "a new action gets a new id");
     assert_eq!(ids[3], "my-id");
+}
+
+#[tokio::test]
+async fn an_act_with_a_caller_chosen_request_id_is_sent_once() {
+    let (client, log) = start().await;
+    let seat = client.seat("g-1", 0, "token-zero").expect("seat");
+    let chosen = ActOptions::default().with_request_id("mine");
+    let error = seat
+        .act_with(deckmate::meta_action(pb::MetaActionKind::Resign), chosen)
+        .await
+        .expect_err("the first attempt fails and is not retried");
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
+    let calls = &log.lock().expect("log").act_calls;
+    assert_eq!(calls.len(), 1);
+    assert_eq!(calls[0].request_id, "mine");
+}
+
+#[tokio::test]
+async fn a_create_game_with_a_caller_chosen_request_id_is_sent_once() {
+    let (client, log) = start().await;
+    let options = CreateOptions::default().with_request_id("my-create");
+    let error = client
+        .create_game(pigeon_chess(), 2, options)
+        .await
+        .expect_err("the first attempt fails and is not retried");
+    assert!(error.is_retryable(), "{error:?}");
+    assert_eq!(
+        log.lock().expect("log").create_request_ids,
+        vec!["my-create".to_string()]
+    );
+}
+
+#[tokio::test]
+async fn the_api_key_goes_with_every_call() {
+    let (client, log) = start_with(ConnectOptions::default().with_api_key("key-42")).await;
+    client.list_variants().await.expect("variants");
+    let game = client
+        .create_game(pigeon_chess(), 2, CreateOptions::default())
+        .await
+        .expect("created");
+    let seat = &game.seats[0];
+    seat.observe().await.expect("observe");
+    seat.resign().await.expect("resign");
+    client.spectate("g-1").observe().await.expect("spectate");
+    let watched = seat.watch(0).collect::<Vec<_>>().await;
+    assert!(watched.iter().all(Result::is_ok));
+
+    let keys = log.lock().expect("log").api_keys.clone();
+    // list, create (twice: one retry), observe, act (twice), spectate, watch (twice).
+    assert_eq!(keys.len(), 9, "{keys:?}");
+    assert!(
+        keys.iter().all(|key| key.as_deref() == Some("key-42")),
+        "{keys:?}"
+    );
+    assert!(!format!("{client:?}").contains("key-42"));
+}
+
+#[tokio::test]
+async fn without_an_api_key_none_is_sent() {
+    let (client, log) = start().await;
+    client.list_variants().await.expect("variants");
+    assert_eq!(log.lock().expect("log").api_keys, vec![None]);
+}
+
+#[tokio::test]
+async fn legal_actions_are_the_observed_ones() {
+    let (client, log) = start().await;
+    let seat = client.seat("g-1", 1, "token-one").expect("seat");
+    let actions = seat.legal_actions().await.expect("legal actions");
+    assert_eq!(
+        actions,
+        vec![deckmate::meta_action(pb::MetaActionKind::OfferDraw)]
+    );
+    assert_eq!(
+        log.lock().expect("log").observe_authorizations,
+        vec![Some("Bearer token-one".to_string())]
+    );
 }
 
 #[tokio::test]
@@ -422,4 +524,67 @@ fn debug_output_of_handles_hides_tokens() {
 fn uuid_like(id: &str) -> bool {
     let groups: Vec<usize> = id.split('-').map(str::len).collect();
     groups == [8, 4, 4, 4, 12] && id.chars().all(|c| c == '-' || c.is_ascii_hexdigit())
+}
+
+/// The test CA and the localhost certificate it signed (sdk/testdata/tls/README.md).
+const TEST_CA: &[u8] = include_bytes!("../../testdata/tls/ca.pem");
+const TEST_SERVER_CERT: &[u8] = include_bytes!("../../testdata/tls/server.pem");
+const TEST_SERVER_KEY: &[u8] = include_bytes!("../../testdata/tls/server.key");
+
+/// Starts the scripted server with TLS on a free loopback port; returns its port.
+async fn start_tls() -> u16 {
+    let identity = Identity::from_pem(TEST_SERVER_CERT, TEST_SERVER_KEY);
+    let incoming = TcpIncoming::bind("127.0.0.1:0".parse().expect("address")).expect("bind");
+    let port = incoming.local_addr().expect("local address").port();
+    let server = Server::builder()
+        .tls_config(ServerTlsConfig::new().identity(identity))
+        .expect("server TLS settings")
+        .add_service(GameServiceServer::new(ScriptedServer::default()))
+        .serve_with_incoming(incoming);
+    tokio::spawn(server);
+    port
+}
+
+#[tokio::test]
+async fn tls_connects_when_the_server_certificate_is_trusted() {
+    let port = start_tls().await;
+    let options = ConnectOptions::default()
+        .with_tls(TlsOptions::default().with_ca_pem(TEST_CA))
+        .with_retry_policy(quick_retries());
+    // By name, as the certificate says.
+    let client = Client::connect_with(format!("https://localhost:{port}"), options.clone())
+        .await
+        .expect("TLS connection");
+    let variants = client.list_variants().await.expect("a call over TLS");
+    assert_eq!(variants[0].id, "pigeon_chess");
+    // By address, naming the server explicitly.
+    let by_address = options.with_tls(
+        TlsOptions::default()
+            .with_ca_pem(TEST_CA)
+            .with_server_name("localhost"),
+    );
+    let client = Client::connect_with(format!("https://127.0.0.1:{port}"), by_address)
+        .await
+        .expect("TLS connection by address");
+    client.list_variants().await.expect("a call over TLS");
+}
+
+#[tokio::test]
+async fn tls_refuses_a_server_certificate_it_cannot_verify() {
+    let port = start_tls().await;
+    // The test CA is not among the system's authorities.
+    let error = Client::connect(format!("https://localhost:{port}"))
+        .await
+        .expect_err("untrusted certificate");
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
+    // Trusted CA, wrong name.
+    let wrong_name = ConnectOptions::default().with_tls(
+        TlsOptions::default()
+            .with_ca_pem(TEST_CA)
+            .with_server_name("games.example"),
+    );
+    let error = Client::connect_with(format!("https://127.0.0.1:{port}"), wrong_name)
+        .await
+        .expect_err("certificate for another name");
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
 }

@@ -178,6 +178,8 @@ fn cors() -> CorsLayer {
             HeaderName::from_static("x-grpc-web"),
             HeaderName::from_static("x-user-agent"),
             HeaderName::from_static("grpc-timeout"),
+            // The SDKs send the caller's API key with every call (docs/API.md, "API keys").
+            HeaderName::from_static("x-api-key"),
         ])
         .expose_headers([
             HeaderName::from_static("grpc-status"),
