@@ -136,6 +136,9 @@ const TRANSPORT_ERROR_CODES = new Set([
   "UND_ERR_CONNECT_TIMEOUT",
 ]);
 
+/** Error codes of TLS handshakes that failed (untrusted or mismatched certificates). */
+const TLS_ERROR_CODE = /^ERR_TLS_|^ERR_SSL_|CERT|^UNABLE_TO_|SELF_SIGNED|^DEPTH_ZERO/;
+
 /** Messages of errors raised by connect (not by a server) when a connection broke. */
 const TRANSPORT_MESSAGES = [
   /^http\/2 stream closed with error code/,
@@ -164,7 +167,7 @@ function causeChain(error: unknown): unknown[] {
 function isConnectionFailure(error: ConnectError): boolean {
   for (const link of causeChain(error)) {
     const code = (link as { code?: unknown }).code;
-    if (typeof code === "string" && TRANSPORT_ERROR_CODES.has(code)) {
+    if (typeof code === "string" && (TRANSPORT_ERROR_CODES.has(code) || TLS_ERROR_CODE.test(code))) {
       return true;
     }
     const message = link instanceof ConnectError ? link.rawMessage : (link as Error)?.message;

@@ -1,0 +1,12 @@
+/** The whole suite in one process, so that the live server starts once. */
+import { after } from "node:test";
+
+import { stopLiveServer } from "./helpers/server.js";
+
+import "./errors.js";
+import "./scripted-retry.js";
+import "./scripted-compat.js";
+import "./tls.js";
+import "./web-imports.js";
+
+after(stopLiveServer);
