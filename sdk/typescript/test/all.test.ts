@@ -8,5 +8,10 @@ import "./scripted-retry.js";
 import "./scripted-compat.js";
 import "./tls.js";
 import "./web-imports.js";
+import "./live-games.js";
+import "./live-errors.js";
+import "./live-web.js";
+import "./live-watch-reset.js";
+import "./example.js";
 
 after(stopLiveServer);
