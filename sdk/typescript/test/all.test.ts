@@ -4,6 +4,7 @@ import { after } from "node:test";
 import { stopLiveServer } from "./helpers/server.js";
 
 import "./errors.js";
+import "./surface.js";
 import "./scripted-retry.js";
 import "./scripted-compat.js";
 import "./tls.js";
