@@ -1,0 +1,100 @@
+/** The calls every handle of one game makes, with its credential (if any) and retry policy. */
+import { create } from "@bufbuild/protobuf";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { Client as RpcClient } from "@connectrpc/connect";
+
+import { toDeckmateError } from "./errors.js";
+import {
+  type ActResponse,
+  ActionSchema,
+  type GameService,
+  type GetHistoryResponse,
+  type ObserveResponse,
+} from "./gen/deckmate/v1/game_service_pb.js";
+import type { ActOptions } from "./options.js";
+import { newRequestId } from "./request-id.js";
+import { RetryPolicy } from "./retry.js";
+import { resumingWatch } from "./watch.js";
+
+/** The generated client of the GameService. */
+export type GameServiceClient = RpcClient<typeof GameService>;
+
+/** An action message or the fields to build one. */
+export type ActionInit = MessageInitShape<typeof ActionSchema>;
+
+/** One game as one caller (a seat token, or none for a spectator) reaches it. */
+export class GameAccess {
+  readonly #rpc: GameServiceClient;
+  readonly #retry: RetryPolicy;
+  readonly #token: string | undefined;
+  /** The game's id. */
+  readonly gameId: string;
+
+  /** Access to `gameId` through `rpc`, as the holder of `token` (or as a spectator). */
+  constructor(rpc: GameServiceClient, retry: RetryPolicy, gameId: string, token: string | undefined) {
+    this.#rpc = rpc;
+    this.#retry = retry;
+    this.gameId = gameId;
+    this.#token = token;
+  }
+
+  /** The seat token, `""` for a spectator. */
+  get token(): string {
+    return this.#token ?? "";
+  }
+
+  /** The retry policy of every call. */
+  get retry(): RetryPolicy {
+    return this.#retry;
+  }
+
+  /** The call options carrying the seat token, if any. */
+  callOptions(signal?: AbortSignal): { headers: Record<string, string>; signal?: AbortSignal } {
+    const headers: Record<string, string> = {};
+    if (this.#token !== undefined) {
+      headers["authorization"] = `Bearer ${this.#token}`;
+    }
+    return signal === undefined ? { headers } : { headers, signal };
+  }
+
+  /** The game as the caller sees it now. */
+  observe(): Promise<ObserveResponse> {
+    return this.#retry.run(() => this.#rpc.observe({ gameId: this.gameId }, this.callOptions()));
+  }
+
+  /** The event log as the caller may know it. */
+  history(): Promise<GetHistoryResponse> {
+    return this.#retry.run(() => this.#rpc.getHistory({ gameId: this.gameId }, this.callOptions()));
+  }
+
+  /**
+   * Sends one action. With a generated request id the call is retried after temporary
+   * failures (resending the same id); with the caller's id it is sent once.
+   */
+  act(action: ActionInit, options: ActOptions | undefined): Promise<ActResponse> {
+    const callerId = options?.requestId;
+    const request = {
+      gameId: this.gameId,
+      action: create(ActionSchema, action),
+      expectedVersion: options?.expectedVersion,
+      requestId: callerId ?? newRequestId(),
+    };
+    const call = () => this.#rpc.act(request, this.callOptions());
+    if (callerId !== undefined) {
+      return call().catch((reason: unknown) => {
+        throw toDeckmateError(reason);
+      });
+    }
+    return this.#retry.run(call);
+  }
+
+  /** Opens one Watch call starting after `fromVersion`; no retries. */
+  openWatch(fromVersion: bigint, signal: AbortSignal): AsyncIterable<ObserveResponse> {
+    return this.#rpc.watch({ gameId: this.gameId, fromVersion }, this.callOptions(signal));
+  }
+
+  /** Every version after `fromVersion`, resumed after temporary failures. */
+  watch(fromVersion: bigint | number): AsyncGenerator<ObserveResponse, void, undefined> {
+    return resumingWatch(this, BigInt(fromVersion));
+  }
+}

@@ -1,0 +1,170 @@
+/** Which calls are retried, with which request id, against a scripted server. */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+
+import {
+  ActOptions,
+  ActRequestSchema,
+  Client,
+  CreateGameRequestSchema,
+  GameOver,
+  GameConfigSchema,
+  MetaActionKind,
+  RetryPolicy,
+  StoreUnavailable,
+  TransportError,
+  WatchRequestSchema,
+  create,
+  fromBinary,
+  metaAction,
+} from "@deckmate/client";
+
+import { startScripted, type ReceivedCall, type Script } from "./helpers/scripted.js";
+import { bytesField, statusWithErrorInfo, varintField } from "./helpers/wire.js";
+
+const UNAVAILABLE = 14;
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const FAST = new RetryPolicy({ maxAttempts: 4, initialBackoffMs: 1, maxBackoffMs: 4 });
+const CONFIG = create(GameConfigSchema, { game: { case: "chuno", value: {} } });
+
+/** An ObserveResponse of game "g" at `version`. */
+function observation(version: number): Buffer {
+  return Buffer.concat([bytesField(1, "g"), bytesField(2, "chuno"), varintField(3, version)]);
+}
+
+/** A CreateGameResponse with one seat. */
+const CREATED = Buffer.concat([
+  bytesField(1, "g"),
+  bytesField(2, Buffer.concat([varintField(1, 0), bytesField(2, "secret")])),
+  bytesField(5, "chuno"),
+]);
+
+/** Runs `body` with a client of a scripted server running `script`; returns the calls. */
+async function withServer(script: Script, body: (client: Client) => Promise<void>): Promise<ReceivedCall[]> {
+  const server = await startScripted(script);
+  try {
+    await body(await Client.connect(server.address, { retry: FAST }));
+    return server.calls;
+  } finally {
+    await server.close();
+  }
+}
+
+/** The request ids of the Act calls. */
+function actIds(calls: ReceivedCall[]): string[] {
+  return calls.filter((call) => call.method === "Act").map((call) => fromBinary(ActRequestSchema, call.request).requestId);
+}
+
+describe("retries against a scripted server", () => {
+  test("Act with a generated request id is retried with the same id", async () => {
+    const calls = await withServer(
+      (_, attempt) => (attempt < 3 ? { status: UNAVAILABLE, message: "down" } : { messages: [varintField(1, 7)] }),
+      async (client) => {
+        const response = await client.seat("g", 0, "tok").act(metaAction(MetaActionKind.RESIGN));
+        assert.equal(response.version, 7n);
+      },
+    );
+    const ids = actIds(calls);
+    assert.equal(ids.length, 3);
+    assert.match(ids[0]!, UUID_V4);
+    assert.ok(ids.every((id) => id === ids[0]));
+    assert.equal(calls[0]!.headers["authorization"], "Bearer tok");
+  });
+
+  test("Act with the caller's request id is sent once", async () => {
+    const calls = await withServer(
+      () => ({ status: UNAVAILABLE, message: "down" }),
+      async (client) => {
+        const options = ActOptions.expecting(3).withRequestId("mine");
+        await assert.rejects(client.seat("g", 0, "tok").actWith(metaAction(MetaActionKind.RESIGN), options), TransportError);
+      },
+    );
+    assert.deepEqual(actIds(calls), ["mine"]);
+    assert.equal(fromBinary(ActRequestSchema, calls[0]!.request).expectedVersion, 3n);
+  });
+
+  test("CreateGame is retried with one id after a retryable reason, and not with the caller's id", async () => {
+    const overloaded = statusWithErrorInfo(UNAVAILABLE, "busy", "OVERLOADED", "deckmate");
+    const retried = await withServer(
+      (_, attempt) => (attempt === 1 ? { status: UNAVAILABLE, message: "busy", details: overloaded } : { messages: [CREATED] }),
+      async (client) => {
+        const game = await client.createGame(CONFIG, 0, { seed: 5 });
+        assert.equal(game.id, "g");
+        assert.equal(game.seat(0).token, "secret");
+      },
+    );
+    const requests = retried.map((call) => fromBinary(CreateGameRequestSchema, call.request));
+    assert.equal(requests.length, 2);
+    assert.equal(requests[0]!.requestId, requests[1]!.requestId);
+    assert.equal(requests[0]!.seed, 5n);
+    const once = await withServer(
+      () => ({ status: UNAVAILABLE, message: "busy", details: overloaded }),
+      async (client) => {
+        await assert.rejects(client.createGame(CONFIG, 0, { requestId: "chosen" }), (error: unknown) => {
+          assert.ok(error instanceof Error && error.name === "Overloaded");
+          return true;
+        });
+      },
+    );
+    assert.equal(once.length, 1);
+  });
+
+  test("reads are retried on UNAVAILABLE only, within the attempt budget", async () => {
+    const observeCalls = await withServer(
+      (_, attempt) => (attempt < 4 ? { status: UNAVAILABLE, message: "down" } : { messages: [observation(2)] }),
+      async (client) => {
+        assert.equal((await client.spectate("g").observe()).version, 2n);
+      },
+    );
+    assert.equal(observeCalls.length, 4);
+    const exhausted = await withServer(
+      () => ({ status: UNAVAILABLE, details: statusWithErrorInfo(UNAVAILABLE, "store", "STORE_UNAVAILABLE", "deckmate") }),
+      async (client) => {
+        await assert.rejects(client.spectate("g").history(), StoreUnavailable);
+      },
+    );
+    assert.equal(exhausted.length, 4);
+    const final = await withServer(
+      () => ({ status: 9, message: "over", details: statusWithErrorInfo(9, "over", "GAME_OVER", "deckmate") }),
+      async (client) => {
+        await assert.rejects(client.seat("g", 1, "t").legalActions(), GameOver);
+      },
+    );
+    assert.equal(final.length, 1);
+  });
+
+  test("watch resumes from the last delivered version after UNAVAILABLE", async () => {
+    const store = statusWithErrorInfo(UNAVAILABLE, "store", "STORE_UNAVAILABLE", "deckmate");
+    const calls = await withServer(
+      (_, attempt) => {
+        if (attempt === 1) {
+          return { messages: [observation(1), observation(2)], status: UNAVAILABLE, details: store };
+        }
+        if (attempt === 2) {
+          return { status: UNAVAILABLE, message: "still down" };
+        }
+        return { messages: [observation(3), observation(4)] };
+      },
+      async (client) => {
+        const versions: bigint[] = [];
+        for await (const view of client.seat("g", 0, "tok").watch()) {
+          versions.push(view.version);
+        }
+        assert.deepEqual(versions, [1n, 2n, 3n, 4n]);
+      },
+    );
+    const from = calls.map((call) => fromBinary(WatchRequestSchema, call.request).fromVersion);
+    assert.deepEqual(from, [0n, 2n, 2n]);
+  });
+
+  test("watch gives up after the retry budget without delivering anything", async () => {
+    const calls = await withServer(
+      () => ({ status: UNAVAILABLE, message: "down" }),
+      async (client) => {
+        const watch = client.spectate("g").watch(5);
+        await assert.rejects(watch.next(), TransportError);
+      },
+    );
+    assert.equal(calls.length, 4);
+  });
+});
