@@ -15,11 +15,4 @@ export { Spectator } from "./spectator.js";
 export type { ActionInit } from "./access.js";
 export { apiKeyInterceptor, type ClientOptions, type GameConfigInit } from "./client.js";
 
-export * from "./gen/deckmate/v1/game_service_pb.js";
-export * from "./gen/deckmate/v1/games/card_chess_pb.js";
-export * from "./gen/deckmate/v1/games/chuno_pb.js";
-export * from "./gen/deckmate/v1/games/pigeon_chess_pb.js";
-export * from "./gen/deckmate/v1/games/pile_chess_pb.js";
-export * from "./gen/deckmate/v1/games/raindrop_chess_pb.js";
-export * from "./gen/google/rpc/error_details_pb.js";
-export * from "./gen/google/rpc/status_pb.js";
+export * from "./gen/index.js";
