@@ -7,20 +7,23 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import grpc
 import grpc.aio
 
 from deckmate import pb
 from deckmate._calls import Credentials, WatchCursor, act_request, create_game_request
-from deckmate._generated.v1.game_service_pb2_grpc import GameServiceAsyncStub, GameServiceStub
+from deckmate._generated.v1.game_service_pb2_grpc import GameServiceStub
 from deckmate.actions import meta_action
 from deckmate.errors import DeckmateError, error_from_rpc
 from deckmate.game import Game
 from deckmate.options import ActOptions, CreateOptions
 from deckmate.retry import RetryPolicy
 from deckmate.tls import TlsOptions, parse_endpoint
+
+if TYPE_CHECKING:
+    from deckmate._generated.v1.game_service_pb2_grpc import GameServiceAsyncStub
 
 RequestT = TypeVar("RequestT")
 ResponseT = TypeVar("ResponseT")
