@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import random
 
@@ -38,10 +39,8 @@ def play_to_end(game: Game[SeatHandle], seed: int = SEED) -> pb.ObserveResponse:
                 return view
             if view.legal_actions:
                 action = rng.choice(list(view.legal_actions))
-                try:
+                with contextlib.suppress(StaleVersion, NotYourTurn):
                     seat.act_with(action, ActOptions.expecting(view.version))
-                except (StaleVersion, NotYourTurn):
-                    pass
 
 
 async def play_to_end_async(game: Game[AsyncSeatHandle], seed: int = SEED) -> pb.ObserveResponse:
@@ -54,10 +53,8 @@ async def play_to_end_async(game: Game[AsyncSeatHandle], seed: int = SEED) -> pb
                 return view
             actions = await seat.legal_actions()
             if actions:
-                try:
+                with contextlib.suppress(StaleVersion, NotYourTurn):
                     await seat.act_with(rng.choice(actions), ActOptions.expecting(view.version))
-                except (StaleVersion, NotYourTurn):
-                    pass
 
 
 def check_finished(

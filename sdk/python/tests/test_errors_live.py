@@ -25,7 +25,6 @@ from deckmate import (
 )
 
 
-
 def test_bad_token(client: Client) -> None:
     game = client.create_game(config_of("chuno"), 2, CreateOptions(seed=SEED))
     action = game.seat(0).legal_actions()[0]
