@@ -39,7 +39,8 @@ def details(*messages: Message) -> bytes:
 
 
 def info(reason: str, domain: str = "deckmate", **metadata: str) -> Message:
-    return error_details_pb2.ErrorInfo(reason=reason, domain=domain, metadata=metadata)
+    message: Message = error_details_pb2.ErrorInfo(reason=reason, domain=domain, metadata=metadata)
+    return message
 
 
 @pytest.mark.parametrize("reason", sorted(ERROR_CLASSES))
