@@ -194,7 +194,7 @@ class AsyncClient:
         *,
         api_key: str | None = None,
         tls: bool | TlsOptions | None = None,
-        retry: RetryPolicy | None = None,
+        retry: RetryPolicy = RetryPolicy(),
     ) -> AsyncClient:
         """Connect to `address` (`host:port`, `http://host:port` or `https://host:port`).
 
@@ -208,7 +208,7 @@ class AsyncClient:
             channel = grpc.aio.secure_channel(
                 endpoint.target, endpoint.credentials, options=endpoint.options
             )
-        return cls(address, _AsyncRpc(channel, retry or RetryPolicy(), api_key))
+        return cls(address, _AsyncRpc(channel, retry, api_key))
 
     async def close(self) -> None:
         """Close the connection; handles made from this client stop working."""
@@ -227,14 +227,14 @@ class AsyncClient:
         return list(response.variants)
 
     async def create_game(
-        self, config: pb.GameConfig, seats: int = 0, options: CreateOptions | None = None
+        self, config: pb.GameConfig, seats: int = 0, options: CreateOptions = CreateOptions()
     ) -> Game[AsyncSeatHandle]:
         """Create a game of the kind `config` names with `seats` seats (0: the smallest count).
 
         Without a caller-chosen request id, temporary failures are retried with the same id,
         so at most one game is created.
         """
-        request, retryable = create_game_request(config, seats, options or CreateOptions())
+        request, retryable = create_game_request(config, seats, options)
         response = await self._rpc.unary(self._rpc.stub.CreateGame, request, None, retryable)
         return Game(
             id=response.game_id,

@@ -187,7 +187,7 @@ class Client:
         *,
         api_key: str | None = None,
         tls: bool | TlsOptions | None = None,
-        retry: RetryPolicy | None = None,
+        retry: RetryPolicy = RetryPolicy(),
     ) -> Client:
         """Connect to `address` (`host:port`, `http://host:port` or `https://host:port`).
 
@@ -203,7 +203,7 @@ class Client:
             channel = grpc.secure_channel(
                 endpoint.target, endpoint.credentials, options=endpoint.options
             )
-        return cls(address, _Rpc(channel, retry or RetryPolicy(), api_key))
+        return cls(address, _Rpc(channel, retry, api_key))
 
     def close(self) -> None:
         """Close the connection; handles made from this client stop working."""
@@ -221,14 +221,14 @@ class Client:
         return list(response.variants)
 
     def create_game(
-        self, config: pb.GameConfig, seats: int = 0, options: CreateOptions | None = None
+        self, config: pb.GameConfig, seats: int = 0, options: CreateOptions = CreateOptions()
     ) -> Game[SeatHandle]:
         """Create a game of the kind `config` names with `seats` seats (0: the smallest count).
 
         Without a caller-chosen request id, temporary failures are retried with the same id,
         so at most one game is created.
         """
-        request, retryable = create_game_request(config, seats, options or CreateOptions())
+        request, retryable = create_game_request(config, seats, options)
         response = self._rpc.unary(self._rpc.stub.CreateGame, request, None, retryable)
         return Game(
             id=response.game_id,
