@@ -5,7 +5,7 @@ REPO_ROOT="$(cd "$SDK_PY_DIR/../.." && pwd)"
 VENV="${DECKMATE_SDK_VENV:-$REPO_ROOT/target/sdk-venv}"
 PY="$VENV/bin/python"
 PINS="$SDK_PY_DIR/requirements-dev.txt"
-STAMP="$VENV/.deckmate-pins"
+STAMP="$VENV/.deckmate-python-pins"
 if [ ! -x "$PY" ] || ! cmp -s "$PINS" "$STAMP"; then
   echo "setting up $VENV" >&2
   python3 -m venv "$VENV"

@@ -36,7 +36,7 @@ def create_game_request(
     )
     if options.seed is not None:
         request.seed = options.seed
-    return request, options.request_id is None
+    return request, not options.request_id
 
 
 def act_request(game_id: str, action: pb.Action, options: ActOptions) -> tuple[pb.ActRequest, bool]:
@@ -48,7 +48,7 @@ def act_request(game_id: str, action: pb.Action, options: ActOptions) -> tuple[p
     )
     if options.expected_version is not None:
         request.expected_version = options.expected_version
-    return request, options.request_id is None
+    return request, not options.request_id
 
 
 class WatchCursor:
