@@ -68,3 +68,13 @@ def test_seat_rebuilt_from_its_token_acts_for_that_seat(client: Client) -> None:
     again = client.seat(game.id, 1, original.token)
     assert again.observe().seat == 1
     assert again.legal_actions() == original.legal_actions()
+
+
+def test_legal_actions_are_game_actions_only(client: Client) -> None:
+    game = client.create_game(config_of("chuno"), 2, CreateOptions(seed=SEED))
+    seat = game.seat(0)
+    actions = seat.legal_actions()
+    assert actions
+    assert all(action.WhichOneof("kind") == "chuno" for action in actions)
+    meta = {m.kind for m in seat.observe().meta_actions}
+    assert pb.META_ACTION_KIND_RESIGN in meta
