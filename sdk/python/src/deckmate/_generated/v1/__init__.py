@@ -1,0 +1,1 @@
+"""Generated protobuf and gRPC modules (private; use deckmate.pb)."""

@@ -1,0 +1,256 @@
+"""The asyncio client: `AsyncClient`, `AsyncSeatHandle` and `AsyncSpectator` (on grpc.aio).
+
+Every method mirrors the synchronous client's, awaited; `watch` returns an async iterator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, TypeVar
+
+import grpc
+import grpc.aio
+
+from deckmate import pb
+from deckmate._calls import Credentials, WatchCursor, act_request, create_game_request
+from deckmate._generated.v1.game_service_pb2_grpc import GameServiceStub
+from deckmate.actions import meta_action
+from deckmate.errors import DeckmateError, error_from_rpc
+from deckmate.game import Game
+from deckmate.options import ActOptions, CreateOptions
+from deckmate.retry import RetryPolicy
+from deckmate.tls import TlsOptions, parse_endpoint
+
+if TYPE_CHECKING:
+    from deckmate._generated.v1.game_service_pb2_grpc import GameServiceAsyncStub
+
+RequestT = TypeVar("RequestT")
+ResponseT = TypeVar("ResponseT")
+
+
+class _AsyncRpc:
+    """The connection a client shares with its handles: stub, retry policy and API key."""
+
+    def __init__(self, channel: grpc.aio.Channel, retry: RetryPolicy, api_key: str | None) -> None:
+        self.channel = channel
+        self.stub: GameServiceAsyncStub = GameServiceStub(channel)
+        self.retry = retry
+        self.api_key = api_key
+
+    async def unary(
+        self,
+        method: grpc.aio.UnaryUnaryMultiCallable[RequestT, ResponseT],
+        request: RequestT,
+        token: str | None,
+        retryable: bool = True,
+    ) -> ResponseT:
+        """Call `method`, repeating it after temporary failures when `retryable`."""
+        metadata = Credentials(self.api_key, token).metadata()
+        failures = 0
+        while True:
+            try:
+                return await method(request, metadata=metadata)
+            except grpc.RpcError as raised:
+                error = error_from_rpc(raised)
+            failures += 1
+            pause = self.retry.pause_before_retry(failures, error) if retryable else None
+            if pause is None:
+                raise error from None
+            await asyncio.sleep(pause)
+
+    async def watch(
+        self, game_id: str, token: str | None, from_version: int
+    ) -> AsyncIterator[pb.ObserveResponse]:
+        """Yield every version after `from_version`, reconnecting after temporary failures."""
+        metadata = Credentials(self.api_key, token).metadata()
+        cursor = WatchCursor(from_version, self.retry)
+        while True:
+            error: DeckmateError
+            call = self.stub.Watch(cursor.request(game_id), metadata=metadata)
+            try:
+                async for observation in call:
+                    if cursor.accept(observation):
+                        yield observation
+                return
+            except grpc.RpcError as raised:
+                error = error_from_rpc(raised)
+            finally:
+                call.cancel()
+            pause = cursor.pause_after(error)
+            if pause is None:
+                raise error
+            await asyncio.sleep(pause)
+
+
+class _AsyncViewer:
+    """One game as one viewer sees it: a seat (with its token) or a spectator."""
+
+    def __init__(self, rpc: _AsyncRpc, game_id: str, token: str | None) -> None:
+        self._rpc = rpc
+        self._game_id = game_id
+        self._token = token
+
+    @property
+    def game_id(self) -> str:
+        """The game's id."""
+        return self._game_id
+
+    async def observe(self) -> pb.ObserveResponse:
+        """Return the game as this viewer sees it now."""
+        request = pb.ObserveRequest(game_id=self._game_id)
+        return await self._rpc.unary(self._rpc.stub.Observe, request, self._token)
+
+    def watch(self, from_version: int = 0) -> AsyncIterator[pb.ObserveResponse]:
+        """Yield every version after `from_version` as this viewer sees it, in order, each once.
+
+        The iterator ends after the game's final version. After a temporary failure it
+        reconnects and resumes from the last version it delivered, within the retry policy
+        (failures are counted since the last delivered item).
+        """
+        return self._rpc.watch(self._game_id, self._token, from_version)
+
+    async def history(self) -> pb.GetHistoryResponse:
+        """Return the event log as this viewer may know it (complete once the game finished)."""
+        request = pb.GetHistoryRequest(game_id=self._game_id)
+        return await self._rpc.unary(self._rpc.stub.GetHistory, request, self._token)
+
+
+class AsyncSpectator(_AsyncViewer):
+    """A game seen without a seat token: observe, watch and read its history."""
+
+    def __init__(self, rpc: _AsyncRpc, game_id: str) -> None:
+        super().__init__(rpc, game_id, None)
+
+    def __repr__(self) -> str:
+        return f"AsyncSpectator(game_id={self.game_id!r})"
+
+
+class AsyncSeatHandle(_AsyncViewer):
+    """One seat of one game; every call sends its token as `authorization: Bearer <token>`.
+
+    `repr()` never shows the token.
+    """
+
+    def __init__(self, rpc: _AsyncRpc, game_id: str, seat: int, token: str) -> None:
+        super().__init__(rpc, game_id, token)
+        self._seat = seat
+
+    @property
+    def seat(self) -> int:
+        """The seat index, 0-based."""
+        return self._seat
+
+    @property
+    def token(self) -> str:
+        """The secret seat token, to reconnect later with `AsyncClient.seat`; never log it."""
+        return self._token or ""
+
+    async def legal_actions(self) -> list[pb.Action]:
+        """Observe and return the game actions this seat may take now (meta actions apart)."""
+        return list((await self.observe()).legal_actions)
+
+    async def act(self, action: pb.Action) -> pb.ActResponse:
+        """Send one action with a fresh request id and no version check."""
+        return await self.act_with(action, ActOptions())
+
+    async def act_with(self, action: pb.Action, options: ActOptions) -> pb.ActResponse:
+        """Send one action with options: an expected version and/or a chosen request id."""
+        request, retryable = act_request(self._game_id, action, options)
+        return await self._rpc.unary(self._rpc.stub.Act, request, self._token, retryable)
+
+    async def resign(self) -> pb.ActResponse:
+        """Give up; in a two-player game the opponent wins."""
+        return await self.act(meta_action(pb.META_ACTION_KIND_RESIGN))
+
+    async def offer_draw(self) -> pb.ActResponse:
+        """Offer the opponent a draw."""
+        return await self.act(meta_action(pb.META_ACTION_KIND_OFFER_DRAW))
+
+    async def accept_draw(self) -> pb.ActResponse:
+        """Accept the opponent's pending draw offer; the game ends drawn."""
+        return await self.act(meta_action(pb.META_ACTION_KIND_ACCEPT_DRAW))
+
+    async def decline_draw(self) -> pb.ActResponse:
+        """Decline the opponent's pending draw offer."""
+        return await self.act(meta_action(pb.META_ACTION_KIND_DECLINE_DRAW))
+
+    def __repr__(self) -> str:
+        return f"AsyncSeatHandle(game_id={self.game_id!r}, seat={self._seat}, token=<redacted>)"
+
+
+class AsyncClient:
+    """An asyncio connection to a Deckmate server; close it (or use `async with`) when done."""
+
+    def __init__(self, address: str, rpc: _AsyncRpc) -> None:
+        """Wrap an open connection; use `AsyncClient.connect` instead."""
+        self._address = address
+        self._rpc = rpc
+
+    @classmethod
+    async def connect(
+        cls,
+        address: str,
+        *,
+        api_key: str | None = None,
+        tls: bool | TlsOptions | None = None,
+        retry: RetryPolicy = RetryPolicy(),
+    ) -> AsyncClient:
+        """Connect to `address` (`host:port`, `http://host:port` or `https://host:port`).
+
+        The options are those of `Client.connect`. The connection is made lazily: an
+        unreachable server shows as `TransportError` on the first call.
+        """
+        endpoint = parse_endpoint(address, tls)
+        if endpoint.credentials is None:
+            channel = grpc.aio.insecure_channel(endpoint.target, options=endpoint.options)
+        else:
+            channel = grpc.aio.secure_channel(
+                endpoint.target, endpoint.credentials, options=endpoint.options
+            )
+        return cls(address, _AsyncRpc(channel, retry, api_key))
+
+    async def close(self) -> None:
+        """Close the connection; handles made from this client stop working."""
+        await self._rpc.channel.close()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    async def list_variants(self) -> list[pb.Variant]:
+        """Return the hosted games: seat counts, default configs and rule summaries."""
+        rpc = self._rpc
+        response = await rpc.unary(rpc.stub.ListVariants, pb.ListVariantsRequest(), None)
+        return list(response.variants)
+
+    async def create_game(
+        self, config: pb.GameConfig, seats: int = 0, options: CreateOptions = CreateOptions()
+    ) -> Game[AsyncSeatHandle]:
+        """Create a game of the kind `config` names with `seats` seats (0: the smallest count).
+
+        Without a caller-chosen request id, temporary failures are retried with the same id,
+        so at most one game is created.
+        """
+        request, retryable = create_game_request(config, seats, options)
+        response = await self._rpc.unary(self._rpc.stub.CreateGame, request, None, retryable)
+        return Game(
+            id=response.game_id,
+            variant=response.variant,
+            seats=[self.seat(response.game_id, t.seat, t.token) for t in response.seat_tokens],
+            seed_commitment=response.seed_commitment,
+            version=response.version,
+        )
+
+    def seat(self, game_id: str, seat: int, token: str) -> AsyncSeatHandle:
+        """Return a handle for a seat whose token was kept from `create_game`."""
+        return AsyncSeatHandle(self._rpc, game_id, seat, token)
+
+    def spectate(self, game_id: str) -> AsyncSpectator:
+        """Return a spectator of `game_id`: observe, watch and history without a token."""
+        return AsyncSpectator(self._rpc, game_id)
+
+    def __repr__(self) -> str:
+        return f"AsyncClient(address={self._address!r})"

@@ -1,0 +1,12 @@
+"""The generated API types of `deckmate.v1`: every message and enum, by its proto name.
+
+>>> from deckmate import pb
+>>> config = pb.GameConfig(pigeon_chess=pb.PigeonChessConfig())
+"""
+
+from deckmate._generated.v1.game_service_pb2 import *  # noqa: F403
+from deckmate._generated.v1.games.card_chess_pb2 import *  # noqa: F403
+from deckmate._generated.v1.games.chuno_pb2 import *  # noqa: F403
+from deckmate._generated.v1.games.pigeon_chess_pb2 import *  # noqa: F403
+from deckmate._generated.v1.games.pile_chess_pb2 import *  # noqa: F403
+from deckmate._generated.v1.games.raindrop_chess_pb2 import *  # noqa: F403
