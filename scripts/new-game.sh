@@ -43,6 +43,17 @@ if [ "$mode" = "--dry-run" ]; then
   cargo test --locked -q -p deckmate-server --test api games::
   cargo clippy --locked -q -p deckmate-engine -p deckmate-server --all-targets -- -D warnings
   (cd proto && buf lint && buf breaking --against baseline/deckmate-v1.binpb)
+  echo "==> the SDKs' generated code with $id"
+  # Reuse this checkout's tool installs (the SDK venv and the TypeScript node_modules).
+  export DECKMATE_SDK_VENV="${DECKMATE_SDK_VENV:-$root/target/sdk-venv}"
+  if [ -d "$root/sdk/typescript/node_modules" ]; then
+    ln -s "$root/sdk/typescript/node_modules" sdk/typescript/node_modules
+  fi
+  sdk/regen.sh
+  config="$(python3 -c 'import sys; print("".join(p.title() for p in sys.argv[1].split("_")) + "Config")' "$id")"
+  (cd sdk/typescript && npx tsc -p tsconfig.json --noEmit)
+  "$DECKMATE_SDK_VENV/bin/python" -c "import sys; sys.path.insert(0, 'sdk/python/src'); from deckmate import pb; pb.$config()"
+  grep -q "${config}Schema" sdk/typescript/src/gen/deckmate/v1/games/"${id}"_pb.ts
   echo "==> the change a new game makes"
   git add --intent-to-add --all
   git diff --stat
@@ -54,3 +65,5 @@ cd "$root"
 python3 "$templates/scaffold.py" "$root" "$id"
 echo "scaffolded $id: implement its rules, then regenerate its golden playthroughs with"
 echo "  DECKMATE_UPDATE_GOLDEN=1 cargo test -p deckmate-engine --test golden"
+echo "and the SDKs' generated code with"
+echo "  sdk/regen.sh"

@@ -1,22 +1,12 @@
 #!/usr/bin/env bash
 # The Python SDK's CI: pinned tools in the shared venv, a real (non-editable) install of the
-# package, generated code up to date, lint, format, strict typing, and the test suite against
-# a live server (DECKMATE_SERVER_BIN, else <repo>/target/release/deckmate-server).
+# package, lint, format, strict typing, and the test suite against a live server
+# (DECKMATE_SERVER_BIN, else <repo>/target/release/deckmate-server). Whether the generated code
+# matches the protos is checked for every SDK at once by running sdk/regen.sh (see .ci/run).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/_venv.sh"
 cd "$SDK_PY_DIR"
 started=$SECONDS
-
-echo "== generated code is up to date"
-./regen.sh
-if git -C "$REPO_ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  stale="$(git -C "$REPO_ROOT" status --porcelain -- sdk/python/src/deckmate/_generated)"
-  if [ -n "$stale" ]; then
-    echo "generated code differs from the protos; run sdk/python/regen.sh and commit:" >&2
-    echo "$stale" >&2
-    exit 1
-  fi
-fi
 
 echo "== install the package"
 "$PY" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps .

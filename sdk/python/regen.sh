@@ -34,4 +34,14 @@ find "$OUT" -type f \( -name '*.py' -o -name '*.pyi' \) -print0 | xargs -0 sed -
 for dir in "$OUT" "$OUT/v1" "$OUT/v1/games"; do
   echo '"""Generated protobuf and gRPC modules (private; use deckmate.pb)."""' > "$dir/__init__.py"
 done
+# One module importing every generated message module, so that a new game's messages reach
+# `deckmate.pb` without a hand edit.
+{
+  echo '"""Every generated message module, re-exported (written by regen.sh; do not edit)."""'
+  echo
+  (cd "$OUT" && find v1 -name '*_pb2.py' | LC_ALL=C sort) | while read -r file; do
+    module="${file%.py}"
+    echo "from deckmate._generated.${module//\//.} import *  # noqa: F403"
+  done
+} > "$OUT/messages.py"
 echo "regenerated $OUT" >&2

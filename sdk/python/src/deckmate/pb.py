@@ -4,9 +4,4 @@
 >>> config = pb.GameConfig(pigeon_chess=pb.PigeonChessConfig())
 """
 
-from deckmate._generated.v1.game_service_pb2 import *  # noqa: F403
-from deckmate._generated.v1.games.card_chess_pb2 import *  # noqa: F403
-from deckmate._generated.v1.games.chuno_pb2 import *  # noqa: F403
-from deckmate._generated.v1.games.pigeon_chess_pb2 import *  # noqa: F403
-from deckmate._generated.v1.games.pile_chess_pb2 import *  # noqa: F403
-from deckmate._generated.v1.games.raindrop_chess_pb2 import *  # noqa: F403
+from deckmate._generated.messages import *  # noqa: F403
