@@ -54,10 +54,11 @@ impl fmt::Debug for ConnectOptions {
 }
 
 /// TLS settings: the server's certificate is always verified, against the system's certificate
-/// authorities plus any given here.
+/// authorities or, when `ca_pem` is given, against those instead.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TlsOptions {
-    /// More certificate authorities to trust, PEM-encoded (a private CA, a test CA).
+    /// The certificate authorities to trust instead of the system's, PEM-encoded (a private CA,
+    /// a test CA).
     pub ca_pem: Option<Vec<u8>>,
     /// The name the server's certificate must carry, when it differs from the endpoint's host
     /// (connecting by IP address to a server with a DNS-name certificate).
@@ -65,7 +66,7 @@ pub struct TlsOptions {
 }
 
 impl TlsOptions {
-    /// Also trusts the certificate authorities in `ca_pem`.
+    /// Trusts the certificate authorities in `ca_pem` instead of the system's.
     #[must_use]
     pub fn with_ca_pem(mut self, ca_pem: impl Into<Vec<u8>>) -> Self {
         self.ca_pem = Some(ca_pem.into());
@@ -81,10 +82,10 @@ impl TlsOptions {
 
     /// The tonic configuration for these settings.
     fn client_config(&self) -> ClientTlsConfig {
-        let mut config = ClientTlsConfig::new().with_native_roots();
-        if let Some(ca_pem) = &self.ca_pem {
-            config = config.ca_certificate(Certificate::from_pem(ca_pem));
-        }
+        let mut config = match &self.ca_pem {
+            Some(ca_pem) => ClientTlsConfig::new().ca_certificate(Certificate::from_pem(ca_pem)),
+            None => ClientTlsConfig::new().with_native_roots(),
+        };
         if let Some(server_name) = &self.server_name {
             config = config.domain_name(server_name.clone());
         }
