@@ -80,6 +80,11 @@ pub struct Config {
         default_value_t = DEFAULT_MAX_MESSAGE_BYTES
     )]
     pub max_message_bytes: usize,
+
+    /// Address to serve Prometheus metrics on, at `/metrics` (such as `127.0.0.1:9090`). Unset
+    /// by default: then nothing listens and no metrics are recorded.
+    #[arg(long, env = "DECKMATE_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl Default for Config {
@@ -96,6 +101,7 @@ impl Default for Config {
             max_games: DEFAULT_MAX_GAMES,
             max_watchers: DEFAULT_MAX_WATCHERS,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            metrics_listen: None,
         }
     }
 }
@@ -214,6 +220,8 @@ mod tests {
             "6",
             "--max-message-bytes",
             "1024",
+            "--metrics-listen",
+            "127.0.0.1:9090",
         ])
         .unwrap();
         assert_eq!(config.listen, "0.0.0.0:7000".parse().unwrap());
@@ -230,6 +238,18 @@ mod tests {
             ),
             (5, 6, 1024)
         );
+        assert_eq!(
+            config.metrics_listen,
+            Some("127.0.0.1:9090".parse().unwrap())
+        );
+    }
+
+    #[test]
+    fn metrics_are_off_unless_asked_for_and_bad_addresses_are_refused() {
+        let config = parse_without_env(&["deckmate-server"]).unwrap();
+        assert_eq!(config.metrics_listen, None);
+        let error = parse_without_env(&["deckmate-server", "--metrics-listen", "nowhere"]);
+        assert!(error.unwrap_err().to_string().contains("--metrics-listen"));
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod codec;
 pub mod config;
 pub mod error;
 pub mod live;
+pub mod monitoring;
 pub mod session;
 pub mod shutdown;
 pub mod store;

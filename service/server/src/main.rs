@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use deckmate_server::config::Config;
-use deckmate_server::{app, shutdown, telemetry};
+use deckmate_server::{app, monitoring, shutdown, telemetry};
 use tokio::net::TcpListener;
 
 #[tokio::main]
@@ -28,6 +28,12 @@ async fn main() -> ExitCode {
 async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // Open the store before binding, so that a bad store fails before clients can connect.
     let store = app::open_store(&config)?;
+    if let Some(address) = config.metrics_listen {
+        // Bound before the API listens, so that scrapes see every call from the first.
+        monitoring::install(address)
+            .map_err(|error| format!("cannot serve metrics on {address}: {error}"))?;
+        tracing::info!("serving metrics on http://{address}/metrics");
+    }
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|error| format!("cannot listen on {}: {error}", config.listen))?;

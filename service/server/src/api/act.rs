@@ -14,6 +14,7 @@ use tonic::Request;
 use super::{GameApi, check_request_id, load_game, with_game_id};
 use crate::auth;
 use crate::error::ApiError;
+use crate::monitoring;
 use crate::store::{Commit, CommitOutcome, GameRecord, RequestKey, unix_millis};
 
 /// How often a commit is retried after losing a race to another seat's action (only without
@@ -40,6 +41,7 @@ pub(super) async fn handle(
     if let Some(key) = request_key
         && let Some(version) = store.find_request(&record.id, (seat, key)).await?
     {
+        monitoring::idempotent_replay();
         return answer_at(&record, seat, version);
     }
 
@@ -48,11 +50,15 @@ pub(super) async fn handle(
         if let Some(expected) = request.expected_version
             && expected != current
         {
+            monitoring::version_conflict();
             return Err(ApiError::StaleVersion { expected, current });
         }
         let mut game = record.game.clone_box();
         game.act(seat, action)?;
         let observation = with_game_id(game.view(Viewer::Seat(seat)), &record.id);
+        let finished = game
+            .is_over()
+            .then(|| (game.kind().id(), end_reason(&observation)));
         let commit = Commit {
             id: record.id.clone(),
             expected_version: current,
@@ -61,12 +67,16 @@ pub(super) async fn handle(
         };
         match store.commit(commit).await? {
             CommitOutcome::Committed { version } => {
+                if let Some((variant, reason)) = finished {
+                    monitoring::game_finished(variant, reason);
+                }
                 return Ok(pb::ActResponse {
                     version,
                     observation: Some(observation),
                 });
             }
             CommitOutcome::Conflict { current_version } => {
+                monitoring::version_conflict();
                 if let Some(expected) = request.expected_version {
                     return Err(ApiError::StaleVersion {
                         expected,
@@ -79,6 +89,7 @@ pub(super) async fn handle(
             }
             CommitOutcome::Duplicate { version } => {
                 // A concurrent retry of this request committed first.
+                monitoring::idempotent_replay();
                 let latest = reload(api, &record.id).await?;
                 return answer_at(&latest, seat, version);
             }
@@ -90,6 +101,15 @@ pub(super) async fn handle(
         "act lost every commit race; asking the client to retry"
     );
     Err(ApiError::Overloaded)
+}
+
+/// Why the game in `observation` ended, as its outcome says.
+fn end_reason(observation: &pb::ObserveResponse) -> pb::EndReason {
+    observation
+        .outcome
+        .as_ref()
+        .and_then(|outcome| pb::EndReason::try_from(outcome.reason).ok())
+        .unwrap_or(pb::EndReason::Unspecified)
 }
 
 /// The record after an accepted action.

@@ -10,9 +10,10 @@ use crate::auth::{self, SeatToken};
 use crate::catalog;
 use crate::error::ApiError;
 use crate::store::{
-    CREATE_WINDOW, CreateOutcome, GameRecord, PutCreateOutcome, SessionStore, unix_millis,
+    CREATE_WINDOW, CreateError, CreateOutcome, GameRecord, PutCreateOutcome, SessionStore,
+    unix_millis,
 };
-use crate::telemetry;
+use crate::{monitoring, telemetry};
 
 /// Fresh ids to try when a new id is taken (128 random bits: never, in practice).
 const ID_ATTEMPTS: usize = 4;
@@ -34,6 +35,7 @@ pub(super) async fn handle(
         && let Some(sealed) = api.store.find_create(key).await?
     {
         telemetry::record_game_id(&sealed.game_id);
+        monitoring::idempotent_replay();
         return seal::open(&request.request_id, &sealed);
     }
 
@@ -44,7 +46,8 @@ pub(super) async fn handle(
         .map(|_| SeatToken::generate())
         .collect::<Result<Vec<_>, _>>()?;
     let seed_commitment = auth::seed_commitment(&seed);
-    let variant = game.kind().id().to_string();
+    let kind = game.kind().id();
+    let variant = kind.to_string();
     let version = game.version();
     let now = unix_millis();
     let record = GameRecord {
@@ -73,6 +76,7 @@ pub(super) async fn handle(
     telemetry::record_game_id(&response.game_id);
 
     let Some(key) = create_key else {
+        monitoring::game_created(kind);
         return Ok(response);
     };
     let remembered = match seal::seal(&request.request_id, &response) {
@@ -84,10 +88,14 @@ pub(super) async fn handle(
         Err(error) => Err(error),
     };
     match remembered {
-        Ok(PutCreateOutcome::Stored) => Ok(response),
+        Ok(PutCreateOutcome::Stored) => {
+            monitoring::game_created(kind);
+            Ok(response)
+        }
         Ok(PutCreateOutcome::Existing(first)) => {
             // A concurrent retry of the same request won: answer as it did and drop this game.
             discard(api.store.as_ref(), &response.game_id).await;
+            monitoring::idempotent_replay();
             seal::open(&request.request_id, &first)
         }
         Err(error) => {
@@ -117,7 +125,12 @@ async fn store_with_fresh_id(
     for _ in 0..ID_ATTEMPTS {
         record.id = auth::new_game_id()?;
         // A fresh game is small; the copy keeps the record for another id if this one is taken.
-        if store.create(record.clone()).await? == CreateOutcome::Created {
+        let outcome = store.create(record.clone()).await.inspect_err(|error| {
+            if matches!(error, CreateError::GameLimit(_)) {
+                monitoring::limit_rejected(monitoring::Limit::MaxGames);
+            }
+        })?;
+        if outcome == CreateOutcome::Created {
             return Ok(record.id);
         }
     }

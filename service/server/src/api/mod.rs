@@ -16,6 +16,7 @@ mod watch;
 
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Instant;
 
 use deckmate_engine::Viewer;
 use deckmate_proto::v1 as pb;
@@ -27,6 +28,7 @@ use tracing::Instrument;
 use crate::auth::{self, TokenHash};
 use crate::config::Config;
 use crate::error::ApiError;
+use crate::monitoring;
 use crate::shutdown::Shutdown;
 use crate::store::{GameRecord, SessionStore};
 use crate::telemetry;
@@ -104,6 +106,7 @@ impl GameApi {
         if size <= limit {
             return Ok(());
         }
+        monitoring::limit_rejected(monitoring::Limit::MessageSize);
         let error = ApiError::LimitReached(format!(
             "the request is {size} bytes; this server accepts at most {limit}"
         ));
@@ -128,27 +131,42 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
-        self.check_size(request.get_ref())?;
-        let span = telemetry::rpc_span("CreateGame", "");
-        traced(create_game::handle(self, request.into_inner()), span).await
+        let started = Instant::now();
+        let answer = async {
+            self.check_size(request.get_ref())?;
+            let span = telemetry::rpc_span("CreateGame", "");
+            traced(create_game::handle(self, request.into_inner()), span).await
+        }
+        .await;
+        answered("CreateGame", answer, || Some(started.elapsed()))
     }
 
     async fn act(
         &self,
         request: Request<pb::ActRequest>,
     ) -> Result<Response<pb::ActResponse>, Status> {
-        self.check_size(request.get_ref())?;
-        let span = telemetry::rpc_span("Act", &request.get_ref().game_id);
-        traced(act::handle(self, request), span).await
+        let started = Instant::now();
+        let answer = async {
+            self.check_size(request.get_ref())?;
+            let span = telemetry::rpc_span("Act", &request.get_ref().game_id);
+            traced(act::handle(self, request), span).await
+        }
+        .await;
+        answered("Act", answer, || Some(started.elapsed()))
     }
 
     async fn observe(
         &self,
         request: Request<pb::ObserveRequest>,
     ) -> Result<Response<pb::ObserveResponse>, Status> {
-        self.check_size(request.get_ref())?;
-        let span = telemetry::rpc_span("Observe", &request.get_ref().game_id);
-        traced(observe::handle(self, request), span).await
+        let started = Instant::now();
+        let answer = async {
+            self.check_size(request.get_ref())?;
+            let span = telemetry::rpc_span("Observe", &request.get_ref().game_id);
+            traced(observe::handle(self, request), span).await
+        }
+        .await;
+        answered("Observe", answer, || Some(started.elapsed()))
     }
 
     type WatchStream = WatchStream;
@@ -157,28 +175,57 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::WatchRequest>,
     ) -> Result<Response<WatchStream>, Status> {
-        self.check_size(request.get_ref())?;
-        let span = telemetry::rpc_span("Watch", &request.get_ref().game_id);
-        traced(watch::handle(self, request, span.clone()), span).await
+        let answer = async {
+            self.check_size(request.get_ref())?;
+            let span = telemetry::rpc_span("Watch", &request.get_ref().game_id);
+            traced(watch::handle(self, request, span.clone()), span).await
+        }
+        .await;
+        answered("Watch", answer, || None)
     }
 
     async fn get_history(
         &self,
         request: Request<pb::GetHistoryRequest>,
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
-        self.check_size(request.get_ref())?;
-        let span = telemetry::rpc_span("GetHistory", &request.get_ref().game_id);
-        traced(get_history::handle(self, request), span).await
+        let started = Instant::now();
+        let answer = async {
+            self.check_size(request.get_ref())?;
+            let span = telemetry::rpc_span("GetHistory", &request.get_ref().game_id);
+            traced(get_history::handle(self, request), span).await
+        }
+        .await;
+        answered("GetHistory", answer, || Some(started.elapsed()))
     }
 
     async fn list_variants(
         &self,
         request: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
-        self.check_size(request.get_ref())?;
-        let span = telemetry::rpc_span("ListVariants", "");
-        traced(async { Ok(list_variants::handle()) }, span).await
+        let started = Instant::now();
+        let answer = async {
+            self.check_size(request.get_ref())?;
+            let span = telemetry::rpc_span("ListVariants", "");
+            traced(async { Ok(list_variants::handle()) }, span).await
+        }
+        .await;
+        answered("ListVariants", answer, || Some(started.elapsed()))
     }
+}
+
+/// Records an answered RPC in the metrics (the one place every handler's answer passes) and
+/// passes the answer on. `elapsed` gives the duration, or `None` for Watch, whose handler only
+/// opens the stream.
+fn answered<T>(
+    method: &'static str,
+    answer: Result<Response<T>, Status>,
+    elapsed: impl FnOnce() -> Option<std::time::Duration>,
+) -> Result<Response<T>, Status> {
+    let code = answer
+        .as_ref()
+        .map_or_else(Status::code, |_| tonic::Code::Ok);
+    monitoring::rpc_answered(method, code, elapsed());
+    answer
 }
 
 /// Runs a handler inside its span, logs how it ended and turns its error into a status.

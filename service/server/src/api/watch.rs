@@ -11,6 +11,7 @@
 use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::time::Instant;
 
 use deckmate_engine::Viewer;
 use deckmate_proto::v1 as pb;
@@ -22,6 +23,7 @@ use tracing::{Instrument, Span};
 use super::{GameApi, WatchStream, load_game, log_error, reader_of, require_game_id, with_game_id};
 use crate::auth;
 use crate::error::ApiError;
+use crate::monitoring;
 use crate::store::{SessionStore, VersionStream};
 
 /// The status a stream ends with when the server shuts down.
@@ -41,6 +43,7 @@ pub(super) async fn handle(
         return Ok(futures::stream::once(async { Err(shutting_down()) }).boxed());
     }
     let permit = api.watchers.clone().try_acquire_owned().map_err(|_| {
+        monitoring::limit_rejected(monitoring::Limit::MaxWatchers);
         ApiError::LimitReached(format!(
             "the server has its maximum of {} open watch streams; retry later",
             api.settings.max_watchers
@@ -69,7 +72,7 @@ pub(super) async fn handle(
         shutdown: Box::pin(api.shutdown.wait()),
         ended: false,
         span,
-        _permit: permit,
+        _open: OpenStream::new(permit),
     };
     tracing::debug!(from_version = request.from_version, "watch started");
     Ok(futures::stream::unfold(watcher, Watcher::next).boxed())
@@ -91,8 +94,31 @@ struct Watcher {
     /// Set once an error was sent: nothing follows it.
     ended: bool,
     span: Span,
-    /// Counts this stream against `--max-watchers` until it is dropped.
+    /// Counts this stream against `--max-watchers` and in the metrics until it is dropped.
+    _open: OpenStream,
+}
+
+/// An open stream's place under `--max-watchers` and in the watcher metrics; dropping it (the
+/// stream ended or the client went away) gives both back.
+struct OpenStream {
     _permit: OwnedSemaphorePermit,
+    opened: Instant,
+}
+
+impl OpenStream {
+    fn new(permit: OwnedSemaphorePermit) -> OpenStream {
+        monitoring::watch_opened();
+        OpenStream {
+            _permit: permit,
+            opened: Instant::now(),
+        }
+    }
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        monitoring::watch_closed(self.opened.elapsed());
+    }
 }
 
 type Item = Result<pb::ObserveResponse, Status>;

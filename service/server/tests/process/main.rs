@@ -4,6 +4,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod metrics;
 mod redis_faults;
 mod redis_replicas;
 mod server;

@@ -1,0 +1,252 @@
+//! Prometheus metrics (docs/OPERATIONS.md, "Metrics"): installed only when `--metrics-listen`
+//! is set, so that without it every recording call below is a no-op of the `metrics` facade.
+//!
+//! Metric names and label values live here, in one place, so that the documentation, the
+//! exporter's bucket settings and the recording sites cannot drift apart.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use deckmate_proto::v1 as pb;
+use metrics::{counter, gauge, histogram};
+use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder};
+use tonic::Code;
+
+/// RPCs answered, by `method` and gRPC `code`.
+pub const RPC_REQUESTS: &str = "deckmate_rpc_requests_total";
+/// How long unary RPCs took, by `method` (Watch is not included: see [`WATCH_STREAM`]).
+pub const RPC_DURATION: &str = "deckmate_rpc_duration_seconds";
+/// How long each Watch stream stayed open.
+pub const WATCH_STREAM: &str = "deckmate_watch_stream_seconds";
+/// Games created, by `variant`.
+pub const GAMES_CREATED: &str = "deckmate_games_created_total";
+/// Games finished, by `variant` and `reason`.
+pub const GAMES_FINISHED: &str = "deckmate_games_finished_total";
+/// Watch streams open now.
+pub const WATCHERS: &str = "deckmate_watchers";
+/// STALE_VERSION answers and store commit conflicts.
+pub const VERSION_CONFLICTS: &str = "deckmate_version_conflicts_total";
+/// Repeated request ids answered from the stored response (CreateGame and Act).
+pub const IDEMPOTENT_REPLAYS: &str = "deckmate_idempotent_replays_total";
+/// Requests refused by a limit, by `limit`.
+pub const LIMIT_REJECTIONS: &str = "deckmate_limit_rejections_total";
+/// Always 1, labelled with the server's `version`.
+pub const BUILD_INFO: &str = "deckmate_build_info";
+
+/// Bucket bounds of the RPC duration histogram, in seconds: 50 µs to 10 s.
+pub const RPC_BUCKETS: &[f64] = &[
+    0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+    2.5, 5.0, 10.0,
+];
+/// Bucket bounds of the Watch stream lifetime histogram, in seconds: 1 s to 24 h.
+pub const WATCH_BUCKETS: &[f64] = &[
+    1.0,
+    5.0,
+    15.0,
+    60.0,
+    300.0,
+    900.0,
+    3600.0,
+    4.0 * 3600.0,
+    12.0 * 3600.0,
+    24.0 * 3600.0,
+];
+
+/// A limit a request can be refused by; its label value is [`Limit::label`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// `--max-games`: CreateGame while the store is full.
+    MaxGames,
+    /// `--max-message-bytes`: a request larger than allowed.
+    MessageSize,
+    /// `--max-watchers`: Watch while the server has its maximum of open streams.
+    MaxWatchers,
+}
+
+impl Limit {
+    /// The `limit` label value.
+    pub fn label(self) -> &'static str {
+        match self {
+            Limit::MaxGames => "max_games",
+            Limit::MessageSize => "message_size",
+            Limit::MaxWatchers => "max_watchers",
+        }
+    }
+}
+
+/// Installs the Prometheus recorder and its HTTP listener (serving `/metrics`) on `address`.
+/// The listener is bound before this returns, so a taken or bad address fails start-up. Needs
+/// a Tokio runtime; at most once per process.
+pub fn install(address: SocketAddr) -> Result<(), BuildError> {
+    PrometheusBuilder::new()
+        .with_http_listener(address)
+        .set_buckets_for_metric(Matcher::Full(RPC_DURATION.to_string()), RPC_BUCKETS)?
+        .set_buckets_for_metric(Matcher::Full(WATCH_STREAM.to_string()), WATCH_BUCKETS)?
+        .install()?;
+    describe();
+    gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
+    // Present from the first scrape, before any stream opened.
+    gauge!(WATCHERS).set(0.0);
+    Ok(())
+}
+
+/// The help texts the exposition carries.
+fn describe() {
+    metrics::describe_counter!(
+        RPC_REQUESTS,
+        "GameService RPCs answered, by method and code"
+    );
+    metrics::describe_histogram!(
+        RPC_DURATION,
+        metrics::Unit::Seconds,
+        "GameService unary RPC duration (Watch excluded)"
+    );
+    metrics::describe_histogram!(
+        WATCH_STREAM,
+        metrics::Unit::Seconds,
+        "How long each Watch stream stayed open"
+    );
+    metrics::describe_counter!(GAMES_CREATED, "Games created, by variant");
+    metrics::describe_counter!(GAMES_FINISHED, "Games finished, by variant and end reason");
+    metrics::describe_gauge!(WATCHERS, "Watch streams open on this server");
+    metrics::describe_counter!(
+        VERSION_CONFLICTS,
+        "STALE_VERSION answers and store commit conflicts"
+    );
+    metrics::describe_counter!(
+        IDEMPOTENT_REPLAYS,
+        "Repeated request ids answered from the stored response"
+    );
+    metrics::describe_counter!(LIMIT_REJECTIONS, "Requests refused by a limit, by limit");
+    metrics::describe_gauge!(BUILD_INFO, "Always 1; the version label names the build");
+}
+
+/// Records one answered RPC; `elapsed` is `None` for Watch, which the duration histogram leaves
+/// out (a stream's lifetime is not a latency).
+pub fn rpc_answered(method: &'static str, code: Code, elapsed: Option<Duration>) {
+    counter!(RPC_REQUESTS, "method" => method, "code" => code_name(code)).increment(1);
+    if let Some(elapsed) = elapsed {
+        histogram!(RPC_DURATION, "method" => method).record(elapsed.as_secs_f64());
+    }
+}
+
+/// Records a new game.
+pub fn game_created(variant: &'static str) {
+    counter!(GAMES_CREATED, "variant" => variant).increment(1);
+}
+
+/// Records a game that just ended, for the `reason` of its outcome.
+pub fn game_finished(variant: &'static str, reason: pb::EndReason) {
+    counter!(GAMES_FINISHED, "variant" => variant, "reason" => end_reason_name(reason))
+        .increment(1);
+}
+
+/// Records a STALE_VERSION answer or a lost commit race.
+pub fn version_conflict() {
+    counter!(VERSION_CONFLICTS).increment(1);
+}
+
+/// Records a request answered from its stored response.
+pub fn idempotent_replay() {
+    counter!(IDEMPOTENT_REPLAYS).increment(1);
+}
+
+/// Records a request refused by `limit`.
+pub fn limit_rejected(limit: Limit) {
+    counter!(LIMIT_REJECTIONS, "limit" => limit.label()).increment(1);
+}
+
+/// Records a Watch stream opening.
+pub fn watch_opened() {
+    gauge!(WATCHERS).increment(1.0);
+}
+
+/// Records a Watch stream closing after `lifetime`.
+pub fn watch_closed(lifetime: Duration) {
+    gauge!(WATCHERS).decrement(1.0);
+    histogram!(WATCH_STREAM).record(lifetime.as_secs_f64());
+}
+
+/// The gRPC code's name as the gRPC specification writes it (`OK`, `INVALID_ARGUMENT`, ...).
+pub fn code_name(code: Code) -> &'static str {
+    match code {
+        Code::Ok => "OK",
+        Code::Cancelled => "CANCELLED",
+        Code::Unknown => "UNKNOWN",
+        Code::InvalidArgument => "INVALID_ARGUMENT",
+        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
+        Code::NotFound => "NOT_FOUND",
+        Code::AlreadyExists => "ALREADY_EXISTS",
+        Code::PermissionDenied => "PERMISSION_DENIED",
+        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
+        Code::FailedPrecondition => "FAILED_PRECONDITION",
+        Code::Aborted => "ABORTED",
+        Code::OutOfRange => "OUT_OF_RANGE",
+        Code::Unimplemented => "UNIMPLEMENTED",
+        Code::Internal => "INTERNAL",
+        Code::Unavailable => "UNAVAILABLE",
+        Code::DataLoss => "DATA_LOSS",
+        Code::Unauthenticated => "UNAUTHENTICATED",
+    }
+}
+
+/// The `reason` label of an end reason: its name without the `END_REASON_` prefix, in lower
+/// snake case (`resignation`, `checkmate`, ...).
+pub fn end_reason_name(reason: pb::EndReason) -> &'static str {
+    use pb::EndReason as R;
+    match reason {
+        R::Unspecified => "unspecified",
+        R::Resignation => "resignation",
+        R::DrawAgreed => "draw_agreed",
+        R::Score => "score",
+        R::PlayerEnded => "player_ended",
+        R::NoLegalAction => "no_legal_action",
+        R::OutOfCards => "out_of_cards",
+        R::NoProgress => "no_progress",
+        R::TurnCap => "turn_cap",
+        R::KingCaptured => "king_captured",
+        R::Checkmate => "checkmate",
+        R::Stalemate => "stalemate",
+        R::Repetition => "repetition",
+        R::InsufficientMaterial => "insufficient_material",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_names_follow_the_grpc_spelling() {
+        assert_eq!(code_name(Code::Ok), "OK");
+        assert_eq!(code_name(Code::InvalidArgument), "INVALID_ARGUMENT");
+        assert_eq!(code_name(Code::FailedPrecondition), "FAILED_PRECONDITION");
+        assert_eq!(code_name(Code::ResourceExhausted), "RESOURCE_EXHAUSTED");
+        // Every code from 0 to 16 has its own name, matching tonic's description of it.
+        let names: std::collections::HashSet<_> = (0..=16)
+            .map(|value| code_name(Code::from_i32(value)))
+            .collect();
+        assert_eq!(names.len(), 17);
+    }
+
+    #[test]
+    fn end_reasons_are_the_enum_names_in_lower_snake_case() {
+        for value in 0..=13 {
+            let reason = pb::EndReason::try_from(value).expect("a known end reason");
+            let expected = reason
+                .as_str_name()
+                .trim_start_matches("END_REASON_")
+                .to_ascii_lowercase();
+            assert_eq!(end_reason_name(reason), expected);
+        }
+        assert_eq!(end_reason_name(pb::EndReason::Checkmate), "checkmate");
+        assert_eq!(end_reason_name(pb::EndReason::Resignation), "resignation");
+    }
+
+    #[test]
+    fn limit_labels() {
+        assert_eq!(Limit::MaxGames.label(), "max_games");
+        assert_eq!(Limit::MessageSize.label(), "message_size");
+        assert_eq!(Limit::MaxWatchers.label(), "max_watchers");
+    }
+}
