@@ -3,8 +3,11 @@
 
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use clap::Parser;
 use deckmate_server::config::Config;
+use deckmate_server::store::instrumented::InstrumentedStore;
 use deckmate_server::{app, monitoring, shutdown, telemetry};
 use tokio::net::TcpListener;
 
@@ -27,8 +30,9 @@ async fn main() -> ExitCode {
 
 async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
     // Open the store before binding, so that a bad store fails before clients can connect.
-    let store = app::open_store(&config)?;
+    let mut store = app::open_store(&config)?;
     if let Some(address) = config.metrics_listen {
+        store = Arc::new(InstrumentedStore::new(store));
         // Bound before the API listens, so that scrapes see every call from the first.
         monitoring::install(address)
             .map_err(|error| format!("cannot serve metrics on {address}: {error}"))?;

@@ -30,6 +30,8 @@ pub const VERSION_CONFLICTS: &str = "deckmate_version_conflicts_total";
 pub const IDEMPOTENT_REPLAYS: &str = "deckmate_idempotent_replays_total";
 /// Requests refused by a limit, by `limit`.
 pub const LIMIT_REJECTIONS: &str = "deckmate_limit_rejections_total";
+/// How long each session store operation took, by `op` (the store method).
+pub const STORE_DURATION: &str = "deckmate_store_duration_seconds";
 /// Always 1, labelled with the server's `version`.
 pub const BUILD_INFO: &str = "deckmate_build_info";
 
@@ -81,6 +83,7 @@ pub fn install(address: SocketAddr) -> Result<(), BuildError> {
     PrometheusBuilder::new()
         .with_http_listener(address)
         .set_buckets_for_metric(Matcher::Full(RPC_DURATION.to_string()), RPC_BUCKETS)?
+        .set_buckets_for_metric(Matcher::Full(STORE_DURATION.to_string()), RPC_BUCKETS)?
         .set_buckets_for_metric(Matcher::Full(WATCH_STREAM.to_string()), WATCH_BUCKETS)?
         .install()?;
     describe();
@@ -106,6 +109,11 @@ fn describe() {
         metrics::Unit::Seconds,
         "How long each Watch stream stayed open"
     );
+    metrics::describe_histogram!(
+        STORE_DURATION,
+        metrics::Unit::Seconds,
+        "Session store operation duration, by operation"
+    );
     metrics::describe_counter!(GAMES_CREATED, "Games created, by variant");
     metrics::describe_counter!(GAMES_FINISHED, "Games finished, by variant and end reason");
     metrics::describe_gauge!(WATCHERS, "Watch streams open on this server");
@@ -128,6 +136,11 @@ pub fn rpc_answered(method: &'static str, code: Code, elapsed: Option<Duration>)
     if let Some(elapsed) = elapsed {
         histogram!(RPC_DURATION, "method" => method).record(elapsed.as_secs_f64());
     }
+}
+
+/// Records one session store operation.
+pub fn store_operation(op: &'static str, elapsed: Duration) {
+    histogram!(STORE_DURATION, "op" => op).record(elapsed.as_secs_f64());
 }
 
 /// Records a new game.

@@ -27,6 +27,7 @@
 //! write the record, refresh the TTL and append the new version to the game's stream, which
 //! backs `watch`.
 
+pub mod instrumented;
 pub mod memory;
 pub mod redis;
 

@@ -22,6 +22,7 @@ const FAMILIES: &[&str] = &[
     "deckmate_version_conflicts_total",
     "deckmate_idempotent_replays_total",
     "deckmate_build_info",
+    "deckmate_store_duration_seconds",
 ];
 
 /// The longest the watcher may take to see the game end.
@@ -127,6 +128,17 @@ async fn a_scrape_after_a_game_shows_the_counters_moved() {
         ) >= 0.0
     );
     assert!(value("deckmate_rpc_duration_seconds_count", &[("method", "Act")]) >= 3.0);
+    for op in [
+        "create",
+        "load",
+        "commit",
+        "find_request",
+        "find_create",
+        "put_create",
+        "watch",
+    ] {
+        assert!(value("deckmate_store_duration_seconds_count", &[("op", op)]) >= 1.0);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
