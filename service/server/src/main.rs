@@ -37,6 +37,7 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         monitoring::install(address)
             .map_err(|error| format!("cannot serve metrics on {address}: {error}"))?;
         tracing::info!("serving metrics on http://{address}/metrics");
+        tokio::spawn(monitoring::report_live_games(store.clone()));
     }
     let listener = TcpListener::bind(config.listen)
         .await

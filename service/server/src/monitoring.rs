@@ -24,6 +24,11 @@ pub const GAMES_CREATED: &str = "deckmate_games_created_total";
 pub const GAMES_FINISHED: &str = "deckmate_games_finished_total";
 /// Watch streams open now.
 pub const WATCHERS: &str = "deckmate_watchers";
+/// Live games in the store (store-wide with Redis), refreshed every [`GAMES_LIVE_PERIOD`].
+pub const GAMES_LIVE: &str = "deckmate_games_live";
+/// How often `deckmate_games_live` is read from the store: often enough for dashboards, rare
+/// enough to cost the store nothing.
+pub const GAMES_LIVE_PERIOD: Duration = Duration::from_secs(15);
 /// STALE_VERSION answers and store commit conflicts.
 pub const VERSION_CONFLICTS: &str = "deckmate_version_conflicts_total";
 /// Repeated request ids answered from the stored response (CreateGame and Act).
@@ -34,6 +39,21 @@ pub const LIMIT_REJECTIONS: &str = "deckmate_limit_rejections_total";
 pub const STORE_DURATION: &str = "deckmate_store_duration_seconds";
 /// Always 1, labelled with the server's `version`.
 pub const BUILD_INFO: &str = "deckmate_build_info";
+
+/// Keeps `deckmate_games_live` current: reads the store's count every [`GAMES_LIVE_PERIOD`]
+/// until the process ends. A failed read leaves the last value (the store's own health and
+/// errors say why).
+pub async fn report_live_games(store: std::sync::Arc<dyn crate::store::SessionStore>) {
+    let mut ticks = tokio::time::interval(GAMES_LIVE_PERIOD);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        match store.live_games().await {
+            Ok(count) => gauge!(GAMES_LIVE).set(count as f64),
+            Err(error) => tracing::debug!(%error, "cannot count live games for the metrics"),
+        }
+    }
+}
 
 /// Bucket bounds of the RPC duration histogram, in seconds: 50 µs to 10 s.
 pub const RPC_BUCKETS: &[f64] = &[
@@ -117,6 +137,10 @@ fn describe() {
     metrics::describe_counter!(GAMES_CREATED, "Games created, by variant");
     metrics::describe_counter!(GAMES_FINISHED, "Games finished, by variant and end reason");
     metrics::describe_gauge!(WATCHERS, "Watch streams open on this server");
+    metrics::describe_gauge!(
+        GAMES_LIVE,
+        "Live games in the store; store-wide with Redis, so aggregate replicas with max"
+    );
     metrics::describe_counter!(
         VERSION_CONFLICTS,
         "STALE_VERSION answers and store commit conflicts"

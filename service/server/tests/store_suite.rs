@@ -159,6 +159,7 @@ macro_rules! suite {
                 watch_ends_with_the_game,
                 create_requests_are_remembered,
                 health_reports_a_working_store,
+                live_games_counts_what_the_limit_counts,
             );
         }
     };
@@ -795,4 +796,18 @@ mod redis_only {
             "{loaded:?}"
         );
     }
+}
+
+async fn live_games_counts_what_the_limit_counts(harness: &impl Harness) {
+    let ttl = Duration::from_secs(10);
+    let store = harness.store(ttl, 100).await;
+    assert_eq!(store.live_games().await, Ok(0));
+    let first = created(&store).await;
+    created(&store).await;
+    assert_eq!(store.live_games().await, Ok(2));
+    store.remove(&first.id).await.unwrap();
+    assert_eq!(store.live_games().await, Ok(1));
+    // Idle past every grace period: nothing counts any more.
+    harness.pass_time(Duration::from_secs(16)).await;
+    assert_eq!(store.live_games().await, Ok(0));
 }

@@ -80,4 +80,8 @@ impl SessionStore for InstrumentedStore {
     async fn health(&self) -> bool {
         timed("health", self.inner.health()).await
     }
+
+    async fn live_games(&self) -> Result<u64, StoreError> {
+        timed("live_games", self.inner.live_games()).await
+    }
 }

@@ -330,6 +330,12 @@ impl SessionStore for MemoryStore {
     async fn health(&self) -> bool {
         true
     }
+
+    async fn live_games(&self) -> Result<u64, StoreError> {
+        // Expired games keep their slot until a sweep; sweep first so that they are not counted.
+        self.inner.sweep();
+        Ok(self.inner.game_count.load(Ordering::Acquire) as u64)
+    }
 }
 
 fn find_in_window(

@@ -245,6 +245,11 @@ pub trait SessionStore: Send + Sync + 'static {
 
     /// Whether the backend answers.
     async fn health(&self) -> bool;
+
+    /// How many games count against the game limit now: the store's live games. Store-wide:
+    /// every replica sharing a Redis store sees the same number (an expired Redis game may
+    /// count for up to half a TTL more, as it does for the limit).
+    async fn live_games(&self) -> Result<u64, StoreError>;
 }
 
 /// Why [`SessionStore::create`] failed.

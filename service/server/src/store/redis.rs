@@ -419,6 +419,20 @@ impl SessionStore for RedisStore {
             }
         }
     }
+
+    async fn live_games(&self) -> Result<u64, StoreError> {
+        let inner = &self.inner;
+        let mut connection = self.connection();
+        self.call(
+            "counting live games",
+            inner
+                .scripts
+                .live_games
+                .key(inner.keys.index())
+                .invoke_async(&mut connection),
+        )
+        .await
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ const FAMILIES: &[&str] = &[
     "deckmate_games_created_total",
     "deckmate_games_finished_total",
     "deckmate_watchers",
+    "deckmate_games_live",
     "deckmate_version_conflicts_total",
     "deckmate_idempotent_replays_total",
     "deckmate_build_info",

@@ -112,6 +112,15 @@ end
 return 1
 ";
 
+/// Counts the games the index still counts (see [`RESERVE`]) on the Redis clock.
+///
+/// KEYS: index. Returns the count.
+const LIVE_GAMES: &str = r"#!lua
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+return redis.call('ZCOUNT', KEYS[1], '(' .. now, '+inf')
+";
+
 /// Refreshes a counted game's index entry (see [`RESERVE`]) when a commit says it is due; never
 /// adds a game.
 ///
@@ -145,6 +154,7 @@ return false
 /// Redis restart forgot it).
 #[derive(Debug)]
 pub(super) struct Scripts {
+    pub(super) live_games: Script,
     pub(super) create: Script,
     pub(super) commit: Script,
     pub(super) reserve: Script,
@@ -155,6 +165,7 @@ pub(super) struct Scripts {
 impl Scripts {
     pub(super) fn new() -> Scripts {
         Scripts {
+            live_games: Script::new(LIVE_GAMES),
             create: Script::new(CREATE),
             commit: Script::new(COMMIT),
             reserve: Script::new(RESERVE),
