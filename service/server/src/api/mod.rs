@@ -131,42 +131,36 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
-        let started = Instant::now();
-        let answer = async {
-            self.check_size(request.get_ref())?;
-            let span = telemetry::rpc_span("CreateGame", "");
-            traced(create_game::handle(self, request.into_inner()), span).await
-        }
-        .await;
-        answered("CreateGame", answer, || Some(started.elapsed()))
+        let span = telemetry::rpc_span("CreateGame", "");
+        let checked = self.check_size(request.get_ref());
+        let handler = create_game::handle(self, request.into_inner());
+        serve("CreateGame", checked, span, handler, Timing::Whole).await
     }
 
     async fn act(
         &self,
         request: Request<pb::ActRequest>,
     ) -> Result<Response<pb::ActResponse>, Status> {
-        let started = Instant::now();
-        let answer = async {
-            self.check_size(request.get_ref())?;
-            let span = telemetry::rpc_span("Act", &request.get_ref().game_id);
-            traced(act::handle(self, request), span).await
-        }
-        .await;
-        answered("Act", answer, || Some(started.elapsed()))
+        let span = telemetry::rpc_span("Act", &request.get_ref().game_id);
+        let checked = self.check_size(request.get_ref());
+        serve(
+            "Act",
+            checked,
+            span,
+            act::handle(self, request),
+            Timing::Whole,
+        )
+        .await
     }
 
     async fn observe(
         &self,
         request: Request<pb::ObserveRequest>,
     ) -> Result<Response<pb::ObserveResponse>, Status> {
-        let started = Instant::now();
-        let answer = async {
-            self.check_size(request.get_ref())?;
-            let span = telemetry::rpc_span("Observe", &request.get_ref().game_id);
-            traced(observe::handle(self, request), span).await
-        }
-        .await;
-        answered("Observe", answer, || Some(started.elapsed()))
+        let span = telemetry::rpc_span("Observe", &request.get_ref().game_id);
+        let checked = self.check_size(request.get_ref());
+        let handler = observe::handle(self, request);
+        serve("Observe", checked, span, handler, Timing::Whole).await
     }
 
     type WatchStream = WatchStream;
@@ -175,56 +169,61 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::WatchRequest>,
     ) -> Result<Response<WatchStream>, Status> {
-        let answer = async {
-            self.check_size(request.get_ref())?;
-            let span = telemetry::rpc_span("Watch", &request.get_ref().game_id);
-            traced(watch::handle(self, request, span.clone()), span).await
-        }
-        .await;
-        answered("Watch", answer, || None)
+        let span = telemetry::rpc_span("Watch", &request.get_ref().game_id);
+        let checked = self.check_size(request.get_ref());
+        let handler = watch::handle(self, request, span.clone());
+        serve("Watch", checked, span, handler, Timing::Stream).await
     }
 
     async fn get_history(
         &self,
         request: Request<pb::GetHistoryRequest>,
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
-        let started = Instant::now();
-        let answer = async {
-            self.check_size(request.get_ref())?;
-            let span = telemetry::rpc_span("GetHistory", &request.get_ref().game_id);
-            traced(get_history::handle(self, request), span).await
-        }
-        .await;
-        answered("GetHistory", answer, || Some(started.elapsed()))
+        let span = telemetry::rpc_span("GetHistory", &request.get_ref().game_id);
+        let checked = self.check_size(request.get_ref());
+        let handler = get_history::handle(self, request);
+        serve("GetHistory", checked, span, handler, Timing::Whole).await
     }
 
     async fn list_variants(
         &self,
         request: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
-        let started = Instant::now();
-        let answer = async {
-            self.check_size(request.get_ref())?;
-            let span = telemetry::rpc_span("ListVariants", "");
-            traced(async { Ok(list_variants::handle()) }, span).await
-        }
-        .await;
-        answered("ListVariants", answer, || Some(started.elapsed()))
+        let span = telemetry::rpc_span("ListVariants", "");
+        let checked = self.check_size(request.get_ref());
+        let handler = async { Ok(list_variants::handle()) };
+        serve("ListVariants", checked, span, handler, Timing::Whole).await
     }
 }
 
-/// Records an answered RPC in the metrics (the one place every handler's answer passes) and
-/// passes the answer on. `elapsed` gives the duration, or `None` for Watch, whose handler only
-/// opens the stream.
-fn answered<T>(
+/// Whether an RPC's duration goes into `deckmate_rpc_duration_seconds`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Timing {
+    /// A unary call: timed from arrival to answer.
+    Whole,
+    /// Watch: its handler only opens the stream, whose lifetime is measured apart.
+    Stream,
+}
+
+/// Serves one RPC, the one place every call passes: unless the size check refused the request,
+/// runs the handler in its span; then records the answer in the metrics.
+async fn serve<T>(
     method: &'static str,
-    answer: Result<Response<T>, Status>,
-    elapsed: impl FnOnce() -> Option<std::time::Duration>,
+    checked: Result<(), Status>,
+    span: tracing::Span,
+    handler: impl Future<Output = Result<T, ApiError>>,
+    timing: Timing,
 ) -> Result<Response<T>, Status> {
+    let started = Instant::now();
+    let answer = match checked {
+        Ok(()) => traced(handler, span).await,
+        Err(status) => Err(status),
+    };
     let code = answer
         .as_ref()
         .map_or_else(Status::code, |_| tonic::Code::Ok);
-    monitoring::rpc_answered(method, code, elapsed());
+    let elapsed = (timing == Timing::Whole).then(|| started.elapsed());
+    monitoring::rpc_answered(method, code, elapsed);
     answer
 }
 
