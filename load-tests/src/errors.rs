@@ -15,7 +15,7 @@ use serde::Serialize;
 use tonic::Code;
 
 /// Every reason the API defines (docs/ARCHITECTURE.md §3), the only values `--expect` accepts.
-pub const KNOWN_REASONS: [&str; 11] = [
+pub const KNOWN_REASONS: [&str; 13] = [
     "INVALID_REQUEST",
     "GAME_NOT_FOUND",
     "BAD_TOKEN",
@@ -26,6 +26,8 @@ pub const KNOWN_REASONS: [&str; 11] = [
     "STORE_UNAVAILABLE",
     "OVERLOADED",
     "LIMIT_REACHED",
+    "SHUTTING_DOWN",
+    "BAD_API_KEY",
     "INTERNAL",
 ];
 

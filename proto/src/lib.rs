@@ -18,3 +18,7 @@ pub const AUTHORIZATION_HEADER: &str = "authorization";
 
 /// The `google.rpc.ErrorInfo.domain` of every Deckmate error.
 pub const ERROR_DOMAIN: &str = "deckmate";
+
+/// The API revision this build speaks (`GetServerInfoResponse.api_revision`): 1 for the first
+/// release, raised by every release that adds to the API (CHANGELOG.md says what each added).
+pub const API_REVISION: u32 = 2;

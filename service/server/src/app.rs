@@ -20,6 +20,7 @@ use tower_http::cors::{Any, CorsLayer};
 
 use crate::api::{ApiSettings, GameApi};
 use crate::config::{Config, StoreUrl};
+use crate::protocol_errors::ProtocolErrors;
 use crate::shutdown::Shutdown;
 use crate::store::redis::{RedisSettings, RedisStore};
 use crate::store::{MemoryStore, SessionStore};
@@ -93,8 +94,11 @@ pub async fn serve_with_store(
         ApiSettings::from_config(&config),
         switch.clone(),
     );
-    let game_service = GameServiceServer::new(api)
-        .max_decoding_message_size(decoding_limit(config.max_message_bytes));
+    let game_service = ProtocolErrors::new(
+        GameServiceServer::new(api)
+            .max_decoding_message_size(decoding_limit(config.max_message_bytes)),
+        config.max_message_bytes,
+    );
 
     let (health, health_service) = tonic_health::server::health_reporter();
     set_health(&health, ServingStatus::Serving).await;
@@ -395,11 +399,13 @@ mod tests {
         running.stop.send(()).unwrap();
         let closed = watch.message().await.unwrap_err();
         assert_eq!(closed.code(), tonic::Code::Unavailable);
-        assert!(
-            closed.message().contains("reconnect"),
-            "{}",
-            closed.message()
+        assert_eq!(
+            tonic_types::StatusExt::get_details_error_info(&closed)
+                .expect("error info")
+                .reason,
+            "SHUTTING_DOWN"
         );
+        assert!(tonic_types::StatusExt::get_details_retry_info(&closed).is_some());
         assert_eq!(
             health_of(health.message().await.unwrap().unwrap()),
             Wire::NotServing
@@ -455,6 +461,159 @@ mod tests {
         assert!(lower.contains("grpc-status:0"), "{call}");
         running.stop.send(()).unwrap();
         running.server.await.unwrap().unwrap();
+    }
+
+    /// Posts `body` to CreateGame as gRPC-Web with `content_type` and returns the response.
+    async fn grpc_web_create(address: SocketAddr, content_type: &str, body: &[u8]) -> String {
+        let head = format!(
+            "POST /deckmate.v1.GameService/CreateGame HTTP/1.1\r\n\
+             Host: localhost\r\n\
+             Content-Type: {content_type}\r\n\
+             X-Grpc-Web: 1\r\n\
+             Content-Length: {}\r\n\
+             Connection: close\r\n\r\n",
+            body.len()
+        );
+        http1_exchange(address, &head, body).await
+    }
+
+    #[tokio::test]
+    async fn malformed_bodies_and_grpc_web_frames_are_invalid_requests() {
+        let running = start(Config::default()).await;
+        let cases: [(&str, &str, &[u8]); 4] = [
+            (
+                "garbage protobuf",
+                "application/grpc-web+proto",
+                &[0, 0, 0, 0, 3, 0xff, 0xff, 0xff],
+            ),
+            (
+                "compressed flag without grpc-encoding",
+                "application/grpc-web+proto",
+                &[1, 0, 0, 0, 0],
+            ),
+            (
+                "truncated length prefix",
+                "application/grpc-web+proto",
+                &[0, 0, 0],
+            ),
+            (
+                "invalid base64",
+                "application/grpc-web-text",
+                b"!!not*base64!!",
+            ),
+        ];
+        for (case, content_type, body) in cases {
+            let response = grpc_web_create(running.address, content_type, body).await;
+            let lower = response.to_ascii_lowercase().replace(": ", ":");
+            assert!(lower.contains("grpc-status:3"), "{case}: {response}");
+            assert!(
+                lower.contains("grpc-status-details-bin"),
+                "{case}: {response}"
+            );
+            for leak in ["decode", "protobuf", "compress", "base64", "eof", "buffer"] {
+                let message = lower
+                    .lines()
+                    .find(|line| line.starts_with("grpc-message"))
+                    .unwrap_or_default();
+                assert!(!message.contains(leak), "{case} leaks {leak:?}: {message}");
+            }
+        }
+        // The server still answers.
+        let mut games = GameServiceClient::new(channel(running.address).await);
+        games.create_game(pigeon_chess()).await.unwrap();
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn garbage_grpc_bodies_are_invalid_requests() {
+        let running = start(Config::default()).await;
+        let mut grpc = tonic::client::Grpc::new(channel(running.address).await);
+        grpc.ready().await.unwrap();
+        // Bytes that are no ObserveRequest: field 1 announced as 100 bytes long, then nothing.
+        let status = grpc
+            .unary::<_, Vec<u8>, _>(
+                tonic::Request::new(vec![0x0a, 100]),
+                http::uri::PathAndQuery::from_static("/deckmate.v1.GameService/Observe"),
+                RawCodec,
+            )
+            .await
+            .unwrap_err();
+        assert_eq!(status.code(), tonic::Code::InvalidArgument);
+        assert_eq!(
+            tonic_types::StatusExt::get_details_error_info(&status)
+                .unwrap()
+                .reason,
+            "INVALID_REQUEST"
+        );
+        assert!(!status.message().contains("decode"), "{}", status.message());
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn bodies_beyond_the_decoding_backstop_are_limit_reached() {
+        let config = Config {
+            max_message_bytes: 1024,
+            ..Config::default()
+        };
+        let running = start(config).await;
+        let mut games = GameServiceClient::new(channel(running.address).await)
+            .max_encoding_message_size(usize::MAX);
+        let request = pb::CreateGameRequest {
+            request_id: "x".repeat(decoding_limit(1024) + 1),
+            ..pigeon_chess()
+        };
+        let status = games.create_game(request).await.unwrap_err();
+        assert_eq!(status.code(), tonic::Code::ResourceExhausted);
+        let info = tonic_types::StatusExt::get_details_error_info(&status).unwrap();
+        assert_eq!(info.reason, "LIMIT_REACHED");
+        assert_eq!(info.metadata["limit_bytes"], "1024");
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
+    /// Sends and receives raw bytes, to put what no client would send on the wire.
+    #[derive(Clone, Copy)]
+    struct RawCodec;
+
+    impl tonic::codec::Codec for RawCodec {
+        type Encode = Vec<u8>;
+        type Decode = Vec<u8>;
+        type Encoder = RawCodec;
+        type Decoder = RawCodec;
+        fn encoder(&mut self) -> RawCodec {
+            RawCodec
+        }
+        fn decoder(&mut self) -> RawCodec {
+            RawCodec
+        }
+    }
+
+    impl tonic::codec::Encoder for RawCodec {
+        type Item = Vec<u8>;
+        type Error = tonic::Status;
+        fn encode(
+            &mut self,
+            item: Vec<u8>,
+            dst: &mut tonic::codec::EncodeBuf<'_>,
+        ) -> Result<(), tonic::Status> {
+            use bytes::BufMut;
+            dst.put_slice(&item);
+            Ok(())
+        }
+    }
+
+    impl tonic::codec::Decoder for RawCodec {
+        type Item = Vec<u8>;
+        type Error = tonic::Status;
+        fn decode(
+            &mut self,
+            src: &mut tonic::codec::DecodeBuf<'_>,
+        ) -> Result<Option<Vec<u8>>, tonic::Status> {
+            use bytes::Buf;
+            Ok(Some(src.copy_to_bytes(src.remaining()).to_vec()))
+        }
     }
 
     /// Sends one HTTP/1.1 request and returns the whole response, lossily as text.

@@ -57,6 +57,18 @@ pub enum ApiError {
     /// A configured limit was reached; the message names it.
     #[error("{0}")]
     LimitReached(String),
+    /// A request larger than the server accepts. Sent as `LIMIT_REACHED` with the limit in the
+    /// ErrorInfo metadata `limit_bytes`.
+    #[error("the request is larger than the {limit_bytes} bytes this server accepts")]
+    MessageTooLarge {
+        /// The configured limit (`--max-message-bytes`).
+        limit_bytes: usize,
+    },
+    /// The server is draining before it stops: retry on another replica.
+    #[error(
+        "the server is shutting down; retry on another server (a watch resumes from your last version)"
+    )]
+    ShuttingDown,
     /// A bug. The detail is logged; the client sees a generic message.
     #[error("internal error")]
     Internal(String),
@@ -84,7 +96,8 @@ impl ApiError {
             }
             ApiError::StaleVersion { .. } => Code::Aborted,
             ApiError::StoreUnavailable | ApiError::Overloaded => Code::Unavailable,
-            ApiError::LimitReached(_) => Code::ResourceExhausted,
+            ApiError::LimitReached(_) | ApiError::MessageTooLarge { .. } => Code::ResourceExhausted,
+            ApiError::ShuttingDown => Code::Unavailable,
             ApiError::Internal(_) => Code::Internal,
         }
     }
@@ -101,11 +114,27 @@ impl ApiError {
             ApiError::StaleVersion { .. } => "STALE_VERSION",
             ApiError::StoreUnavailable => "STORE_UNAVAILABLE",
             ApiError::Overloaded => "OVERLOADED",
-            ApiError::LimitReached(_) => "LIMIT_REACHED",
+            ApiError::LimitReached(_) | ApiError::MessageTooLarge { .. } => "LIMIT_REACHED",
+            ApiError::ShuttingDown => "SHUTTING_DOWN",
             ApiError::Internal(_) => "INTERNAL",
         }
     }
 }
+
+impl ApiError {
+    /// How long a client should wait before retrying, sent as `google.rpc.RetryInfo`, for the
+    /// errors a retry can cure.
+    pub fn retry_delay(&self) -> Option<std::time::Duration> {
+        match self {
+            // Another replica can take the call at once; a short pause spreads the reconnects.
+            ApiError::ShuttingDown => Some(SHUTTING_DOWN_RETRY_DELAY),
+            _ => None,
+        }
+    }
+}
+
+/// The `RetryInfo` delay sent with `SHUTTING_DOWN`.
+pub const SHUTTING_DOWN_RETRY_DELAY: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl From<ApiError> for Status {
     fn from(error: ApiError) -> Status {
@@ -114,10 +143,19 @@ impl From<ApiError> for Status {
         }
         let mut details = ErrorDetails::new();
         let mut metadata = std::collections::HashMap::new();
-        if let ApiError::StaleVersion { current, .. } = &error {
-            metadata.insert("current_version".to_string(), current.to_string());
+        match &error {
+            ApiError::StaleVersion { current, .. } => {
+                metadata.insert("current_version".to_string(), current.to_string());
+            }
+            ApiError::MessageTooLarge { limit_bytes } => {
+                metadata.insert("limit_bytes".to_string(), limit_bytes.to_string());
+            }
+            _ => {}
         }
         details.set_error_info(error.reason(), deckmate_proto::ERROR_DOMAIN, metadata);
+        if let Some(delay) = error.retry_delay() {
+            details.set_retry_info(Some(delay));
+        }
         if let ApiError::InvalidField { field, description } = &error {
             details.add_bad_request_violation(field.clone(), description.clone());
         }
@@ -168,6 +206,26 @@ mod tests {
             bad_request.field_violations[0].description,
             "seat 4 is not in the game"
         );
+    }
+
+    #[test]
+    fn shutting_down_asks_for_a_retry() {
+        let status = Status::from(ApiError::ShuttingDown);
+        assert_eq!(status.code(), Code::Unavailable);
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "SHUTTING_DOWN");
+        let retry = status.get_details_retry_info().expect("retry info");
+        assert_eq!(retry.retry_delay, Some(SHUTTING_DOWN_RETRY_DELAY));
+    }
+
+    #[test]
+    fn oversized_requests_name_the_limit() {
+        let status = Status::from(ApiError::MessageTooLarge { limit_bytes: 1024 });
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "LIMIT_REACHED");
+        assert_eq!(info.metadata["limit_bytes"], "1024");
+        assert!(status.message().contains("1024"), "{}", status.message());
     }
 
     #[test]

@@ -12,6 +12,7 @@ mod get_history;
 mod list_variants;
 mod observe;
 mod seal;
+mod server_info;
 mod watch;
 
 use std::pin::Pin;
@@ -45,6 +46,8 @@ pub struct ApiSettings {
     pub max_watchers: usize,
     /// The largest accepted request, in encoded bytes; larger ones are `LIMIT_REACHED`.
     pub max_message_bytes: usize,
+    /// Where games are kept, as `GetServerInfo` reports it.
+    pub store_kind: pb::StoreKind,
 }
 
 impl ApiSettings {
@@ -54,6 +57,10 @@ impl ApiSettings {
             allow_client_seed: config.allow_client_seed,
             max_watchers: config.max_watchers,
             max_message_bytes: config.max_message_bytes,
+            store_kind: match config.store {
+                crate::config::StoreUrl::Memory => pb::StoreKind::Memory,
+                crate::config::StoreUrl::Redis(_) => pb::StoreKind::Redis,
+            },
         }
     }
 }
@@ -107,9 +114,7 @@ impl GameApi {
             return Ok(());
         }
         monitoring::limit_rejected(monitoring::Limit::MessageSize);
-        let error = ApiError::LimitReached(format!(
-            "the request is {size} bytes; this server accepts at most {limit}"
-        ));
+        let error = ApiError::MessageTooLarge { limit_bytes: limit };
         log_error(&error);
         Err(error.into())
     }
@@ -193,6 +198,16 @@ impl pb::game_service_server::GameService for GameApi {
         let checked = self.check_size(request.get_ref());
         let handler = async { Ok(list_variants::handle()) };
         serve("ListVariants", checked, span, handler, Timing::Whole).await
+    }
+
+    async fn get_server_info(
+        &self,
+        request: Request<pb::GetServerInfoRequest>,
+    ) -> Result<Response<pb::GetServerInfoResponse>, Status> {
+        let span = telemetry::rpc_span("GetServerInfo", "");
+        let checked = self.check_size(request.get_ref());
+        let handler = async { Ok(server_info::handle(&self.settings)) };
+        serve("GetServerInfo", checked, span, handler, Timing::Whole).await
     }
 }
 

@@ -28,6 +28,7 @@ fn fixture_with(allow_client_seed: bool, max_watchers: usize) -> Fixture {
         allow_client_seed,
         max_watchers,
         max_message_bytes: 1024,
+        store_kind: pb::StoreKind::Memory,
     };
     let api = GameApi::new(Arc::new(store.clone()), settings, shutdown.clone());
     Fixture {
@@ -483,11 +484,13 @@ async fn watch_ends_with_unavailable_on_shutdown() {
     fx.shutdown.trigger();
     let status = stream.next().await.unwrap().unwrap_err();
     assert_eq!(status.code(), Code::Unavailable);
-    assert!(
-        status.message().contains("reconnect"),
-        "{}",
-        status.message()
+    assert_eq!(
+        tonic_types::StatusExt::get_details_error_info(&status)
+            .expect("error info")
+            .reason,
+        "SHUTTING_DOWN"
     );
+    assert!(tonic_types::StatusExt::get_details_retry_info(&status).is_some());
     assert!(stream.next().await.is_none());
     // New watchers are turned away the same way.
     let mut late = watch(&fx, &game.game_id, 0).await.unwrap();
@@ -585,4 +588,27 @@ async fn oversized_request_is_limit_reached() {
     assert_eq!(status.code(), Code::ResourceExhausted);
     let info = status.get_details_error_info().expect("error info");
     assert_eq!(info.reason, "LIMIT_REACHED");
+    assert_eq!(info.metadata["limit_bytes"], "1024");
+}
+
+#[tokio::test]
+async fn server_info_describes_the_release_features_and_limits() {
+    for allow_client_seed in [false, true] {
+        let fx = fixture_with(allow_client_seed, 10);
+        let info = fx
+            .api
+            .get_server_info(Request::new(pb::GetServerInfoRequest {}))
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(info.server_version, env!("CARGO_PKG_VERSION"));
+        assert_eq!(info.api_revision, deckmate_proto::API_REVISION);
+        let features = info.features.expect("features");
+        assert_eq!(features.client_seeds, allow_client_seed);
+        assert_eq!(features.store(), pb::StoreKind::Memory);
+        assert!(!features.api_keys);
+        let limits = info.limits.expect("limits");
+        assert_eq!(limits.max_message_bytes, 1024);
+        assert_eq!(limits.max_request_id_bytes, 128);
+    }
 }

@@ -26,9 +26,10 @@ use crate::error::ApiError;
 use crate::monitoring;
 use crate::store::{SessionStore, VersionStream};
 
-/// The status a stream ends with when the server shuts down.
+/// The status a stream ends with when the server shuts down: UNAVAILABLE `SHUTTING_DOWN` with
+/// `RetryInfo`, so that clients resume from their last version on another replica.
 pub(super) fn shutting_down() -> Status {
-    Status::unavailable("server shutting down; reconnect and resume from your last version")
+    ApiError::ShuttingDown.into()
 }
 
 pub(super) async fn handle(
