@@ -1,7 +1,7 @@
 //! The server as a whole (docs/ARCHITECTURE.md §3, §5): `GameService` with gRPC-Web and CORS,
 //! health and reflection (v1 and v1alpha), served on a listener until a shutdown future completes.
 //!
-//! Shutdown is graceful: health turns NOT_SERVING, open `Watch` streams end with UNAVAILABLE
+//! Shutdown is graceful: health turns NOT_SERVING, open `Watch` streams end with UNAVAILABLE `SHUTTING_DOWN`
 //! (asking clients to resume elsewhere), the listener closes and in-flight calls finish. Calls
 //! that are still open after [`DRAIN_TIMEOUT`] are cut.
 
@@ -163,15 +163,16 @@ pub async fn serve_with_store(
     Ok(())
 }
 
-/// CORS for browsers calling through gRPC-Web: any origin, the headers gRPC-Web sends, and the
-/// trailers-as-headers it must read.
 /// tonic's hard decoding limit: looser than the configured request limit, which the handlers
-/// check themselves so that an oversized request gets `LIMIT_REACHED`; only requests beyond this
-/// backstop (four times the limit, at least 4 MiB) get tonic's bare OUT_OF_RANGE.
+/// check themselves (inside the RPC's span and metrics); requests beyond this backstop (four
+/// times the limit, at least 4 MiB) are not decoded at all, and [`ProtocolErrors`] answers them
+/// with the same `LIMIT_REACHED`.
 pub fn decoding_limit(max_message_bytes: usize) -> usize {
     max_message_bytes.saturating_mul(4).max(4 << 20)
 }
 
+/// CORS for browsers calling through gRPC-Web: any origin, the headers gRPC-Web sends, and the
+/// trailers-as-headers it must read.
 fn cors() -> CorsLayer {
     CorsLayer::new()
         .allow_origin(Any)
