@@ -1,9 +1,9 @@
 //! The server as a whole (docs/ARCHITECTURE.md §3, §5): `GameService` with gRPC-Web and CORS,
 //! health and reflection (v1 and v1alpha), served on a listener until a shutdown future completes.
 //!
-//! Shutdown is graceful: health turns NOT_SERVING, open `Watch` streams end with UNAVAILABLE `SHUTTING_DOWN`
-//! (asking clients to resume elsewhere), the listener closes and in-flight calls finish. Calls
-//! that are still open after [`DRAIN_TIMEOUT`] are cut.
+//! Shutdown is graceful: health turns NOT_SERVING, open `Watch` streams end with UNAVAILABLE
+//! `SHUTTING_DOWN` (asking clients to resume elsewhere), the listener closes and in-flight calls
+//! finish. Calls that are still open after [`DRAIN_TIMEOUT`] are cut.
 
 use std::sync::Arc;
 use std::time::Duration;
