@@ -13,7 +13,6 @@ use http::header::{self, HeaderName};
 use tokio::net::TcpListener;
 use tonic::server::NamedService;
 use tonic::transport::Server;
-use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 use tower_http::cors::{Any, CorsLayer};
@@ -46,6 +45,9 @@ pub enum ServeError {
     /// The transport failed.
     #[error("serving: {0}")]
     Transport(#[from] tonic::transport::Error),
+    /// The TLS files (`--tls-*`, `--redis-ca-cert`) are missing or unusable.
+    #[error("TLS: {0}")]
+    Tls(#[from] crate::tls::TlsError),
 }
 
 /// Opens the store the configuration names. A Redis store connects on first use (while Redis
@@ -58,10 +60,16 @@ pub fn open_store(config: &Config) -> Result<Arc<dyn SessionStore>, ServeError> 
             config.max_games,
         ))),
         StoreUrl::Redis(url) => {
+            crate::tls::install_default_provider();
+            let ca_cert_pem = match &config.redis_ca_cert {
+                Some(path) => Some(crate::tls::read_pem_file(path, "Redis CA")?),
+                None => None,
+            };
             let settings = RedisSettings {
                 ttl: config.game_ttl,
                 max_games: config.max_games,
                 timeout: config.store_timeout,
+                ca_cert_pem,
                 ..RedisSettings::new(url.clone())
             };
             Ok(Arc::new(RedisStore::open(settings)?))
@@ -88,6 +96,7 @@ pub async fn serve_with_store(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    let tls = crate::tls::ServerTls::from_config(&config)?;
     let switch = Shutdown::new();
     let api = GameApi::new(
         store.clone(),
@@ -134,12 +143,8 @@ pub async fn serve_with_store(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(game_service)
-        .serve_with_incoming_shutdown(
-            // Small request/response exchanges must not wait on Nagle's algorithm and delayed
-            // ACKs (tens of milliseconds per call otherwise).
-            TcpIncoming::from(listener).with_nodelay(Some(true)),
-            signal,
-        );
+        // Plain TCP or TLS (`tls.rs`), with Nagle's algorithm off either way.
+        .serve_with_incoming_shutdown(crate::tls::incoming(listener, tls), signal);
 
     let drain_deadline = {
         let drained = switch.wait();

@@ -3,6 +3,7 @@
 
 use std::fmt;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
@@ -85,6 +86,26 @@ pub struct Config {
     /// by default: then nothing listens and no metrics are recorded.
     #[arg(long, env = "DECKMATE_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
+
+    /// PEM file with the server's TLS certificate chain (its own certificate first). With
+    /// `--tls-key`, the API listener speaks TLS only (ALPN `h2` and `http/1.1`); both files are
+    /// re-read on SIGHUP.
+    #[arg(long, env = "DECKMATE_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// PEM file with the private key of `--tls-cert`.
+    #[arg(long, env = "DECKMATE_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+
+    /// PEM file with the CAs that sign client certificates: when set, every client must present
+    /// a certificate signed by one of them (mutual TLS). Needs `--tls-cert` and `--tls-key`.
+    #[arg(long, env = "DECKMATE_TLS_CLIENT_CA", requires = "tls_cert")]
+    pub tls_client_ca: Option<PathBuf>,
+
+    /// PEM file with the CAs to trust for a `rediss://` store instead of the built-in public
+    /// roots (a private CA).
+    #[arg(long, env = "DECKMATE_REDIS_CA_CERT")]
+    pub redis_ca_cert: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -102,6 +123,10 @@ impl Default for Config {
             max_watchers: DEFAULT_MAX_WATCHERS,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             metrics_listen: None,
+            tls_cert: None,
+            tls_key: None,
+            tls_client_ca: None,
+            redis_ca_cert: None,
         }
     }
 }
@@ -222,6 +247,14 @@ mod tests {
             "1024",
             "--metrics-listen",
             "127.0.0.1:9090",
+            "--tls-cert",
+            "/etc/deckmate/cert.pem",
+            "--tls-key",
+            "/etc/deckmate/key.pem",
+            "--tls-client-ca",
+            "/etc/deckmate/clients.pem",
+            "--redis-ca-cert",
+            "/etc/deckmate/redis-ca.pem",
         ])
         .unwrap();
         assert_eq!(config.listen, "0.0.0.0:7000".parse().unwrap());
@@ -242,6 +275,41 @@ mod tests {
             config.metrics_listen,
             Some("127.0.0.1:9090".parse().unwrap())
         );
+        assert_eq!(config.tls_cert, Some("/etc/deckmate/cert.pem".into()));
+        assert_eq!(config.tls_key, Some("/etc/deckmate/key.pem".into()));
+        assert_eq!(
+            config.tls_client_ca,
+            Some("/etc/deckmate/clients.pem".into())
+        );
+        assert_eq!(
+            config.redis_ca_cert,
+            Some("/etc/deckmate/redis-ca.pem".into())
+        );
+    }
+
+    #[test]
+    fn tls_needs_both_the_certificate_and_the_key() {
+        for lone in [
+            ["--tls-cert", "cert.pem"],
+            ["--tls-key", "key.pem"],
+            ["--tls-client-ca", "ca.pem"],
+        ] {
+            let error = parse_without_env(&["deckmate-server", lone[0], lone[1]]).unwrap_err();
+            assert_eq!(
+                error.kind(),
+                clap::error::ErrorKind::MissingRequiredArgument,
+                "{lone:?}"
+            );
+            let missing = if lone[0] == "--tls-cert" {
+                "--tls-key"
+            } else {
+                "--tls-cert"
+            };
+            assert!(error.to_string().contains(missing), "{error}");
+        }
+        let config =
+            parse_without_env(&["deckmate-server", "--tls-cert", "c", "--tls-key", "k"]).unwrap();
+        assert_eq!(config.tls_client_ca, None);
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod session;
 pub mod shutdown;
 pub mod store;
 pub mod telemetry;
+pub mod tls;
 
 pub use app::{serve, serve_with_store};
 pub use config::Config;

@@ -49,6 +49,8 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         max_games = config.max_games,
         max_watchers = config.max_watchers,
         allow_client_seed = config.allow_client_seed,
+        tls = config.tls_cert.is_some(),
+        mutual_tls = config.tls_client_ca.is_some(),
         "listening on {address}"
     );
     app::serve_with_store(config, store, listener, shutdown::termination_signal()).await?;

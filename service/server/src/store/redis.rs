@@ -70,6 +70,8 @@ pub struct RedisSettings {
     pub timeout: Duration,
     /// The prefix of every key, so that several deployments (or test runs) can share a server.
     pub namespace: String,
+    /// For a `rediss://` URL: the CAs (PEM) to trust instead of the built-in public roots.
+    pub ca_cert_pem: Option<Vec<u8>>,
 }
 
 impl RedisSettings {
@@ -82,6 +84,7 @@ impl RedisSettings {
             max_games: crate::config::DEFAULT_MAX_GAMES,
             timeout: DEFAULT_TIMEOUT,
             namespace: DEFAULT_NAMESPACE.to_string(),
+            ca_cert_pem: None,
         }
     }
 }
@@ -95,6 +98,7 @@ impl fmt::Debug for RedisSettings {
             .field("max_games", &self.max_games)
             .field("timeout", &self.timeout)
             .field("namespace", &self.namespace)
+            .field("ca_cert_pem", &self.ca_cert_pem.as_ref().map(|_| "<PEM>"))
             .finish()
     }
 }
@@ -135,8 +139,18 @@ impl RedisStore {
         if tokio::runtime::Handle::try_current().is_err() {
             return Err(OpenError::NoRuntime);
         }
-        let client = Client::open(settings.url.as_str())
-            .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
+        let client = match &settings.ca_cert_pem {
+            None => Client::open(settings.url.as_str()),
+            // Only `rediss://` URLs take a CA; the client refuses the others.
+            Some(ca) => Client::build_with_tls(
+                settings.url.as_str(),
+                ::redis::TlsCertificates {
+                    client_tls: None,
+                    root_cert: Some(ca.clone()),
+                },
+            ),
+        }
+        .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(settings.timeout))
             .set_response_timeout(Some(settings.timeout))
@@ -472,12 +486,19 @@ mod tests {
             assert!(RedisStore::open(RedisSettings::new("redis://127.0.0.1:6379")).is_ok());
             let bad = RedisStore::open(RedisSettings::new("redis://127.0.0.1:notaport"));
             assert!(matches!(bad, Err(OpenError::InvalidUrl(_))), "{bad:?}");
-            // This build speaks plain TCP only; TLS URLs are refused up front, without echoing
-            // the credentials.
-            let tls = RedisStore::open(RedisSettings::new("rediss://user:hunter2@cache:6380"));
+            // TLS URLs open (rustls, public roots or a given CA); a CA with a plain URL is
+            // refused without echoing the credentials.
+            crate::tls::install_default_provider();
             assert!(
-                matches!(&tls, Err(OpenError::InvalidUrl(m)) if m.contains("TLS") && !m.contains("hunter2")),
-                "{tls:?}"
+                RedisStore::open(RedisSettings::new("rediss://user:hunter2@cache:6380")).is_ok()
+            );
+            let plain_with_ca = RedisStore::open(RedisSettings {
+                ca_cert_pem: Some(b"not used".to_vec()),
+                ..RedisSettings::new("redis://user:hunter2@cache:6380")
+            });
+            assert!(
+                matches!(&plain_with_ca, Err(OpenError::InvalidUrl(m)) if !m.contains("hunter2")),
+                "{plain_with_ca:?}"
             );
         });
     }

@@ -8,3 +8,4 @@ mod metrics;
 mod redis_faults;
 mod redis_replicas;
 mod server;
+mod tls;
