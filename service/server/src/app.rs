@@ -9,17 +9,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deckmate_proto::v1::game_service_server::GameServiceServer;
-use http::header::{self, HeaderName};
 use tokio::net::TcpListener;
 use tonic::server::NamedService;
 use tonic::transport::Server;
 use tonic::transport::server::TcpIncoming;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
-use tower_http::cors::{Any, CorsLayer};
 
 use crate::api::{ApiSettings, GameApi};
 use crate::config::{Config, StoreUrl};
+use crate::protection::calls::{CallGuard, CallLimits};
+use crate::protection::{self, Protection};
 use crate::shutdown::Shutdown;
 use crate::store::redis::{RedisSettings, RedisStore};
 use crate::store::{MemoryStore, SessionStore};
@@ -45,6 +45,9 @@ pub enum ServeError {
     /// The transport failed.
     #[error("serving: {0}")]
     Transport(#[from] tonic::transport::Error),
+    /// The API keys file is missing or malformed.
+    #[error("{0}")]
+    ApiKeys(#[from] protection::api_keys::KeysFileError),
 }
 
 /// Opens the store the configuration names. A Redis store connects on first use (while Redis
@@ -88,13 +91,26 @@ pub async fn serve_with_store(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let switch = Shutdown::new();
+    let protection = Arc::new(Protection::from_config(&config)?);
+    let key_reloader = protection.api_keys().map(|keys| {
+        tracing::info!(keys = keys.len(), "CreateGame requires an API key");
+        tokio::spawn(protection::api_keys::reload_on_hangup(keys.clone()))
+    });
     let api = GameApi::new(
         store.clone(),
         ApiSettings::from_config(&config),
         switch.clone(),
-    );
+    )
+    .with_protection(protection);
     let game_service = GameServiceServer::new(api)
         .max_decoding_message_size(decoding_limit(config.max_message_bytes));
+    let game_service = CallGuard::new(
+        game_service,
+        CallLimits {
+            max_concurrent_calls: config.max_concurrent_calls,
+            max_call_time: config.max_call_time,
+        },
+    );
 
     let (health, health_service) = tonic_health::server::health_reporter();
     set_health(&health, ServingStatus::Serving).await;
@@ -124,7 +140,7 @@ pub async fn serve_with_store(
 
     let server = Server::builder()
         .accept_http1(true)
-        .layer(cors())
+        .layer(protection::cors::layer(&config.cors_origins))
         .layer(tonic_web::GrpcWebLayer::new())
         .add_service(health_service)
         .add_service(reflection_v1)
@@ -144,6 +160,7 @@ pub async fn serve_with_store(
             tokio::time::sleep(DRAIN_TIMEOUT).await;
         }
     };
+    let _stop_reloading = key_reloader.map(AbortOnDrop);
     tokio::select! {
         result = server => {
             result?;
@@ -159,34 +176,20 @@ pub async fn serve_with_store(
     Ok(())
 }
 
-/// CORS for browsers calling through gRPC-Web: any origin, the headers gRPC-Web sends, and the
-/// trailers-as-headers it must read.
+/// Stops a background task when the server stops.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// tonic's hard decoding limit: looser than the configured request limit, which the handlers
 /// check themselves so that an oversized request gets `LIMIT_REACHED`; only requests beyond this
 /// backstop (four times the limit, at least 4 MiB) get tonic's bare OUT_OF_RANGE.
 pub fn decoding_limit(max_message_bytes: usize) -> usize {
     max_message_bytes.saturating_mul(4).max(4 << 20)
-}
-
-fn cors() -> CorsLayer {
-    CorsLayer::new()
-        .allow_origin(Any)
-        .allow_methods([http::Method::POST, http::Method::OPTIONS])
-        .allow_headers([
-            header::AUTHORIZATION,
-            header::CONTENT_TYPE,
-            HeaderName::from_static("x-grpc-web"),
-            HeaderName::from_static("x-user-agent"),
-            HeaderName::from_static("grpc-timeout"),
-            // The SDKs send the caller's API key with every call (docs/API.md, "API keys").
-            HeaderName::from_static("x-api-key"),
-        ])
-        .expose_headers([
-            HeaderName::from_static("grpc-status"),
-            HeaderName::from_static("grpc-message"),
-            HeaderName::from_static("grpc-status-details-bin"),
-        ])
-        .max_age(Duration::from_secs(24 * 60 * 60))
 }
 
 /// Sets the status of the whole server ("") and of `GameService`.
