@@ -92,9 +92,12 @@ pub async fn serve_with_store(
 ) -> Result<(), ServeError> {
     let switch = Shutdown::new();
     let protection = Arc::new(Protection::from_config(&config)?);
-    let key_reloader = protection.api_keys().map(|keys| {
+    // Reloads the keys on SIGHUP until the server stops, however it stops.
+    let _key_reloader = protection.api_keys().map(|keys| {
         tracing::info!(keys = keys.len(), "CreateGame requires an API key");
-        tokio::spawn(protection::api_keys::reload_on_hangup(keys.clone()))
+        AbortOnDrop(tokio::spawn(protection::api_keys::reload_on_hangup(
+            keys.clone(),
+        )))
     });
     let api = GameApi::new(
         store.clone(),
@@ -160,7 +163,6 @@ pub async fn serve_with_store(
             tokio::time::sleep(DRAIN_TIMEOUT).await;
         }
     };
-    let _stop_reloading = key_reloader.map(AbortOnDrop);
     tokio::select! {
         result = server => {
             result?;
