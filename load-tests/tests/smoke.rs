@@ -28,7 +28,13 @@ impl Server {
         let address = format!("http://{}", listener.local_addr().expect("local address"));
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            deckmate_server::serve(Config::default(), listener, async {
+            // The load generator is one client creating many games: no per-caller quotas.
+            let config = Config {
+                create_rate: deckmate_server::protection::rate::Rate::Off,
+                max_games_per_client: usize::MAX,
+                ..Config::default()
+            };
+            deckmate_server::serve(config, listener, async {
                 let _ = stopped.await;
             })
             .await

@@ -110,6 +110,9 @@ async fn start(store: Arc<dyn SessionStore>) -> Target {
     let config = Config {
         allow_client_seed: true,
         game_ttl: GAME_TTL,
+        // One client creates every game: the per-caller quotas would measure themselves.
+        create_rate: deckmate_server::protection::rate::Rate::Off,
+        max_games_per_client: usize::MAX,
         ..Config::default()
     };
     tokio::spawn(deckmate_server::serve_with_store(

@@ -9,16 +9,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deckmate_proto::v1::game_service_server::GameServiceServer;
-use http::header::{self, HeaderName};
 use tokio::net::TcpListener;
 use tonic::server::NamedService;
 use tonic::transport::Server;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
-use tower_http::cors::{Any, CorsLayer};
 
 use crate::api::{ApiSettings, GameApi};
 use crate::config::{Config, StoreUrl};
+use crate::protection::calls::{CallGuard, CallLimits};
+use crate::protection::{self, Protection};
 use crate::protocol_errors::ProtocolErrors;
 use crate::shutdown::Shutdown;
 use crate::store::redis::{RedisSettings, RedisStore};
@@ -48,6 +48,9 @@ pub enum ServeError {
     /// The TLS files (`--tls-*`, `--redis-ca-cert`) are missing or unusable.
     #[error("TLS: {0}")]
     Tls(#[from] crate::tls::TlsError),
+    /// The API keys file is missing or malformed.
+    #[error("{0}")]
+    ApiKeys(#[from] protection::api_keys::KeysFileError),
 }
 
 /// Opens the store the configuration names. A Redis store connects on first use (while Redis
@@ -98,15 +101,33 @@ pub async fn serve_with_store(
 ) -> Result<(), ServeError> {
     let tls = crate::tls::ServerTls::from_config(&config)?;
     let switch = Shutdown::new();
+    let protection = Arc::new(Protection::from_config(&config)?);
+    // Reloads the keys on SIGHUP until the server stops, however it stops.
+    let _key_reloader = protection.api_keys().map(|keys| {
+        tracing::info!(keys = keys.len(), "CreateGame requires an API key");
+        AbortOnDrop(tokio::spawn(protection::api_keys::reload_on_hangup(
+            keys.clone(),
+        )))
+    });
     let api = GameApi::new(
         store.clone(),
         ApiSettings::from_config(&config),
         switch.clone(),
-    );
+    )
+    .with_protection(protection);
+    // Outside in: the call guard (concurrency, deadlines), then the answers to what never
+    // reaches a handler (undecodable bodies, panics), then the service.
     let game_service = ProtocolErrors::new(
         GameServiceServer::new(api)
             .max_decoding_message_size(decoding_limit(config.max_message_bytes)),
         config.max_message_bytes,
+    );
+    let game_service = CallGuard::new(
+        game_service,
+        CallLimits {
+            max_concurrent_calls: config.max_concurrent_calls,
+            max_call_time: config.max_call_time,
+        },
     );
 
     let (health, health_service) = tonic_health::server::health_reporter();
@@ -137,7 +158,7 @@ pub async fn serve_with_store(
 
     let server = Server::builder()
         .accept_http1(true)
-        .layer(cors())
+        .layer(protection::cors::layer(&config.cors_origins))
         .layer(tonic_web::GrpcWebLayer::new())
         .add_service(health_service)
         .add_service(reflection_v1)
@@ -168,35 +189,21 @@ pub async fn serve_with_store(
     Ok(())
 }
 
+/// Stops a background task when the server stops.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// tonic's hard decoding limit: looser than the configured request limit, which the handlers
 /// check themselves (inside the RPC's span and metrics); requests beyond this backstop (four
 /// times the limit, at least 4 MiB) are not decoded at all, and [`ProtocolErrors`] answers them
 /// with the same `LIMIT_REACHED`.
 pub fn decoding_limit(max_message_bytes: usize) -> usize {
     max_message_bytes.saturating_mul(4).max(4 << 20)
-}
-
-/// CORS for browsers calling through gRPC-Web: any origin, the headers gRPC-Web sends, and the
-/// trailers-as-headers it must read.
-fn cors() -> CorsLayer {
-    CorsLayer::new()
-        .allow_origin(Any)
-        .allow_methods([http::Method::POST, http::Method::OPTIONS])
-        .allow_headers([
-            header::AUTHORIZATION,
-            header::CONTENT_TYPE,
-            HeaderName::from_static("x-grpc-web"),
-            HeaderName::from_static("x-user-agent"),
-            HeaderName::from_static("grpc-timeout"),
-            // The SDKs send the caller's API key with every call (docs/API.md, "API keys").
-            HeaderName::from_static("x-api-key"),
-        ])
-        .expose_headers([
-            HeaderName::from_static("grpc-status"),
-            HeaderName::from_static("grpc-message"),
-            HeaderName::from_static("grpc-status-details-bin"),
-        ])
-        .max_age(Duration::from_secs(24 * 60 * 60))
 }
 
 /// Sets the status of the whole server ("") and of `GameService`.

@@ -7,6 +7,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
+use ipnet::IpNet;
+
+use crate::protection::caller::parse_range;
+use crate::protection::cors::CorsOrigins;
+use crate::protection::rate::Rate;
 
 /// The default listen address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:50051";
@@ -20,6 +25,16 @@ pub const DEFAULT_MAX_WATCHERS: usize = 10_000;
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 64 * 1024;
 /// The default deadline of one call to a networked store.
 pub const DEFAULT_STORE_TIMEOUT: Duration = Duration::from_secs(2);
+/// The default longest unary call.
+pub const DEFAULT_MAX_CALL_TIME: Duration = Duration::from_secs(10);
+/// The default cap on calls handled at once.
+pub const DEFAULT_MAX_CONCURRENT_CALLS: usize = 1024;
+/// The default CreateGame burst per caller.
+pub const DEFAULT_CREATE_BURST: u32 = 20;
+/// The default cap on live games created by one caller.
+pub const DEFAULT_MAX_GAMES_PER_CLIENT: usize = 1000;
+/// The default cap on open `Watch` streams of one game.
+pub const DEFAULT_MAX_WATCHERS_PER_GAME: usize = 64;
 
 /// Everything the server can be told at startup.
 #[derive(Clone, Debug, PartialEq, Eq, Parser)]
@@ -106,6 +121,71 @@ pub struct Config {
     /// roots (a private CA).
     #[arg(long, env = "DECKMATE_REDIS_CA_CERT")]
     pub redis_ca_cert: Option<PathBuf>,
+    /// The longest a unary call may take, such as `10s`; past it the client gets
+    /// DEADLINE_EXCEEDED while the call finishes (a commit is never cut). A shorter client
+    /// deadline wins. Watch is exempt.
+    #[arg(long, env = "DECKMATE_MAX_CALL_TIME", default_value = "10s", value_parser = parse_duration)]
+    pub max_call_time: Duration,
+
+    /// The most GameService calls handled at once; more are refused at once with UNAVAILABLE
+    /// `OVERLOADED` (health and reflection are not counted).
+    #[arg(
+        long,
+        env = "DECKMATE_MAX_CONCURRENT_CALLS",
+        default_value_t = DEFAULT_MAX_CONCURRENT_CALLS,
+        value_parser = parse_at_least_one
+    )]
+    pub max_concurrent_calls: usize,
+
+    /// CreateGame calls per caller (API key name, else client IP): `<count>/<s|min|hour>`, such
+    /// as `60/min`, or `off`.
+    #[arg(long, env = "DECKMATE_CREATE_RATE", default_value = "60/min", value_parser = Rate::parse)]
+    pub create_rate: Rate,
+
+    /// CreateGame calls a caller may make in a burst before `--create-rate` applies.
+    #[arg(
+        long,
+        env = "DECKMATE_CREATE_BURST",
+        default_value_t = DEFAULT_CREATE_BURST,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub create_burst: u32,
+
+    /// The most live games one caller may have created (counted on this replica).
+    #[arg(
+        long,
+        env = "DECKMATE_MAX_GAMES_PER_CLIENT",
+        default_value_t = DEFAULT_MAX_GAMES_PER_CLIENT
+    )]
+    pub max_games_per_client: usize,
+
+    /// The most `Watch` streams open at once on one game (on this replica).
+    #[arg(
+        long,
+        env = "DECKMATE_MAX_WATCHERS_PER_GAME",
+        default_value_t = DEFAULT_MAX_WATCHERS_PER_GAME
+    )]
+    pub max_watchers_per_game: usize,
+
+    /// Proxies whose `x-forwarded-for` names the client: comma-separated CIDR ranges or
+    /// addresses. None by default: the TCP peer is the client.
+    #[arg(
+        long,
+        env = "DECKMATE_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        value_parser = parse_range
+    )]
+    pub trusted_proxies: Vec<IpNet>,
+
+    /// A file of API keys, one `<name>:<sha256-hex>` per line (`deckmate-server hash-key` makes
+    /// them); when set, CreateGame needs a valid `x-api-key`. Re-read on SIGHUP.
+    #[arg(long, env = "DECKMATE_API_KEYS_FILE")]
+    pub api_keys_file: Option<PathBuf>,
+
+    /// Origins browsers may call from: `*` (any) or a comma-separated list such as
+    /// `https://play.example.com,http://localhost:5173`.
+    #[arg(long, env = "DECKMATE_CORS_ORIGINS", default_value = "*", value_parser = CorsOrigins::parse)]
+    pub cors_origins: CorsOrigins,
 }
 
 impl Default for Config {
@@ -127,6 +207,15 @@ impl Default for Config {
             tls_key: None,
             tls_client_ca: None,
             redis_ca_cert: None,
+            max_call_time: DEFAULT_MAX_CALL_TIME,
+            max_concurrent_calls: DEFAULT_MAX_CONCURRENT_CALLS,
+            create_rate: Rate::DEFAULT,
+            create_burst: DEFAULT_CREATE_BURST,
+            max_games_per_client: DEFAULT_MAX_GAMES_PER_CLIENT,
+            max_watchers_per_game: DEFAULT_MAX_WATCHERS_PER_GAME,
+            trusted_proxies: Vec::new(),
+            api_keys_file: None,
+            cors_origins: CorsOrigins::Any,
         }
     }
 }
@@ -202,6 +291,14 @@ pub fn parse_duration(value: &str) -> Result<Duration, String> {
     Ok(duration)
 }
 
+/// Reads a count that must be at least 1.
+pub fn parse_at_least_one(value: &str) -> Result<usize, String> {
+    match value.trim().parse::<usize>() {
+        Ok(count) if count >= 1 => Ok(count),
+        _ => Err(format!("`{value}` is not a whole number of at least 1")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -255,8 +352,49 @@ mod tests {
             "/etc/deckmate/clients.pem",
             "--redis-ca-cert",
             "/etc/deckmate/redis-ca.pem",
+            "--max-call-time",
+            "3s",
+            "--max-concurrent-calls",
+            "7",
+            "--create-rate",
+            "5/s",
+            "--create-burst",
+            "2",
+            "--max-games-per-client",
+            "8",
+            "--max-watchers-per-game",
+            "9",
+            "--trusted-proxies",
+            "10.0.0.0/8,192.168.1.1",
+            "--api-keys-file",
+            "/etc/deckmate/keys",
+            "--cors-origins",
+            "https://play.example.com",
         ])
         .unwrap();
+        assert_eq!(config.max_call_time, Duration::from_secs(3));
+        assert_eq!(config.max_concurrent_calls, 7);
+        assert_eq!(config.create_rate, Rate::parse("5/s").unwrap());
+        assert_eq!(config.create_burst, 2);
+        assert_eq!(
+            (config.max_games_per_client, config.max_watchers_per_game),
+            (8, 9)
+        );
+        assert_eq!(
+            config.trusted_proxies,
+            vec![
+                "10.0.0.0/8".parse::<IpNet>().unwrap(),
+                "192.168.1.1/32".parse().unwrap()
+            ]
+        );
+        assert_eq!(
+            config.api_keys_file,
+            Some(PathBuf::from("/etc/deckmate/keys"))
+        );
+        assert_eq!(
+            config.cors_origins,
+            CorsOrigins::List(vec!["https://play.example.com".into()])
+        );
         assert_eq!(config.listen, "0.0.0.0:7000".parse().unwrap());
         assert_eq!(config.store, StoreUrl::Redis("redis://cache:6379/0".into()));
         assert_eq!(config.store_timeout, Duration::from_millis(750));
@@ -329,6 +467,35 @@ mod tests {
             let env = arg.get_env().expect("flag without an environment variable");
             assert!(env.to_string_lossy().starts_with("DECKMATE_"), "{env:?}");
         }
+    }
+
+    #[test]
+    fn protection_flags_are_read_from_their_variables() {
+        let command = Config::command();
+        let variables: Vec<String> = command
+            .get_arguments()
+            .filter_map(|arg| arg.get_env())
+            .map(|env| env.to_string_lossy().into_owned())
+            .collect();
+        for variable in [
+            "DECKMATE_MAX_CALL_TIME",
+            "DECKMATE_MAX_CONCURRENT_CALLS",
+            "DECKMATE_CREATE_RATE",
+            "DECKMATE_CREATE_BURST",
+            "DECKMATE_MAX_GAMES_PER_CLIENT",
+            "DECKMATE_MAX_WATCHERS_PER_GAME",
+            "DECKMATE_TRUSTED_PROXIES",
+            "DECKMATE_API_KEYS_FILE",
+            "DECKMATE_CORS_ORIGINS",
+        ] {
+            assert!(variables.iter().any(|v| v == variable), "{variable}");
+        }
+        let zero = parse_without_env(&["deckmate-server", "--max-concurrent-calls", "0"]);
+        assert!(zero.is_err());
+        let bad = parse_without_env(&["deckmate-server", "--trusted-proxies", "10.0.0.0/8,x"]);
+        assert!(bad.unwrap_err().to_string().contains("--trusted-proxies"));
+        let off = parse_without_env(&["deckmate-server", "--create-rate", "off"]).unwrap();
+        assert_eq!(off.create_rate, Rate::Off);
     }
 
     #[test]

@@ -72,6 +72,17 @@ pub enum ApiError {
     /// A bug. The detail is logged; the client sees a generic message.
     #[error("internal error")]
     Internal(String),
+    /// The API key is missing or not in force (UNAUTHENTICATED). The key is never repeated.
+    #[error("{0}")]
+    BadApiKey(String),
+    /// A rate limit was reached: `LIMIT_REACHED`, with a `RetryInfo` saying when to retry.
+    #[error("{message}; retry in {}", humantime::format_duration(*retry_after))]
+    RateLimited {
+        /// Which limit, in public terms.
+        message: String,
+        /// How long until the limit admits the call again.
+        retry_after: std::time::Duration,
+    },
 }
 
 impl ApiError {
@@ -99,6 +110,8 @@ impl ApiError {
             ApiError::LimitReached(_) | ApiError::MessageTooLarge { .. } => Code::ResourceExhausted,
             ApiError::ShuttingDown => Code::Unavailable,
             ApiError::Internal(_) => Code::Internal,
+            ApiError::BadApiKey(_) => Code::Unauthenticated,
+            ApiError::RateLimited { .. } => Code::ResourceExhausted,
         }
     }
 
@@ -117,6 +130,8 @@ impl ApiError {
             ApiError::LimitReached(_) | ApiError::MessageTooLarge { .. } => "LIMIT_REACHED",
             ApiError::ShuttingDown => "SHUTTING_DOWN",
             ApiError::Internal(_) => "INTERNAL",
+            ApiError::BadApiKey(_) => "BAD_API_KEY",
+            ApiError::RateLimited { .. } => "LIMIT_REACHED",
         }
     }
 }
@@ -158,6 +173,9 @@ impl From<ApiError> for Status {
         }
         if let ApiError::InvalidField { field, description } = &error {
             details.add_bad_request_violation(field.clone(), description.clone());
+        }
+        if let ApiError::RateLimited { retry_after, .. } = &error {
+            details.set_retry_info(Some(*retry_after));
         }
         Status::with_error_details(error.code(), error.to_string(), details)
     }
@@ -226,6 +244,24 @@ mod tests {
         assert_eq!(info.reason, "LIMIT_REACHED");
         assert_eq!(info.metadata["limit_bytes"], "1024");
         assert!(status.message().contains("1024"), "{}", status.message());
+    }
+
+    #[test]
+    fn api_key_and_rate_errors() {
+        let status = Status::from(ApiError::BadApiKey("no key".into()));
+        assert_eq!(status.code(), Code::Unauthenticated);
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "BAD_API_KEY");
+        let status = Status::from(ApiError::RateLimited {
+            message: "too fast".into(),
+            retry_after: std::time::Duration::from_secs(2),
+        });
+        assert_eq!(status.code(), Code::ResourceExhausted);
+        assert_eq!(status.message(), "too fast; retry in 2s");
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "LIMIT_REACHED");
+        let retry = status.get_details_retry_info().expect("retry info");
+        assert_eq!(retry.retry_delay, Some(std::time::Duration::from_secs(2)));
     }
 
     #[test]

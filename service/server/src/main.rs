@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
+use deckmate_server::cli::{self, Cli, Command};
 use deckmate_server::config::Config;
 use deckmate_server::store::instrumented::InstrumentedStore;
 use deckmate_server::{app, monitoring, shutdown, telemetry};
@@ -13,7 +14,24 @@ use tokio::net::TcpListener;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let config = Config::parse();
+    let config = match Cli::parse() {
+        Cli {
+            command: Some(Command::HashKey(args)),
+            ..
+        } => {
+            return match cli::hash_key(&args) {
+                Ok(text) => {
+                    print!("{text}");
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("deckmate-server hash-key: {error}");
+                    ExitCode::FAILURE
+                }
+            };
+        }
+        Cli { server, .. } => server,
+    };
     if let Err(error) = telemetry::init(config.log_format) {
         eprintln!("deckmate-server: cannot set up logging: {error}");
         return ExitCode::FAILURE;
@@ -51,6 +69,8 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         allow_client_seed = config.allow_client_seed,
         tls = config.tls_cert.is_some(),
         mutual_tls = config.tls_client_ca.is_some(),
+        create_rate = %config.create_rate,
+        max_concurrent_calls = config.max_concurrent_calls,
         "listening on {address}"
     );
     app::serve_with_store(config, store, listener, shutdown::termination_signal()).await?;

@@ -83,6 +83,14 @@ pub enum Limit {
     MessageSize,
     /// `--max-watchers`: Watch while the server has its maximum of open streams.
     MaxWatchers,
+    /// `--max-concurrent-calls`: a call shed while the server handles its maximum.
+    Concurrency,
+    /// `--create-rate`: CreateGame faster than the caller's rate.
+    CreateRate,
+    /// `--max-games-per-client`: CreateGame while the caller holds its maximum of live games.
+    GamesPerClient,
+    /// `--max-watchers-per-game`: Watch while the game has its maximum of open streams.
+    WatchersPerGame,
 }
 
 impl Limit {
@@ -92,6 +100,10 @@ impl Limit {
             Limit::MaxGames => "max_games",
             Limit::MessageSize => "message_size",
             Limit::MaxWatchers => "max_watchers",
+            Limit::Concurrency => "concurrency",
+            Limit::CreateRate => "create_rate",
+            Limit::GamesPerClient => "games_per_client",
+            Limit::WatchersPerGame => "watchers_per_game",
         }
     }
 }
@@ -285,5 +297,9 @@ mod tests {
         assert_eq!(Limit::MaxGames.label(), "max_games");
         assert_eq!(Limit::MessageSize.label(), "message_size");
         assert_eq!(Limit::MaxWatchers.label(), "max_watchers");
+        assert_eq!(Limit::Concurrency.label(), "concurrency");
+        assert_eq!(Limit::CreateRate.label(), "create_rate");
+        assert_eq!(Limit::GamesPerClient.label(), "games_per_client");
+        assert_eq!(Limit::WatchersPerGame.label(), "watchers_per_game");
     }
 }

@@ -37,7 +37,9 @@ pub fn rpc_span(method: &'static str, game_id: &str) -> Span {
         "rpc",
         method,
         game_id = tracing::field::Empty,
-        kind = tracing::field::Empty
+        kind = tracing::field::Empty,
+        // The name of the caller's API key (CreateGame with keys on); never the key.
+        api_key = tracing::field::Empty
     );
     if auth::is_game_id(game_id) {
         span.record("game_id", game_id);

@@ -30,6 +30,7 @@ use crate::auth::{self, TokenHash};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::monitoring;
+use crate::protection::Protection;
 use crate::shutdown::Shutdown;
 use crate::store::{GameRecord, SessionStore};
 use crate::telemetry;
@@ -73,6 +74,8 @@ pub struct GameApi {
     /// One permit per open `Watch` stream.
     watchers: Arc<Semaphore>,
     shutdown: Shutdown,
+    /// API keys and the per-caller and per-game limits.
+    protection: Arc<Protection>,
 }
 
 impl GameApi {
@@ -90,7 +93,20 @@ impl GameApi {
             settings,
             watchers,
             shutdown,
+            protection: Arc::new(Protection::unlimited()),
         }
+    }
+
+    /// These handlers with `protection` (API keys and quotas) instead of none; [`GameApi::new`]
+    /// sets no limits, which suits handlers driven in process.
+    pub fn with_protection(mut self, protection: Arc<Protection>) -> Self {
+        self.protection = protection;
+        self
+    }
+
+    /// Whether CreateGame needs an `x-api-key` on this server.
+    pub fn api_keys_enabled(&self) -> bool {
+        self.protection.api_keys_enabled()
     }
 }
 
@@ -138,7 +154,11 @@ impl pb::game_service_server::GameService for GameApi {
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let span = telemetry::rpc_span("CreateGame", "");
         let checked = self.check_size(request.get_ref());
+        let caller = self.protection.identify(&request);
         let handler = create_game::handle(self, request.into_inner());
+        let handler = self
+            .protection
+            .create_game(caller, self.store.as_ref(), handler);
         serve("CreateGame", checked, span, handler, Timing::Whole).await
     }
 
@@ -206,7 +226,7 @@ impl pb::game_service_server::GameService for GameApi {
     ) -> Result<Response<pb::GetServerInfoResponse>, Status> {
         let span = telemetry::rpc_span("GetServerInfo", "");
         let checked = self.check_size(request.get_ref());
-        let handler = async { Ok(server_info::handle(&self.settings)) };
+        let handler = async { Ok(server_info::handle(self)) };
         serve("GetServerInfo", checked, span, handler, Timing::Whole).await
     }
 }

@@ -4,15 +4,16 @@
 
 use deckmate_proto::v1 as pb;
 
-use super::{ApiSettings, MAX_REQUEST_ID_BYTES};
+use super::{GameApi, MAX_REQUEST_ID_BYTES};
 
-pub(super) fn handle(settings: &ApiSettings) -> pb::GetServerInfoResponse {
+pub(super) fn handle(api: &GameApi) -> pb::GetServerInfoResponse {
+    let settings = &api.settings;
     pb::GetServerInfoResponse {
         server_version: env!("CARGO_PKG_VERSION").to_string(),
         api_revision: deckmate_proto::API_REVISION,
         features: Some(pb::ServerFeatures {
             client_seeds: settings.allow_client_seed,
-            api_keys: false,
+            api_keys: api.api_keys_enabled(),
             // Neither exists in this release: seats are always clients, and games have no clocks.
             bots: false,
             clocks: false,

@@ -24,6 +24,7 @@ use super::{GameApi, WatchStream, load_game, log_error, reader_of, require_game_
 use crate::auth;
 use crate::error::ApiError;
 use crate::monitoring;
+use crate::protection::watchers::WatchSlot;
 use crate::store::{SessionStore, VersionStream};
 
 /// The status a stream ends with when the server shuts down: UNAVAILABLE `SHUTTING_DOWN` with
@@ -50,6 +51,7 @@ pub(super) async fn handle(
             api.settings.max_watchers
         ))
     })?;
+    let slot = api.protection.open_watch(&request.game_id)?;
     // Subscribe first: every commit after this point is notified.
     let versions = api.store.watch(&request.game_id).await?;
     let record = load_game(api.store.as_ref(), &request.game_id).await?;
@@ -74,6 +76,7 @@ pub(super) async fn handle(
         ended: false,
         span,
         _open: OpenStream::new(permit),
+        _slot: slot,
     };
     tracing::debug!(from_version = request.from_version, "watch started");
     Ok(futures::stream::unfold(watcher, Watcher::next).boxed())
@@ -97,6 +100,8 @@ struct Watcher {
     span: Span,
     /// Counts this stream against `--max-watchers` and in the metrics until it is dropped.
     _open: OpenStream,
+    /// Counts this stream against `--max-watchers-per-game` until it is dropped.
+    _slot: WatchSlot,
 }
 
 /// An open stream's place under `--max-watchers` and in the watcher metrics; dropping it (the

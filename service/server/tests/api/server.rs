@@ -40,6 +40,8 @@ impl Server {
         SHARED.get_or_init(|| {
             Server::start(Config {
                 allow_client_seed: true,
+                // Every test creates its games from this one address.
+                create_rate: deckmate_server::protection::rate::Rate::Off,
                 ..Config::default()
             })
         })

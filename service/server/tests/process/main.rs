@@ -1,7 +1,9 @@
 //! Tests of what only a running `deckmate-server` process shows, each spawning the binary:
-//! a Redis store going away and coming back under a running server, and two replicas on one
-//! Redis. The API itself is tested in process, in the `api` test binary.
+//! a Redis store going away and coming back under a running server, two replicas on one
+//! Redis, and API keys read from a file and reloaded on SIGHUP. The API itself is tested in
+//! process, in the `api` test binary.
 
+mod api_keys;
 #[path = "../common/mod.rs"]
 mod common;
 mod metrics;

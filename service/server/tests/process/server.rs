@@ -42,6 +42,9 @@ impl TestServer {
                 .arg("--listen")
                 .arg(format!("127.0.0.1:{port}"))
                 .arg("--allow-client-seed")
+                // Every test creates its games from one address; a test of the rate limit
+                // passes --create-rate, which wins over the variable.
+                .env("DECKMATE_CREATE_RATE", "off")
                 .args(args)
                 .stdin(Stdio::null())
                 .stdout(server_output())
@@ -57,8 +60,13 @@ impl TestServer {
         panic!("the server exited during startup {STARTUP_PORT_ATTEMPTS} times: {last_exit:?}");
     }
 
+    /// The server process's id (to send it signals).
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The server's URL, such as `http://127.0.0.1:40123`.
-    fn endpoint(&self) -> String {
+    pub(crate) fn endpoint(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
 

@@ -1,0 +1,183 @@
+//! CORS for browsers calling through gRPC-Web (`--cors-origins`): which origins may call, the
+//! request headers gRPC-Web, the SDKs and trace propagation send, and the trailers-as-headers
+//! a browser must be allowed to read.
+
+use std::fmt;
+use std::time::Duration;
+
+use http::HeaderValue;
+use http::header::{self, HeaderName};
+use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+
+/// The origins allowed to call from a browser.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum CorsOrigins {
+    /// Any origin (`*`), the default: the API's secrets are tokens and keys sent as metadata,
+    /// never cookies, so another site's page gains nothing a script could not do itself.
+    #[default]
+    Any,
+    /// Exactly these origins, such as `https://play.example.com`.
+    List(Vec<String>),
+}
+
+impl CorsOrigins {
+    /// Reads `*` or a comma-separated list of origins (`scheme://host[:port]`, no path).
+    pub fn parse(value: &str) -> Result<CorsOrigins, String> {
+        let value = value.trim();
+        if value == "*" {
+            return Ok(CorsOrigins::Any);
+        }
+        let mut origins = Vec::new();
+        for origin in value.split(',').map(str::trim).filter(|o| !o.is_empty()) {
+            let origin = origin.trim_end_matches('/');
+            let rest = origin
+                .strip_prefix("https://")
+                .or_else(|| origin.strip_prefix("http://"));
+            let valid = rest.is_some_and(|host| {
+                !host.is_empty()
+                    && !host.contains(['/', '*'])
+                    && HeaderValue::from_str(origin).is_ok()
+            });
+            if !valid {
+                return Err(format!(
+                    "`{origin}` is not an origin like https://play.example.com (no path, no `*`)"
+                ));
+            }
+            origins.push(origin.to_string());
+        }
+        if origins.is_empty() {
+            return Err("expected `*` or a comma-separated list of origins".to_string());
+        }
+        Ok(CorsOrigins::List(origins))
+    }
+}
+
+impl fmt::Display for CorsOrigins {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CorsOrigins::Any => f.write_str("*"),
+            CorsOrigins::List(origins) => f.write_str(&origins.join(",")),
+        }
+    }
+}
+
+/// The CORS layer for `origins`.
+pub fn layer(origins: &CorsOrigins) -> CorsLayer {
+    let allow_origin = match origins {
+        CorsOrigins::Any => AllowOrigin::from(Any),
+        CorsOrigins::List(list) => AllowOrigin::list(
+            list.iter()
+                .filter_map(|origin| HeaderValue::from_str(origin).ok()),
+        ),
+    };
+    CorsLayer::new()
+        .allow_origin(allow_origin)
+        .allow_methods([http::Method::POST, http::Method::OPTIONS])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            HeaderName::from_static("x-grpc-web"),
+            HeaderName::from_static("x-user-agent"),
+            HeaderName::from_static("grpc-timeout"),
+            // The SDKs send the caller's API key with every call (docs/API.md, "API keys").
+            HeaderName::from_static("x-api-key"),
+            // W3C trace context, so that a browser's trace continues on the server.
+            HeaderName::from_static("traceparent"),
+            HeaderName::from_static("tracestate"),
+        ])
+        .expose_headers([
+            HeaderName::from_static("grpc-status"),
+            HeaderName::from_static("grpc-message"),
+            HeaderName::from_static("grpc-status-details-bin"),
+        ])
+        .max_age(Duration::from_secs(24 * 60 * 60))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::convert::Infallible;
+    use tower::{Layer, ServiceExt};
+
+    /// The preflight answer of `origins` to a browser at `origin` asking to send `headers`.
+    async fn preflight(origins: &CorsOrigins, origin: &str, headers: &str) -> http::Response<()> {
+        let service = layer(origins).layer(tower::service_fn(|_: http::Request<()>| async {
+            Ok::<_, Infallible>(http::Response::new(()))
+        }));
+        let request = http::Request::builder()
+            .method(http::Method::OPTIONS)
+            .uri("/deckmate.v1.GameService/CreateGame")
+            .header(header::ORIGIN, origin)
+            .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+            .header(header::ACCESS_CONTROL_REQUEST_HEADERS, headers)
+            .body(())
+            .unwrap();
+        service.oneshot(request).await.unwrap()
+    }
+
+    fn header_of(response: &http::Response<()>, name: HeaderName) -> String {
+        response
+            .headers()
+            .get(name)
+            .map(|value| value.to_str().unwrap().to_ascii_lowercase())
+            .unwrap_or_default()
+    }
+
+    #[tokio::test]
+    async fn any_origin_by_default_with_trace_and_key_headers() {
+        let response = preflight(
+            &CorsOrigins::Any,
+            "https://anywhere.example",
+            "traceparent,tracestate,x-api-key",
+        )
+        .await;
+        assert_eq!(
+            header_of(&response, header::ACCESS_CONTROL_ALLOW_ORIGIN),
+            "*"
+        );
+        let allowed = header_of(&response, header::ACCESS_CONTROL_ALLOW_HEADERS);
+        for name in ["traceparent", "tracestate", "x-api-key", "authorization"] {
+            assert!(allowed.contains(name), "{name} missing from {allowed}");
+        }
+    }
+
+    #[tokio::test]
+    async fn a_list_admits_exactly_its_origins() {
+        let origins =
+            CorsOrigins::parse("https://play.example.com, http://localhost:5173").unwrap();
+        let listed = preflight(&origins, "http://localhost:5173", "traceparent").await;
+        assert_eq!(
+            header_of(&listed, header::ACCESS_CONTROL_ALLOW_ORIGIN),
+            "http://localhost:5173"
+        );
+        let other = preflight(&origins, "https://evil.example", "traceparent").await;
+        assert_eq!(header_of(&other, header::ACCESS_CONTROL_ALLOW_ORIGIN), "");
+    }
+
+    #[test]
+    fn origins_parse() {
+        assert_eq!(CorsOrigins::parse("*"), Ok(CorsOrigins::Any));
+        assert_eq!(
+            CorsOrigins::parse("https://a.example/,http://b.example:8080").unwrap(),
+            CorsOrigins::List(vec![
+                "https://a.example".into(),
+                "http://b.example:8080".into()
+            ])
+        );
+        for bad in [
+            "",
+            "a.example",
+            "https://a.example/path",
+            "ftp://a",
+            "https://*.a",
+        ] {
+            assert!(CorsOrigins::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            CorsOrigins::parse("https://a.example,http://b.example")
+                .unwrap()
+                .to_string(),
+            "https://a.example,http://b.example"
+        );
+    }
+}
