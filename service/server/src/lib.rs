@@ -14,6 +14,7 @@ pub mod config;
 pub mod error;
 pub mod live;
 pub mod monitoring;
+pub mod otel;
 pub mod session;
 pub mod shutdown;
 pub mod store;
