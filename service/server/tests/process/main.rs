@@ -1,6 +1,6 @@
 //! Tests of what only a running `deckmate-server` process shows, each spawning the binary:
-//! a Redis store going away and coming back under a running server, and two replicas on one
-//! Redis. The API itself is tested in process, in the `api` test binary.
+//! a Redis store going away and coming back under a running server, two replicas on one
+//! Redis, and traces exported over OTLP. The API itself is tested in process, in the `api` test binary.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -8,3 +8,4 @@ mod metrics;
 mod redis_faults;
 mod redis_replicas;
 mod server;
+mod traces;
