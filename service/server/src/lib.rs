@@ -15,6 +15,7 @@ pub mod config;
 pub mod error;
 pub mod live;
 pub mod monitoring;
+pub mod otel;
 pub mod protection;
 pub mod protocol_errors;
 pub mod session;

@@ -9,7 +9,7 @@ use clap::Parser;
 use deckmate_server::cli::{self, Cli, Command};
 use deckmate_server::config::Config;
 use deckmate_server::store::instrumented::InstrumentedStore;
-use deckmate_server::{app, monitoring, shutdown, telemetry};
+use deckmate_server::{app, monitoring, otel, shutdown, telemetry};
 use tokio::net::TcpListener;
 
 #[tokio::main]
@@ -32,11 +32,24 @@ async fn main() -> ExitCode {
         }
         Cli { server, .. } => server,
     };
-    if let Err(error) = telemetry::init(config.log_format) {
+    // Read before logging is set up, so that a refused OTLP setting stops start-up at once.
+    let traces = match otel::provider_from_env() {
+        Ok(traces) => traces,
+        Err(error) => {
+            eprintln!("deckmate-server: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(error) = telemetry::init(config.log_format, traces.as_ref()) {
         eprintln!("deckmate-server: cannot set up logging: {error}");
         return ExitCode::FAILURE;
     }
-    match run(config).await {
+    let outcome = run(config).await;
+    // The server has drained: export the spans still queued before the process ends.
+    if let Some(traces) = traces {
+        otel::shutdown(traces).await;
+    }
+    match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!("{error}");

@@ -1,48 +1,109 @@
 //! Logging and tracing (docs/ARCHITECTURE.md §5): a `tracing` subscriber writing text or JSON,
-//! filtered by `RUST_LOG` (default `info`), and the span every RPC runs in.
+//! filtered by `RUST_LOG` (default `info`), and the span every RPC runs in. With an OTLP
+//! endpoint configured ([`crate::otel`]) the same spans are exported as traces.
 //!
-//! Spans carry the method, the game id and the game kind. Tokens, seeds and request ids are
-//! never recorded: handlers only ever pass hashes of them around.
+//! The RPC span is named `deckmate.v1.GameService/<Method>` and carries the OpenTelemetry RPC
+//! attributes and the game's variant, id, seat and version (docs/OPERATIONS.md, "Log spans"
+//! and "Traces"). Tokens, seeds and request ids are never recorded: handlers only ever pass
+//! hashes of them around.
 
 use std::io::IsTerminal;
 
+use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing::Span;
+use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::Layer as _;
+use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::util::SubscriberInitExt as _;
 
 use crate::auth;
 use crate::config::LogFormat;
+use crate::otel;
 
-/// Installs the global subscriber. Fails if one is already installed.
-pub fn init(format: LogFormat) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+/// The gRPC service every RPC span belongs to (`rpc.service`).
+pub const RPC_SERVICE: &str = "deckmate.v1.GameService";
+
+/// Installs the global subscriber, exporting spans to `traces` when given. Fails if one is
+/// already installed.
+pub fn init(
+    format: LogFormat,
+    traces: Option<&SdkTracerProvider>,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    // Colours only for people at a terminal, never in files or collectors.
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(std::io::stdout().is_terminal());
-    match format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder
+    let ansi = std::io::stdout().is_terminal();
+    let Some(provider) = traces else {
+        // Colours only for people at a terminal, never in files or collectors.
+        let builder = tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_ansi(ansi);
+        return match format {
+            LogFormat::Text => builder.try_init(),
+            LogFormat::Json => builder
+                .json()
+                .with_current_span(true)
+                .with_span_list(false)
+                .try_init(),
+        };
+    };
+    // With traces, `RUST_LOG` filters the log lines only: the trace layer has its own filter,
+    // which keeps the debug-level store and engine spans.
+    let logs = tracing_subscriber::fmt::layer().with_ansi(ansi);
+    let logs = match format {
+        LogFormat::Text => logs.boxed(),
+        LogFormat::Json => logs
             .json()
             .with_current_span(true)
             .with_span_list(false)
-            .try_init(),
-    }
+            .boxed(),
+    };
+    tracing_subscriber::registry()
+        .with(logs.with_filter(filter))
+        .with(otel::layer(provider))
+        .try_init()?;
+    Ok(())
 }
 
-/// The span of one RPC. `game_id` is what the client sent; it is recorded only when shaped like
-/// a game id, so clients cannot write arbitrary text into the logs. The game kind is recorded
-/// later with [`record_kind`], once the game is loaded.
+/// An RPC span. Its name is fixed at its call site, hence one call per method.
+macro_rules! rpc_span {
+    ($name:literal, $method:expr) => {
+        tracing::info_span!(
+            $name,
+            otel.kind = "server",
+            rpc.method = $method,
+            rpc.grpc.status_code = tracing::field::Empty,
+            deckmate.variant = tracing::field::Empty,
+            deckmate.game_id = tracing::field::Empty,
+            deckmate.seat = tracing::field::Empty,
+            deckmate.version = tracing::field::Empty,
+            // The name of the caller's API key (CreateGame with keys on); never the key.
+            deckmate.api_key = tracing::field::Empty,
+        )
+    };
+}
+
+/// The span of one RPC, named `deckmate.v1.GameService/<method>`. `game_id` is what the client
+/// sent; it is recorded only when shaped like a game id, so clients cannot write arbitrary text
+/// into logs or traces. The game's variant, seat and version are recorded later (with
+/// [`record_kind`], [`record_seat`], [`record_version`]), the status code when the call is
+/// answered ([`record_status`]).
 pub fn rpc_span(method: &'static str, game_id: &str) -> Span {
-    let span = tracing::info_span!(
-        "rpc",
-        method,
-        game_id = tracing::field::Empty,
-        kind = tracing::field::Empty,
-        // The name of the caller's API key (CreateGame with keys on); never the key.
-        api_key = tracing::field::Empty
-    );
+    let span = match method {
+        "CreateGame" => rpc_span!("deckmate.v1.GameService/CreateGame", method),
+        "Act" => rpc_span!("deckmate.v1.GameService/Act", method),
+        "Observe" => rpc_span!("deckmate.v1.GameService/Observe", method),
+        "Watch" => rpc_span!("deckmate.v1.GameService/Watch", method),
+        "GetHistory" => rpc_span!("deckmate.v1.GameService/GetHistory", method),
+        "ListVariants" => rpc_span!("deckmate.v1.GameService/ListVariants", method),
+        "GetServerInfo" => rpc_span!("deckmate.v1.GameService/GetServerInfo", method),
+        _ => rpc_span!("deckmate.v1.GameService", method),
+    };
+    // Constant for every RPC, so kept out of the log lines: set on the trace only (a no-op
+    // without a trace layer).
+    span.set_attribute("rpc.system", "grpc");
+    span.set_attribute("rpc.service", RPC_SERVICE);
     if auth::is_game_id(game_id) {
-        span.record("game_id", game_id);
+        span.record("deckmate.game_id", game_id);
     }
     span
 }
@@ -50,13 +111,52 @@ pub fn rpc_span(method: &'static str, game_id: &str) -> Span {
 /// Records the game id on the current RPC span (for CreateGame, once the game exists).
 pub fn record_game_id(game_id: &str) {
     if auth::is_game_id(game_id) {
-        Span::current().record("game_id", game_id);
+        Span::current().record("deckmate.game_id", game_id);
     }
 }
 
-/// Records the game kind on the current RPC span.
+/// Records the game kind (`deckmate.variant`) on the current RPC span.
 pub fn record_kind(kind: deckmate_engine::GameKind) {
-    Span::current().record("kind", kind.id());
+    Span::current().record("deckmate.variant", kind.id());
+}
+
+/// Records the caller's seat number on the current RPC span.
+pub fn record_seat(seat: deckmate_engine::Seat) {
+    // Signed: the trace layer exports unsigned numbers as text.
+    Span::current().record("deckmate.seat", i64::from(seat.0));
+}
+
+/// Records the game version the call read or produced on the current RPC span.
+pub fn record_version(version: u64) {
+    Span::current().record(
+        "deckmate.version",
+        i64::try_from(version).unwrap_or(i64::MAX),
+    );
+}
+
+/// Records how the call was answered on its span: the numeric gRPC code, and an error status
+/// for the codes that mean the server failed (the OpenTelemetry RPC conventions for servers).
+pub fn record_status(span: &Span, code: tonic::Code) {
+    span.record("rpc.grpc.status_code", code as i64);
+    if is_server_failure(code) {
+        span.set_status(opentelemetry::trace::Status::error(
+            crate::monitoring::code_name(code),
+        ));
+    }
+}
+
+/// Whether a gRPC code marks a server span as failed (the client's mistakes do not).
+fn is_server_failure(code: tonic::Code) -> bool {
+    use tonic::Code;
+    matches!(
+        code,
+        Code::Unknown
+            | Code::DeadlineExceeded
+            | Code::Unimplemented
+            | Code::Internal
+            | Code::Unavailable
+            | Code::DataLoss
+    )
 }
 
 #[cfg(test)]
@@ -90,18 +190,53 @@ mod tests {
         tracing::subscriber::with_default(subscriber, || {
             let _entered = rpc_span(method, game_id).entered();
             record_kind(deckmate_engine::GameKind::PigeonChess);
+            record_seat(deckmate_engine::Seat(1));
+            record_version(7);
             tracing::info!("handled");
         });
         String::from_utf8(captured.0.lock().unwrap().clone()).unwrap()
     }
 
     #[test]
-    fn spans_carry_method_game_id_and_kind() {
+    fn spans_carry_method_game_id_variant_seat_and_version() {
         let id = auth::new_game_id().unwrap();
         let line = log_inside("Observe", &id);
-        assert!(line.contains(r#""method":"Observe""#), "{line}");
-        assert!(line.contains(&format!(r#""game_id":"{id}""#)), "{line}");
-        assert!(line.contains(r#""kind":"pigeon_chess""#), "{line}");
+        assert!(
+            line.contains(r#""name":"deckmate.v1.GameService/Observe""#),
+            "{line}"
+        );
+        assert!(line.contains(r#""rpc.method":"Observe""#), "{line}");
+        assert!(
+            line.contains(&format!(r#""deckmate.game_id":"{id}""#)),
+            "{line}"
+        );
+        assert!(
+            line.contains(r#""deckmate.variant":"pigeon_chess""#),
+            "{line}"
+        );
+        assert!(line.contains(r#""deckmate.seat":1"#), "{line}");
+        assert!(line.contains(r#""deckmate.version":7"#), "{line}");
+        // Constant per server: only in traces, not repeated on every log line.
+        assert!(!line.contains("rpc.system"), "{line}");
+    }
+
+    #[test]
+    fn unknown_methods_still_get_a_span() {
+        let line = log_inside("SomethingNew", "");
+        assert!(line.contains(r#""rpc.method":"SomethingNew""#), "{line}");
+        assert!(
+            line.contains(r#""name":"deckmate.v1.GameService""#),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn server_failures_are_the_codes_the_rpc_conventions_name() {
+        assert!(is_server_failure(tonic::Code::Internal));
+        assert!(is_server_failure(tonic::Code::Unavailable));
+        assert!(!is_server_failure(tonic::Code::Ok));
+        assert!(!is_server_failure(tonic::Code::InvalidArgument));
+        assert!(!is_server_failure(tonic::Code::NotFound));
     }
 
     #[test]

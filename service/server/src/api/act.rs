@@ -14,8 +14,8 @@ use tonic::Request;
 use super::{GameApi, check_request_id, load_game, with_game_id};
 use crate::auth;
 use crate::error::ApiError;
-use crate::monitoring;
 use crate::store::{Commit, CommitOutcome, GameRecord, RequestKey, unix_millis};
+use crate::{monitoring, telemetry};
 
 /// How often a commit is retried after losing a race to another seat's action (only without
 /// `expected_version`: with it, a lost race is the client's STALE_VERSION).
@@ -35,6 +35,7 @@ pub(super) async fn handle(
     let store = api.store.as_ref();
     let mut record = load_game(store, &request.game_id).await?;
     let seat = auth::actor(&record.token_hashes, presented.as_ref())?;
+    telemetry::record_seat(seat);
     let request_key =
         (!request.request_id.is_empty()).then(|| RequestKey::for_act(&request.request_id));
 
@@ -54,7 +55,7 @@ pub(super) async fn handle(
             return Err(ApiError::StaleVersion { expected, current });
         }
         let mut game = record.game.clone_box();
-        game.act(seat, action)?;
+        tracing::debug_span!("engine.apply").in_scope(|| game.act(seat, action))?;
         let observation = with_game_id(game.view(Viewer::Seat(seat)), &record.id);
         let finished = game
             .is_over()
@@ -67,6 +68,7 @@ pub(super) async fn handle(
         };
         match store.commit(commit).await? {
             CommitOutcome::Committed { version } => {
+                telemetry::record_version(version);
                 if let Some((variant, reason)) = finished {
                     monitoring::game_finished(variant, reason);
                 }

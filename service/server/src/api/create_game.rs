@@ -74,6 +74,7 @@ pub(super) async fn handle(
         variant,
     };
     telemetry::record_game_id(&response.game_id);
+    telemetry::record_version(version);
 
     let Some(key) = create_key else {
         monitoring::game_created(kind);

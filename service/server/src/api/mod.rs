@@ -32,6 +32,7 @@ use crate::error::ApiError;
 use crate::monitoring;
 use crate::protection::Protection;
 use crate::shutdown::Shutdown;
+use crate::store::traced::TracedStore;
 use crate::store::{GameRecord, SessionStore};
 use crate::telemetry;
 
@@ -89,7 +90,8 @@ impl GameApi {
         settings.max_watchers = settings.max_watchers.min(Semaphore::MAX_PERMITS);
         let watchers = Arc::new(Semaphore::new(settings.max_watchers));
         GameApi {
-            store,
+            // Every store call a handler makes is a child span of its RPC.
+            store: Arc::new(TracedStore::new(store)),
             settings,
             watchers,
             shutdown,
@@ -153,6 +155,7 @@ impl pb::game_service_server::GameService for GameApi {
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let span = telemetry::rpc_span("CreateGame", "");
+        crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let caller = self.protection.identify(&request);
         let handler = create_game::handle(self, request.into_inner());
@@ -167,6 +170,7 @@ impl pb::game_service_server::GameService for GameApi {
         request: Request<pb::ActRequest>,
     ) -> Result<Response<pb::ActResponse>, Status> {
         let span = telemetry::rpc_span("Act", &request.get_ref().game_id);
+        crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         serve(
             "Act",
@@ -183,6 +187,7 @@ impl pb::game_service_server::GameService for GameApi {
         request: Request<pb::ObserveRequest>,
     ) -> Result<Response<pb::ObserveResponse>, Status> {
         let span = telemetry::rpc_span("Observe", &request.get_ref().game_id);
+        crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = observe::handle(self, request);
         serve("Observe", checked, span, handler, Timing::Whole).await
@@ -195,6 +200,7 @@ impl pb::game_service_server::GameService for GameApi {
         request: Request<pb::WatchRequest>,
     ) -> Result<Response<WatchStream>, Status> {
         let span = telemetry::rpc_span("Watch", &request.get_ref().game_id);
+        crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = watch::handle(self, request, span.clone());
         serve("Watch", checked, span, handler, Timing::Stream).await
@@ -205,6 +211,7 @@ impl pb::game_service_server::GameService for GameApi {
         request: Request<pb::GetHistoryRequest>,
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
         let span = telemetry::rpc_span("GetHistory", &request.get_ref().game_id);
+        crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = get_history::handle(self, request);
         serve("GetHistory", checked, span, handler, Timing::Whole).await
@@ -215,6 +222,7 @@ impl pb::game_service_server::GameService for GameApi {
         request: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
         let span = telemetry::rpc_span("ListVariants", "");
+        crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = async { Ok(list_variants::handle()) };
         serve("ListVariants", checked, span, handler, Timing::Whole).await
@@ -225,6 +233,7 @@ impl pb::game_service_server::GameService for GameApi {
         request: Request<pb::GetServerInfoRequest>,
     ) -> Result<Response<pb::GetServerInfoResponse>, Status> {
         let span = telemetry::rpc_span("GetServerInfo", "");
+        crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = async { Ok(server_info::handle(self)) };
         serve("GetServerInfo", checked, span, handler, Timing::Whole).await
@@ -251,12 +260,13 @@ async fn serve<T>(
 ) -> Result<Response<T>, Status> {
     let started = Instant::now();
     let answer = match checked {
-        Ok(()) => traced(handler, span).await,
+        Ok(()) => traced(handler, span.clone()).await,
         Err(status) => Err(status),
     };
     let code = answer
         .as_ref()
         .map_or_else(Status::code, |_| tonic::Code::Ok);
+    telemetry::record_status(&span, code);
     let elapsed = (timing == Timing::Whole).then(|| started.elapsed());
     monitoring::rpc_answered(method, code, elapsed);
     answer
@@ -340,6 +350,10 @@ async fn load_for_reader<T>(
     let request = request.into_inner();
     let record = load_game(api.store.as_ref(), game_id(&request)).await?;
     let viewer = reader_of(&record, presented.as_ref())?;
+    if let Viewer::Seat(seat) = viewer {
+        telemetry::record_seat(seat);
+    }
+    telemetry::record_version(record.version());
     Ok((record, viewer))
 }
 

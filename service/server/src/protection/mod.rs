@@ -153,7 +153,7 @@ impl Protection {
         let caller = caller?;
         if let Caller::Key(name) = &caller {
             // The key's name, never the key, names the caller in the logs.
-            tracing::Span::current().record("api_key", &**name);
+            tracing::Span::current().record("deckmate.api_key", &**name);
         }
         if let Err(wait) = self.create_rate.check(&caller) {
             monitoring::limit_rejected(Limit::CreateRate);

@@ -30,6 +30,7 @@
 pub mod instrumented;
 pub mod memory;
 pub mod redis;
+pub mod traced;
 
 use std::pin::Pin;
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! Tests of what only a running `deckmate-server` process shows, each spawning the binary:
 //! a Redis store going away and coming back under a running server, two replicas on one
-//! Redis, and API keys read from a file and reloaded on SIGHUP. The API itself is tested in
-//! process, in the `api` test binary.
+//! Redis, API keys read from a file and reloaded on SIGHUP, TLS, and traces exported over OTLP.
+//! The API itself is tested in process, in the `api` test binary.
 
 mod api_keys;
 #[path = "../common/mod.rs"]
@@ -11,3 +11,4 @@ mod redis_faults;
 mod redis_replicas;
 mod server;
 mod tls;
+mod traces;

@@ -35,6 +35,11 @@ impl TestServer {
     /// Its output is discarded unless `DECKMATE_TEST_SERVER_LOG` is set, in which case it goes
     /// to the test's stderr.
     pub(crate) async fn start_with(args: &[String]) -> TestServer {
+        TestServer::start_with_env(args, &[]).await
+    }
+
+    /// Like [`TestServer::start_with`], with environment variables `env` set for the process.
+    pub(crate) async fn start_with_env(args: &[String], env: &[(&str, String)]) -> TestServer {
         let mut last_exit = None;
         for _ in 0..STARTUP_PORT_ATTEMPTS {
             let port = free_port();
@@ -46,6 +51,7 @@ impl TestServer {
                 // passes --create-rate, which wins over the variable.
                 .env("DECKMATE_CREATE_RATE", "off")
                 .args(args)
+                .envs(env.iter().map(|(name, value)| (name, value)))
                 .stdin(Stdio::null())
                 .stdout(server_output())
                 .stderr(server_output())
@@ -109,6 +115,25 @@ impl TestServer {
             .await
             .ok()?;
         ServingStatus::try_from(response.into_inner().status).ok()
+    }
+}
+
+impl TestServer {
+    /// Sends SIGTERM, as a process manager stopping the server would, and waits for the
+    /// process to exit.
+    pub(crate) async fn terminate(mut self) -> ExitStatus {
+        let sent = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -TERM failed: {sent}");
+        loop {
+            if let Some(status) = self.child.try_wait().expect("query the server process") {
+                return status;
+            }
+            tokio::time::sleep(STARTUP_PAUSE).await;
+        }
     }
 }
 
