@@ -55,10 +55,10 @@ impl Server {
                 "the server exited during startup"
             );
             let options = ConnectOptions::default().with_retry_policy(RetryPolicy::never());
-            if let Ok(client) = Client::connect_with(self.endpoint.clone(), options).await {
-                if client.list_variants().await.is_ok() {
-                    return client;
-                }
+            if let Ok(client) = Client::connect_with(self.endpoint.clone(), options).await
+                && client.list_variants().await.is_ok()
+            {
+                return client;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
