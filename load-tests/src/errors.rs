@@ -59,9 +59,11 @@ impl ErrorKey {
                 Code::FailedPrecondition
             }
             Error::StaleVersion { .. } => Code::Aborted,
-            Error::StoreUnavailable(_) | Error::Overloaded(_) | Error::Transport(_) => {
-                Code::Unavailable
-            }
+            Error::StoreUnavailable(_)
+            | Error::Overloaded(_)
+            | Error::ShuttingDown(_)
+            | Error::Transport(_) => Code::Unavailable,
+            Error::BadApiKey(_) => Code::Unauthenticated,
             Error::LimitReached(_) => Code::ResourceExhausted,
             Error::Internal(_) => Code::Internal,
             Error::Other(status) => status.code(),

@@ -13,6 +13,7 @@ from scripted import ScriptedServer, Unary, fail, start
 from deckmate import (
     ActOptions,
     AsyncClient,
+    BadApiKey,
     Client,
     CreateOptions,
     DeckmateError,
@@ -226,3 +227,54 @@ async def test_async_act_retries_with_the_same_id() -> None:
     assert len({pb.ActRequest.FromString(c.request).request_id for c in calls}) == 1
     assert all(c.metadata["x-api-key"] == "k" for c in calls)
     assert all(c.metadata["authorization"] == "Bearer tok-1" for c in calls)
+
+
+def draining_watch(request: bytes, context: grpc.ServicerContext) -> Iterator[bytes]:
+    """Send the next version, then end as a draining server does, until the end."""
+    start_after = pb.WatchRequest.FromString(request).from_version
+    yield observation(start_after + 1)
+    if start_after + 1 < FINAL_VERSION:
+        fail(context, grpc.StatusCode.UNAVAILABLE, "SHUTTING_DOWN", "server shutting down")
+
+
+def test_watch_resumes_after_a_server_shutdown() -> None:
+    server = start({}, {"Watch": draining_watch})
+    try:
+        with Client.connect(server.addr, retry=QUICK_RETRY) as client:
+            versions = [view.version for view in client.seat("g-1", 0, "tok").watch(0)]
+        assert versions == [1, 2, 3]
+        froms = [pb.WatchRequest.FromString(r).from_version for r in server.requests("Watch")]
+        assert froms == [0, 1, 2]
+    finally:
+        server.stop()
+
+
+async def test_async_watch_resumes_after_a_server_shutdown() -> None:
+    server = start({}, {"Watch": draining_watch})
+    client = await AsyncClient.connect(server.addr, retry=QUICK_RETRY)
+    try:
+        versions = [view.version async for view in client.spectate("g-1").watch(0)]
+    finally:
+        await client.close()
+        server.stop()
+    assert versions == [1, 2, 3]
+
+
+def test_a_bad_api_key_is_typed_and_not_retried() -> None:
+    server = start(
+        {
+            "CreateGame": lambda request, context: fail(
+                context, grpc.StatusCode.UNAUTHENTICATED, "BAD_API_KEY", "bad API key"
+            )
+        }
+    )
+    try:
+        with Client.connect(server.addr, api_key="revoked", retry=QUICK_RETRY) as client:
+            with pytest.raises(BadApiKey) as raised:
+                client.create_game(CONFIG, 2)
+        assert raised.value.code == grpc.StatusCode.UNAUTHENTICATED
+        assert raised.value.reason == "BAD_API_KEY"
+        assert not raised.value.retryable
+        assert len(server.requests("CreateGame")) == 1
+    finally:
+        server.stop()

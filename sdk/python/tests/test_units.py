@@ -12,6 +12,7 @@ from google.rpc import error_details_pb2, status_pb2
 
 from deckmate import (
     ActOptions,
+    BadApiKey,
     Client,
     CreateOptions,
     DeckmateError,
@@ -19,6 +20,7 @@ from deckmate import (
     InvalidRequest,
     Overloaded,
     RetryPolicy,
+    ShuttingDown,
     StaleVersion,
     TransportError,
     meta_action,
@@ -99,6 +101,10 @@ def test_retryable_means_unavailable() -> None:
     assert isinstance(overloaded, Overloaded) and overloaded.retryable
     internal = error_from_status(grpc.StatusCode.INTERNAL, "m", details(info("INTERNAL")))
     assert isinstance(internal, Internal) and not internal.retryable
+    draining = error_from_status(grpc.StatusCode.UNAVAILABLE, "m", details(info("SHUTTING_DOWN")))
+    assert isinstance(draining, ShuttingDown) and draining.retryable
+    key = error_from_status(grpc.StatusCode.UNAUTHENTICATED, "m", details(info("BAD_API_KEY")))
+    assert isinstance(key, BadApiKey) and not key.retryable
 
 
 def test_retry_policy_backoff_and_decisions() -> None:

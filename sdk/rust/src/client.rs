@@ -81,6 +81,22 @@ impl Client {
             .await
     }
 
+    /// What the server says about itself: its release, the API revision it speaks, which
+    /// optional features are on (client seeds, API keys, bots, clocks, store kind) and the limits
+    /// a client must respect. Needs no API key or token; retried like every read. A server
+    /// older than this call answers `UNIMPLEMENTED` ([`Error::Other`]).
+    pub async fn server_info(&self) -> Result<pb::GetServerInfoResponse, Error> {
+        let connection = &self.connection;
+        connection
+            .retry()
+            .run(|| {
+                let mut rpc = connection.rpc();
+                let request = connection.request(pb::GetServerInfoRequest {}, None);
+                async move { Ok(rpc.get_server_info(request).await?.into_inner()) }
+            })
+            .await
+    }
+
     /// Creates a game of the kind `config` names with `seats` seats (0: the game's smallest
     /// seat count). With a client-generated request id, a retry after a temporary failure
     /// reuses it, so at most one game is created; with a caller-chosen id the call is sent once.

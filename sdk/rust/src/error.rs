@@ -55,6 +55,13 @@ pub enum Error {
     /// `INTERNAL`: a server bug; the message is deliberately generic.
     #[error("internal server error: {0}")]
     Internal(String),
+    /// `SHUTTING_DOWN`: the server is draining before it stops; retry (on another replica).
+    /// A watch resumes by itself from the last version it delivered.
+    #[error("server shutting down: {0}")]
+    ShuttingDown(String),
+    /// `BAD_API_KEY`: the API key is missing or wrong (seat tokens get [`Error::BadToken`]).
+    #[error("bad API key: {0}")]
+    BadApiKey(String),
     /// The server could not be reached, or the connection broke before an answer arrived.
     #[error("transport error: {0}")]
     Transport(String),
@@ -98,6 +105,8 @@ impl Error {
             "OVERLOADED" => Error::Overloaded(message),
             "LIMIT_REACHED" => Error::LimitReached(message),
             "INTERNAL" => Error::Internal(message),
+            "SHUTTING_DOWN" => Error::ShuttingDown(message),
+            "BAD_API_KEY" => Error::BadApiKey(message),
             _ => Error::Other(status),
         }
     }
@@ -108,7 +117,10 @@ impl Error {
     /// the request id so that nothing is applied twice.
     pub fn is_retryable(&self) -> bool {
         match self {
-            Error::Transport(_) | Error::StoreUnavailable(_) | Error::Overloaded(_) => true,
+            Error::Transport(_)
+            | Error::StoreUnavailable(_)
+            | Error::Overloaded(_)
+            | Error::ShuttingDown(_) => true,
             Error::Other(status) => status.code() == Code::Unavailable,
             _ => false,
         }
@@ -129,6 +141,8 @@ impl Error {
             Error::Overloaded(_) => "OVERLOADED",
             Error::LimitReached(_) => "LIMIT_REACHED",
             Error::Internal(_) => "INTERNAL",
+            Error::ShuttingDown(_) => "SHUTTING_DOWN",
+            Error::BadApiKey(_) => "BAD_API_KEY",
             Error::Transport(_) | Error::Other(_) => return None,
         })
     }
@@ -147,6 +161,8 @@ impl Error {
             | Error::Overloaded(message)
             | Error::LimitReached(message)
             | Error::Internal(message)
+            | Error::ShuttingDown(message)
+            | Error::BadApiKey(message)
             | Error::Transport(message) => message,
             Error::Other(status) => status.message(),
         }
@@ -197,7 +213,7 @@ mod tests {
 
     #[test]
     fn every_reason_decodes_to_its_variant_with_the_server_message() {
-        let cases: [Case; 11] = [
+        let cases: [Case; 13] = [
             (Code::InvalidArgument, "INVALID_REQUEST", |e| {
                 matches!(e, Error::InvalidRequest(_))
             }),
@@ -230,6 +246,12 @@ mod tests {
             }),
             (Code::Internal, "INTERNAL", |e| {
                 matches!(e, Error::Internal(_))
+            }),
+            (Code::Unavailable, "SHUTTING_DOWN", |e| {
+                matches!(e, Error::ShuttingDown(_))
+            }),
+            (Code::Unauthenticated, "BAD_API_KEY", |e| {
+                matches!(e, Error::BadApiKey(_))
             }),
         ];
         for (code, reason, is_expected) in cases {
@@ -328,6 +350,7 @@ mod tests {
             Error::Transport(String::new()),
             Error::StoreUnavailable(String::new()),
             Error::Overloaded(String::new()),
+            Error::ShuttingDown(String::new()),
         ];
         assert!(retryable.iter().all(Error::is_retryable));
         let final_errors = [
@@ -343,6 +366,7 @@ mod tests {
             },
             Error::LimitReached(String::new()),
             Error::Internal(String::new()),
+            Error::BadApiKey(String::new()),
             Error::Other(Status::unknown("")),
         ];
         assert!(!final_errors.iter().any(Error::is_retryable));

@@ -89,6 +89,9 @@ impl GameService for ScriptedServer {
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
         let mut log = self.log_call(&request);
+        if metadata(&request, "x-api-key").as_deref() == Some(REVOKED_API_KEY) {
+            return Err(bad_api_key());
+        }
         log.create_request_ids
             .push(request.get_ref().request_id.clone());
         if log.create_request_ids.len() == 1 {
@@ -161,22 +164,23 @@ impl GameService for ScriptedServer {
         request: Request<pb::WatchRequest>,
     ) -> Result<Response<Self::WatchStream>, Status> {
         let from = request.get_ref().from_version;
-        let first_call = {
+        let call = {
             let mut log = self.log_call(&request);
             log.watch_from_versions.push(from);
-            log.watch_from_versions.len() == 1
+            log.watch_from_versions.len()
         };
-        let items: Vec<Result<pb::ObserveResponse, Status>> = if first_call {
+        let items: Vec<Result<pb::ObserveResponse, Status>> = match call {
             // Two versions, then the connection breaks.
-            vec![
+            1 => vec![
                 Ok(observation(from + 1)),
                 Ok(observation(from + 2)),
-                Err(Status::unavailable("server shutting down; reconnect")),
-            ]
-        } else {
-            (from + 1..=FINAL_VERSION)
+                Err(Status::unavailable("connection reset")),
+            ],
+            // One version, then the replica drains, as a server does on SIGTERM.
+            2 => vec![Ok(observation(from + 1)), Err(shutting_down())],
+            _ => (from + 1..=FINAL_VERSION)
                 .map(|v| Ok(observation(v)))
-                .collect()
+                .collect(),
         };
         Ok(Response::new(Box::pin(futures::stream::iter(items))))
     }
@@ -208,6 +212,54 @@ impl GameService for ScriptedServer {
             }],
         }))
     }
+
+    async fn get_server_info(
+        &self,
+        request: Request<pb::GetServerInfoRequest>,
+    ) -> Result<Response<pb::GetServerInfoResponse>, Status> {
+        drop(self.log_call(&request));
+        Ok(Response::new(pb::GetServerInfoResponse {
+            server_version: "9.8.7".into(),
+            api_revision: 2,
+            features: Some(pb::ServerFeatures {
+                client_seeds: true,
+                api_keys: true,
+                bots: false,
+                clocks: false,
+                store: pb::StoreKind::RedisCluster.into(),
+            }),
+            limits: Some(pb::ServerLimits {
+                max_message_bytes: 65_536,
+                max_request_id_bytes: 128,
+            }),
+        }))
+    }
+}
+
+/// The API key the scripted server refuses, as a server does with a key it does not know.
+const REVOKED_API_KEY: &str = "revoked-key";
+
+/// What a draining server ends its streams with: UNAVAILABLE `SHUTTING_DOWN` and `RetryInfo`.
+fn shutting_down() -> Status {
+    let mut details = ErrorDetails::new();
+    details.set_error_info("SHUTTING_DOWN", "deckmate", HashMap::new());
+    details.set_retry_info(Some(Duration::from_millis(1)));
+    Status::with_error_details(
+        tonic::Code::Unavailable,
+        "the server is shutting down; retry on another server",
+        details,
+    )
+}
+
+/// What a server answers a wrong API key with: UNAUTHENTICATED `BAD_API_KEY`.
+fn bad_api_key() -> Status {
+    let mut details = ErrorDetails::new();
+    details.set_error_info("BAD_API_KEY", "deckmate", HashMap::new());
+    Status::with_error_details(
+        tonic::Code::Unauthenticated,
+        "the API key is missing or wrong",
+        details,
+    )
 }
 
 /// Retries without noticeable pauses.
@@ -372,8 +424,9 @@ async fn the_api_key_goes_with_every_call() {
     assert!(watched.iter().all(Result::is_ok));
 
     let keys = log.lock().expect("log").api_keys.clone();
-    // list, create (twice: one retry), observe, act (twice), spectate, watch (twice).
-    assert_eq!(keys.len(), 9, "{keys:?}");
+    // list, create (twice: one retry), observe, act (twice), spectate, watch (three times:
+    // a broken connection, then a draining server).
+    assert_eq!(keys.len(), 10, "{keys:?}");
     assert!(
         keys.iter().all(|key| key.as_deref() == Some("key-42")),
         "{keys:?}"
@@ -459,7 +512,57 @@ async fn watch_resumes_after_the_last_delivered_version() {
         .collect()
         .await;
     assert_eq!(versions, (1..=FINAL_VERSION).collect::<Vec<_>>());
-    assert_eq!(log.lock().expect("log").watch_from_versions, vec![0, 2]);
+    // Resumed after the broken connection (at 2) and after the server shut down (at 3).
+    assert_eq!(log.lock().expect("log").watch_from_versions, vec![0, 2, 3]);
+}
+
+#[tokio::test]
+async fn a_watch_ended_by_shutdown_with_no_retries_left_reports_shutting_down() {
+    let (client, _log) = start().await;
+    let seat = client
+        .with_retry_policy(RetryPolicy::never())
+        .seat("g-1", 0, "token-zero")
+        .expect("seat");
+    let items: Vec<Result<pb::ObserveResponse, Error>> = seat.watch(0).collect().await;
+    // The first call breaks without retries; nothing resumes it.
+    assert_eq!(items.len(), 3, "{items:?}");
+    assert!(matches!(items[2], Err(Error::Transport(_))), "{items:?}");
+    // The second call (from version 2) ends with the draining server's status.
+    let items: Vec<Result<pb::ObserveResponse, Error>> = seat.watch(2).collect().await;
+    assert_eq!(items.len(), 2, "{items:?}");
+    let error = items[1].as_ref().expect_err("shutdown ends the call");
+    assert!(matches!(error, Error::ShuttingDown(_)), "{error:?}");
+    assert_eq!(error.reason(), Some("SHUTTING_DOWN"));
+    assert!(error.is_retryable());
+}
+
+#[tokio::test]
+async fn a_refused_api_key_is_bad_api_key_and_not_retried() {
+    let (client, log) = start_with(ConnectOptions::default().with_api_key(REVOKED_API_KEY)).await;
+    let error = client
+        .create_game(pigeon_chess(), 2, CreateOptions::default())
+        .await
+        .expect_err("refused key");
+    assert!(matches!(error, Error::BadApiKey(_)), "{error:?}");
+    assert_eq!(error.reason(), Some("BAD_API_KEY"));
+    assert!(!error.is_retryable());
+    assert_eq!(log.lock().expect("log").api_keys.len(), 1, "sent once");
+}
+
+#[tokio::test]
+async fn server_info_returns_what_the_server_says_and_sends_the_api_key() {
+    let (client, log) = start_with(ConnectOptions::default().with_api_key("key-7")).await;
+    let info = client.server_info().await.expect("server info");
+    assert_eq!(info.server_version, "9.8.7");
+    assert_eq!(info.api_revision, 2);
+    let features = info.features.expect("features");
+    assert!(features.client_seeds && features.api_keys);
+    assert_eq!(features.store(), pb::StoreKind::RedisCluster);
+    assert_eq!(info.limits.expect("limits").max_message_bytes, 65_536);
+    assert_eq!(
+        log.lock().expect("log").api_keys,
+        vec![Some("key-7".to_string())]
+    );
 }
 
 #[tokio::test]

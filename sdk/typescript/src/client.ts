@@ -9,6 +9,7 @@ import { Game } from "./game.js";
 import {
   GameConfigSchema,
   GameService,
+  type GetServerInfoResponse,
   type Variant,
 } from "./gen/deckmate/v1/game_service_pb.js";
 import type { CreateOptions } from "./options.js";
@@ -69,6 +70,16 @@ export class Client {
   async listVariants(): Promise<Variant[]> {
     const response = await this.#retry.run(() => this.#rpc.listVariants({}));
     return response.variants;
+  }
+
+  /**
+   * What the server says about itself: its release, the API revision it speaks, which optional
+   * features are on (client seeds, API keys, bots, clocks, store kind) and the limits a client
+   * must respect. Needs no API key or token; retried like every read. A server older than this
+   * call answers UNIMPLEMENTED (a plain `DeckmateError`).
+   */
+  async serverInfo(): Promise<GetServerInfoResponse> {
+    return this.#retry.run(() => this.#rpc.getServerInfo({}));
   }
 
   /**

@@ -80,6 +80,13 @@ export class Overloaded extends DeckmateError {}
 export class LimitReached extends DeckmateError {}
 /** `INTERNAL`: a server bug; the message is deliberately generic. */
 export class Internal extends DeckmateError {}
+/**
+ * `SHUTTING_DOWN`: the server is draining before it stops; retried automatically, and a watch
+ * resumes from the last version it delivered.
+ */
+export class ShuttingDown extends DeckmateError {}
+/** `BAD_API_KEY`: the API key is missing or wrong (seat tokens give {@link BadToken}). */
+export class BadApiKey extends DeckmateError {}
 
 /**
  * `STALE_VERSION`: the action's expected version was not the game's version. Observe again and
@@ -112,6 +119,8 @@ const CLASS_BY_REASON: Readonly<Record<string, typeof DeckmateError>> = {
   OVERLOADED: Overloaded,
   LIMIT_REACHED: LimitReached,
   INTERNAL: Internal,
+  SHUTTING_DOWN: ShuttingDown,
+  BAD_API_KEY: BadApiKey,
 };
 
 /** Error codes of Node.js and its HTTP/2 stack that mean the connection failed or broke. */

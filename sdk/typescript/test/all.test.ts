@@ -13,6 +13,7 @@ import "./live-games.js";
 import "./live-errors.js";
 import "./live-web.js";
 import "./live-watch-reset.js";
+import "./live-server-info.js";
 import "./example.js";
 
 after(stopLiveServer);

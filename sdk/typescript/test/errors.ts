@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
+  BadApiKey,
   BadRequestSchema,
   BadToken,
   Code,
@@ -18,6 +19,7 @@ import {
   NotYourTurn,
   Overloaded,
   RetryPolicy,
+  ShuttingDown,
   StaleVersion,
   StoreUnavailable,
   TransportError,
@@ -47,6 +49,8 @@ describe("error decoding", () => {
       [Code.Unavailable, "OVERLOADED", Overloaded],
       [Code.ResourceExhausted, "LIMIT_REACHED", LimitReached],
       [Code.Internal, "INTERNAL", Internal],
+      [Code.Unavailable, "SHUTTING_DOWN", ShuttingDown],
+      [Code.Unauthenticated, "BAD_API_KEY", BadApiKey],
     ];
     for (const [code, reason, ErrorClass] of cases) {
       const error = toDeckmateError(statusWith(code, reason));

@@ -5,12 +5,14 @@ import { describe, test } from "node:test";
 import {
   ActOptions,
   ActRequestSchema,
+  BadApiKey,
   Client,
   CreateGameRequestSchema,
   GameOver,
   GameConfigSchema,
   MetaActionKind,
   RetryPolicy,
+  ShuttingDown,
   StoreUnavailable,
   TransportError,
   WatchRequestSchema,
@@ -155,6 +157,61 @@ describe("retries against a scripted server", () => {
     );
     const from = calls.map((call) => fromBinary(WatchRequestSchema, call.request).fromVersion);
     assert.deepEqual(from, [0n, 2n, 2n]);
+  });
+
+  test("watch resumes from the last delivered version after a server shut down", async () => {
+    const draining = statusWithErrorInfo(UNAVAILABLE, "shutting down", "SHUTTING_DOWN", "deckmate");
+    const calls = await withServer(
+      (_, attempt) =>
+        attempt === 1
+          ? { messages: [observation(1), observation(2)], status: UNAVAILABLE, details: draining }
+          : { messages: [observation(3)] },
+      async (client) => {
+        const versions: bigint[] = [];
+        for await (const view of client.spectate("g").watch()) {
+          versions.push(view.version);
+        }
+        assert.deepEqual(versions, [1n, 2n, 3n]);
+      },
+    );
+    const from = calls.map((call) => fromBinary(WatchRequestSchema, call.request).fromVersion);
+    assert.deepEqual(from, [0n, 2n]);
+  });
+
+  test("a watch cut by shutdown with no retries left rejects with ShuttingDown", async () => {
+    const draining = statusWithErrorInfo(UNAVAILABLE, "shutting down", "SHUTTING_DOWN", "deckmate");
+    const server = await startScripted(() => ({ messages: [observation(1)], status: UNAVAILABLE, details: draining }));
+    try {
+      const client = await Client.connect(server.address, { retry: RetryPolicy.never() });
+      const watch = client.spectate("g").watch();
+      assert.equal((await watch.next()).value?.version, 1n);
+      await assert.rejects(watch.next(), (error: unknown) => {
+        assert.ok(error instanceof ShuttingDown);
+        assert.equal(error.reason, "SHUTTING_DOWN");
+        assert.ok(error.retryable);
+        return true;
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test("a refused API key rejects with BadApiKey and is not retried", async () => {
+    const refused = statusWithErrorInfo(16, "bad API key", "BAD_API_KEY", "deckmate");
+    const server = await startScripted(() => ({ status: 16, message: "bad API key", details: refused }));
+    try {
+      const client = await Client.connect(server.address, { apiKey: "revoked", retry: FAST });
+      await assert.rejects(client.createGame(CONFIG), (error: unknown) => {
+        assert.ok(error instanceof BadApiKey);
+        assert.equal(error.code, 16);
+        assert.ok(!error.retryable);
+        return true;
+      });
+      assert.equal(server.calls.length, 1);
+      assert.equal(server.calls[0]!.headers["x-api-key"], "revoked");
+    } finally {
+      await server.close();
+    }
   });
 
   test("watch gives up after the retry budget without delivering anything", async () => {

@@ -18,6 +18,7 @@ from deckmate.actions import meta_action
 from deckmate.aio import AsyncClient, AsyncSeatHandle, AsyncSpectator
 from deckmate.client import Client, SeatHandle, Spectator
 from deckmate.errors import (
+    BadApiKey,
     BadToken,
     DeckmateError,
     GameNotFound,
@@ -28,6 +29,7 @@ from deckmate.errors import (
     LimitReached,
     NotYourTurn,
     Overloaded,
+    ShuttingDown,
     StaleVersion,
     StoreUnavailable,
     TransportError,
@@ -43,6 +45,7 @@ __all__ = [
     "AsyncClient",
     "AsyncSeatHandle",
     "AsyncSpectator",
+    "BadApiKey",
     "BadToken",
     "Client",
     "CreateOptions",
@@ -58,6 +61,7 @@ __all__ = [
     "Overloaded",
     "RetryPolicy",
     "SeatHandle",
+    "ShuttingDown",
     "Spectator",
     "StaleVersion",
     "StoreUnavailable",

@@ -226,6 +226,15 @@ class AsyncClient:
         response = await rpc.unary(rpc.stub.ListVariants, pb.ListVariantsRequest(), None)
         return list(response.variants)
 
+    async def server_info(self) -> pb.GetServerInfoResponse:
+        """Return what the server says about itself: release, API revision, features, limits.
+
+        Needs no API key or token; retried like every read. A server older than this call
+        answers UNIMPLEMENTED (a plain `DeckmateError`).
+        """
+        rpc = self._rpc
+        return await rpc.unary(rpc.stub.GetServerInfo, pb.GetServerInfoRequest(), None)
+
     async def create_game(
         self, config: pb.GameConfig, seats: int = 0, options: CreateOptions = CreateOptions()
     ) -> Game[AsyncSeatHandle]:

@@ -220,6 +220,14 @@ class Client:
         response = self._rpc.unary(self._rpc.stub.ListVariants, pb.ListVariantsRequest(), None)
         return list(response.variants)
 
+    def server_info(self) -> pb.GetServerInfoResponse:
+        """Return what the server says about itself: release, API revision, features, limits.
+
+        Needs no API key or token; retried like every read. A server older than this call
+        answers UNIMPLEMENTED (a plain `DeckmateError`).
+        """
+        return self._rpc.unary(self._rpc.stub.GetServerInfo, pb.GetServerInfoRequest(), None)
+
     def create_game(
         self, config: pb.GameConfig, seats: int = 0, options: CreateOptions = CreateOptions()
     ) -> Game[SeatHandle]:

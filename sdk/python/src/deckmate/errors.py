@@ -116,6 +116,17 @@ class Internal(DeckmateError):
     """`INTERNAL`: a server bug; the message is deliberately generic."""
 
 
+class ShuttingDown(DeckmateError):
+    """`SHUTTING_DOWN`: the server is draining before it stops; retried by the client.
+
+    A watch resumes by itself from the last version it delivered.
+    """
+
+
+class BadApiKey(DeckmateError):
+    """`BAD_API_KEY`: the API key is missing or wrong (seat tokens raise `BadToken`)."""
+
+
 class TransportError(DeckmateError):
     """The server could not be reached, or the connection broke before an answer arrived.
 
@@ -136,6 +147,8 @@ ERROR_CLASSES: dict[str, type[DeckmateError]] = {
     "OVERLOADED": Overloaded,
     "LIMIT_REACHED": LimitReached,
     "INTERNAL": Internal,
+    "SHUTTING_DOWN": ShuttingDown,
+    "BAD_API_KEY": BadApiKey,
 }
 
 #: Messages of gRPC statuses without details that mean the connection broke mid-call.

@@ -23,7 +23,7 @@ let started: Promise<LiveServer> | undefined;
 let child: ChildProcess | undefined;
 
 /** The server binary: `DECKMATE_SERVER_BIN`, else the repository's release build. */
-function serverBinary(): string {
+export function serverBinary(): string {
   const fromEnv = process.env["DECKMATE_SERVER_BIN"];
   if (fromEnv !== undefined && fromEnv !== "") {
     return fromEnv;

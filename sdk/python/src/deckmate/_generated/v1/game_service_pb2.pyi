@@ -54,6 +54,12 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """The server sheds load. Code UNAVAILABLE; retry later."""
     ERROR_REASON_LIMIT_REACHED: _ErrorReason.ValueType  # 10
     """A limit (sessions, watchers, message size) was reached. Code RESOURCE_EXHAUSTED."""
+    ERROR_REASON_SHUTTING_DOWN: _ErrorReason.ValueType  # 11
+    """The server is draining before it stops. Code UNAVAILABLE; retry on another replica (a
+    `Watch` resumes from the last version it received).
+    """
+    ERROR_REASON_BAD_API_KEY: _ErrorReason.ValueType  # 12
+    """The API key is missing or wrong (seat tokens keep BAD_TOKEN). Code UNAUTHENTICATED."""
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason lists the stable `google.rpc.ErrorInfo.reason` values, which are these names
@@ -84,6 +90,12 @@ ERROR_REASON_OVERLOADED: ErrorReason.ValueType  # 9
 """The server sheds load. Code UNAVAILABLE; retry later."""
 ERROR_REASON_LIMIT_REACHED: ErrorReason.ValueType  # 10
 """A limit (sessions, watchers, message size) was reached. Code RESOURCE_EXHAUSTED."""
+ERROR_REASON_SHUTTING_DOWN: ErrorReason.ValueType  # 11
+"""The server is draining before it stops. Code UNAVAILABLE; retry on another replica (a
+`Watch` resumes from the last version it received).
+"""
+ERROR_REASON_BAD_API_KEY: ErrorReason.ValueType  # 12
+"""The API key is missing or wrong (seat tokens keep BAD_TOKEN). Code UNAUTHENTICATED."""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015
 
 class _SpectatorPolicy:
@@ -265,6 +277,34 @@ META_EVENT_KIND_DRAW_ACCEPTED: MetaEventKind.ValueType  # 3
 META_EVENT_KIND_DRAW_DECLINED: MetaEventKind.ValueType  # 4
 """The seat declined the draw offer (or played on, which declines it)."""
 Global___MetaEventKind: _TypeAlias = MetaEventKind  # noqa: Y015
+
+class _StoreKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _StoreKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_StoreKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    STORE_KIND_UNSPECIFIED: _StoreKind.ValueType  # 0
+    """Never sent."""
+    STORE_KIND_MEMORY: _StoreKind.ValueType  # 1
+    """In the server's memory: games are lost when it stops, and replicas do not share games."""
+    STORE_KIND_REDIS: _StoreKind.ValueType  # 2
+    """One Redis server shared by every replica."""
+    STORE_KIND_REDIS_CLUSTER: _StoreKind.ValueType  # 3
+    """A Redis Cluster shared by every replica."""
+
+class StoreKind(_StoreKind, metaclass=_StoreKindEnumTypeWrapper):
+    """StoreKind names where a server keeps its games."""
+
+STORE_KIND_UNSPECIFIED: StoreKind.ValueType  # 0
+"""Never sent."""
+STORE_KIND_MEMORY: StoreKind.ValueType  # 1
+"""In the server's memory: games are lost when it stops, and replicas do not share games."""
+STORE_KIND_REDIS: StoreKind.ValueType  # 2
+"""One Redis server shared by every replica."""
+STORE_KIND_REDIS_CLUSTER: StoreKind.ValueType  # 3
+"""A Redis Cluster shared by every replica."""
+Global___StoreKind: _TypeAlias = StoreKind  # noqa: Y015
 
 @_typing.final
 class GameConfig(_message.Message):
@@ -1144,3 +1184,126 @@ class ListVariantsResponse(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ListVariantsResponse: _TypeAlias = ListVariantsResponse  # noqa: Y015
+
+@_typing.final
+class GetServerInfoRequest(_message.Message):
+    """GetServerInfoRequest asks the server to describe itself."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetServerInfoRequest: _TypeAlias = GetServerInfoRequest  # noqa: Y015
+
+@_typing.final
+class GetServerInfoResponse(_message.Message):
+    """GetServerInfoResponse describes the server that answered. Replicas of one deployment answer
+    alike unless they run different releases (as during a rolling upgrade).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SERVER_VERSION_FIELD_NUMBER: _builtins.int
+    API_REVISION_FIELD_NUMBER: _builtins.int
+    FEATURES_FIELD_NUMBER: _builtins.int
+    LIMITS_FIELD_NUMBER: _builtins.int
+    server_version: _builtins.str
+    """The server's release, such as "0.2.0"."""
+    api_revision: _builtins.int
+    """The API revision the server speaks: 1 for the first release, raised by every release that
+    adds to the API (CHANGELOG.md names what each revision added).
+    """
+    @_builtins.property
+    def features(self) -> Global___ServerFeatures:
+        """Which optional features are on."""
+
+    @_builtins.property
+    def limits(self) -> Global___ServerLimits:
+        """The limits a client of this server must respect."""
+
+    def __init__(
+        self,
+        *,
+        server_version: _builtins.str = ...,
+        api_revision: _builtins.int = ...,
+        features: Global___ServerFeatures | None = ...,
+        limits: Global___ServerLimits | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["features", b"features", "limits", b"limits"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["api_revision", b"api_revision", "features", b"features", "limits", b"limits", "server_version", b"server_version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetServerInfoResponse: _TypeAlias = GetServerInfoResponse  # noqa: Y015
+
+@_typing.final
+class ServerFeatures(_message.Message):
+    """ServerFeatures says which optional features a server has turned on."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CLIENT_SEEDS_FIELD_NUMBER: _builtins.int
+    API_KEYS_FIELD_NUMBER: _builtins.int
+    BOTS_FIELD_NUMBER: _builtins.int
+    CLOCKS_FIELD_NUMBER: _builtins.int
+    STORE_FIELD_NUMBER: _builtins.int
+    client_seeds: _builtins.bool
+    """CreateGame accepts a client `seed` (`--allow-client-seed`)."""
+    api_keys: _builtins.bool
+    """CreateGame needs an `x-api-key` (`--api-keys-file`)."""
+    bots: _builtins.bool
+    """Seats can be played by the server's bots."""
+    clocks: _builtins.bool
+    """Games can have turn clocks."""
+    store: Global___StoreKind.ValueType
+    """Where the server keeps games."""
+    def __init__(
+        self,
+        *,
+        client_seeds: _builtins.bool = ...,
+        api_keys: _builtins.bool = ...,
+        bots: _builtins.bool = ...,
+        clocks: _builtins.bool = ...,
+        store: Global___StoreKind.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["api_keys", b"api_keys", "bots", b"bots", "client_seeds", b"client_seeds", "clocks", b"clocks", "store", b"store"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ServerFeatures: _TypeAlias = ServerFeatures  # noqa: Y015
+
+@_typing.final
+class ServerLimits(_message.Message):
+    """ServerLimits are the limits of one server that a client can plan for."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    MAX_MESSAGE_BYTES_FIELD_NUMBER: _builtins.int
+    MAX_REQUEST_ID_BYTES_FIELD_NUMBER: _builtins.int
+    max_message_bytes: _builtins.int
+    """The largest request message accepted, in encoded bytes."""
+    max_request_id_bytes: _builtins.int
+    """The longest `request_id` accepted, in bytes."""
+    def __init__(
+        self,
+        *,
+        max_message_bytes: _builtins.int = ...,
+        max_request_id_bytes: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_message_bytes", b"max_message_bytes", "max_request_id_bytes", b"max_request_id_bytes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ServerLimits: _TypeAlias = ServerLimits  # noqa: Y015

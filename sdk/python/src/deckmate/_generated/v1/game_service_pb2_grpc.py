@@ -69,6 +69,11 @@ class GameServiceStub:
                 request_serializer=deckmate_dot_v1_dot_game__service__pb2.ListVariantsRequest.SerializeToString,
                 response_deserializer=deckmate_dot_v1_dot_game__service__pb2.ListVariantsResponse.FromString,
                 _registered_method=True)
+        self.GetServerInfo = channel.unary_unary(
+                '/deckmate.v1.GameService/GetServerInfo',
+                request_serializer=deckmate_dot_v1_dot_game__service__pb2.GetServerInfoRequest.SerializeToString,
+                response_deserializer=deckmate_dot_v1_dot_game__service__pb2.GetServerInfoResponse.FromString,
+                _registered_method=True)
 
 
 class GameServiceServicer:
@@ -127,6 +132,15 @@ class GameServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def GetServerInfo(self, request, context):
+        """GetServerInfo describes this server: its version, the API revision it speaks, which optional
+        features are on and the limits a client must respect, so that clients can adapt. It needs no
+        API key and no token.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_GameServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -159,6 +173,11 @@ def add_GameServiceServicer_to_server(servicer, server):
                     servicer.ListVariants,
                     request_deserializer=deckmate_dot_v1_dot_game__service__pb2.ListVariantsRequest.FromString,
                     response_serializer=deckmate_dot_v1_dot_game__service__pb2.ListVariantsResponse.SerializeToString,
+            ),
+            'GetServerInfo': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetServerInfo,
+                    request_deserializer=deckmate_dot_v1_dot_game__service__pb2.GetServerInfoRequest.FromString,
+                    response_serializer=deckmate_dot_v1_dot_game__service__pb2.GetServerInfoResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -328,6 +347,33 @@ class GameService:
             '/deckmate.v1.GameService/ListVariants',
             deckmate_dot_v1_dot_game__service__pb2.ListVariantsRequest.SerializeToString,
             deckmate_dot_v1_dot_game__service__pb2.ListVariantsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetServerInfo(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/deckmate.v1.GameService/GetServerInfo',
+            deckmate_dot_v1_dot_game__service__pb2.GetServerInfoRequest.SerializeToString,
+            deckmate_dot_v1_dot_game__service__pb2.GetServerInfoResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -59,6 +59,11 @@ class GameServiceStub:
     """
     ListVariants: _grpc.UnaryUnaryMultiCallable[_game_service_pb2.ListVariantsRequest, _game_service_pb2.ListVariantsResponse]
     """ListVariants describes every hosted game: seat counts, config defaults and a rule summary."""
+    GetServerInfo: _grpc.UnaryUnaryMultiCallable[_game_service_pb2.GetServerInfoRequest, _game_service_pb2.GetServerInfoResponse]
+    """GetServerInfo describes this server: its version, the API revision it speaks, which optional
+    features are on and the limits a client must respect, so that clients can adapt. It needs no
+    API key and no token.
+    """
 
 @_typing.type_check_only
 class GameServiceAsyncStub(GameServiceStub):
@@ -91,6 +96,11 @@ class GameServiceAsyncStub(GameServiceStub):
     """
     ListVariants: _aio.UnaryUnaryMultiCallable[_game_service_pb2.ListVariantsRequest, _game_service_pb2.ListVariantsResponse]  # type: ignore[assignment]
     """ListVariants describes every hosted game: seat counts, config defaults and a rule summary."""
+    GetServerInfo: _aio.UnaryUnaryMultiCallable[_game_service_pb2.GetServerInfoRequest, _game_service_pb2.GetServerInfoResponse]  # type: ignore[assignment]
+    """GetServerInfo describes this server: its version, the API revision it speaks, which optional
+    features are on and the limits a client must respect, so that clients can adapt. It needs no
+    API key and no token.
+    """
 
 class GameServiceServicer(metaclass=_abc_1.ABCMeta):
     """GameService hosts every Deckmate game behind one generic envelope: create a game, observe it
@@ -156,5 +166,16 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_game_service_pb2.ListVariantsResponse, _abc.Awaitable[_game_service_pb2.ListVariantsResponse]]:
         """ListVariants describes every hosted game: seat counts, config defaults and a rule summary."""
+
+    @_abc_1.abstractmethod
+    def GetServerInfo(
+        self,
+        request: _game_service_pb2.GetServerInfoRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_game_service_pb2.GetServerInfoResponse, _abc.Awaitable[_game_service_pb2.GetServerInfoResponse]]:
+        """GetServerInfo describes this server: its version, the API revision it speaks, which optional
+        features are on and the limits a client must respect, so that clients can adapt. It needs no
+        API key and no token.
+        """
 
 def add_GameServiceServicer_to_server(servicer: GameServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

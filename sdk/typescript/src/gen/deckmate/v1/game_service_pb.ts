@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file deckmate/v1/game_service.proto.
  */
 export const file_deckmate_v1_game_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch5kZWNrbWF0ZS92MS9nYW1lX3NlcnZpY2UucHJvdG8SC2RlY2ttYXRlLnYxIpsCCgpHYW1lQ29uZmlnEjIKCnBpbGVfY2hlc3MYASABKAsyHC5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NDb25maWdIABIyCgpjYXJkX2NoZXNzGAIgASgLMhwuZGVja21hdGUudjEuQ2FyZENoZXNzQ29uZmlnSAASKQoFY2h1bm8YAyABKAsyGC5kZWNrbWF0ZS52MS5DaHVub0NvbmZpZ0gAEjYKDHBpZ2Vvbl9jaGVzcxgEIAEoCzIeLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzQ29uZmlnSAASOgoOcmFpbmRyb3BfY2hlc3MYBSABKAsyIC5kZWNrbWF0ZS52MS5SYWluZHJvcENoZXNzQ29uZmlnSABCBgoEZ2FtZSKzAQoRQ3JlYXRlR2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxINCgVzZWF0cxgCIAEoDRIRCgRzZWVkGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCRI2ChBzcGVjdGF0b3JfcG9saWN5GAUgASgOMhwuZGVja21hdGUudjEuU3BlY3RhdG9yUG9saWN5QgcKBV9zZWVkIigKCVNlYXRUb2tlbhIMCgRzZWF0GAEgASgNEg0KBXRva2VuGAIgASgJIo0BChJDcmVhdGVHYW1lUmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIrCgtzZWF0X3Rva2VucxgCIAMoCzIWLmRlY2ttYXRlLnYxLlNlYXRUb2tlbhIPCgd2ZXJzaW9uGAMgASgEEhcKD3NlZWRfY29tbWl0bWVudBgEIAEoDBIPCgd2YXJpYW50GAUgASgJIjcKCk1ldGFBY3Rpb24SKQoEa2luZBgBIAEoDjIbLmRlY2ttYXRlLnYxLk1ldGFBY3Rpb25LaW5kIsACCgZBY3Rpb24SJwoEbWV0YRgBIAEoCzIXLmRlY2ttYXRlLnYxLk1ldGFBY3Rpb25IABIyCgpwaWxlX2NoZXNzGAIgASgLMhwuZGVja21hdGUudjEuUGlsZUNoZXNzQWN0aW9uSAASMgoKY2FyZF9jaGVzcxgDIAEoCzIcLmRlY2ttYXRlLnYxLkNhcmRDaGVzc0FjdGlvbkgAEikKBWNodW5vGAQgASgLMhguZGVja21hdGUudjEuQ2h1bm9BY3Rpb25IABI2CgxwaWdlb25fY2hlc3MYBSABKAsyHi5kZWNrbWF0ZS52MS5QaWdlb25DaGVzc0FjdGlvbkgAEjoKDnJhaW5kcm9wX2NoZXNzGAYgASgLMiAuZGVja21hdGUudjEuUmFpbmRyb3BDaGVzc0FjdGlvbkgAQgYKBGtpbmQiigEKCkFjdFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIjCgZhY3Rpb24YAiABKAsyEy5kZWNrbWF0ZS52MS5BY3Rpb24SHQoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iUQoLQWN0UmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoBBIxCgtvYnNlcnZhdGlvbhgCIAEoCzIcLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZSIhCg5PYnNlcnZlUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJInUKB091dGNvbWUSDwoHd2lubmVycxgBIAMoDRIMCgRkcmF3GAIgASgIEiYKBnJlYXNvbhgDIAEoDjIWLmRlY2ttYXRlLnYxLkVuZFJlYXNvbhIOCgZzY29yZXMYBCADKAUSEwoLZGVzY3JpcHRpb24YBSABKAkitQIKC09ic2VydmF0aW9uEjcKCnBpbGVfY2hlc3MYASABKAsyIS5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NPYnNlcnZhdGlvbkgAEjcKCmNhcmRfY2hlc3MYAiABKAsyIS5kZWNrbWF0ZS52MS5DYXJkQ2hlc3NPYnNlcnZhdGlvbkgAEi4KBWNodW5vGAMgASgLMh0uZGVja21hdGUudjEuQ2h1bm9PYnNlcnZhdGlvbkgAEjsKDHBpZ2Vvbl9jaGVzcxgEIAEoCzIjLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzT2JzZXJ2YXRpb25IABI/Cg5yYWluZHJvcF9jaGVzcxgFIAEoCzIlLmRlY2ttYXRlLnYxLlJhaW5kcm9wQ2hlc3NPYnNlcnZhdGlvbkgAQgYKBGdhbWUiQwoJTWV0YUV2ZW50EigKBGtpbmQYASABKA4yGi5kZWNrbWF0ZS52MS5NZXRhRXZlbnRLaW5kEgwKBHNlYXQYAiABKA0iMgoJR2FtZUVuZGVkEiUKB291dGNvbWUYASABKAsyFC5kZWNrbWF0ZS52MS5PdXRjb21lIpQDCgVFdmVudBIPCgd2ZXJzaW9uGAEgASgEEhEKBHNlYXQYAiABKA1IAYgBARImCgRtZXRhGAMgASgLMhYuZGVja21hdGUudjEuTWV0YUV2ZW50SAASLAoKZ2FtZV9lbmRlZBgEIAEoCzIWLmRlY2ttYXRlLnYxLkdhbWVFbmRlZEgAEjEKCnBpbGVfY2hlc3MYBSABKAsyGy5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NFdmVudEgAEjEKCmNhcmRfY2hlc3MYBiABKAsyGy5kZWNrbWF0ZS52MS5DYXJkQ2hlc3NFdmVudEgAEigKBWNodW5vGAcgASgLMhcuZGVja21hdGUudjEuQ2h1bm9FdmVudEgAEjUKDHBpZ2Vvbl9jaGVzcxgIIAEoCzIdLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzRXZlbnRIABI5Cg5yYWluZHJvcF9jaGVzcxgJIAEoCzIfLmRlY2ttYXRlLnYxLlJhaW5kcm9wQ2hlc3NFdmVudEgAQgYKBGtpbmRCBwoFX3NlYXQitgMKD09ic2VydmVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEg8KB3ZhcmlhbnQYAiABKAkSDwoHdmVyc2lvbhgDIAEoBBInCgZzdGF0dXMYBCABKA4yFy5kZWNrbWF0ZS52MS5HYW1lU3RhdHVzEiUKB291dGNvbWUYBSABKAsyFC5kZWNrbWF0ZS52MS5PdXRjb21lEg4KBnRvX2FjdBgGIAMoDRIRCgRzZWF0GAcgASgNSACIAQESKgoNbGVnYWxfYWN0aW9ucxgIIAMoCzITLmRlY2ttYXRlLnYxLkFjdGlvbhItCgtvYnNlcnZhdGlvbhgJIAEoCzIYLmRlY2ttYXRlLnYxLk9ic2VydmF0aW9uEikKDXJlY2VudF9ldmVudHMYCiADKAsyEi5kZWNrbWF0ZS52MS5FdmVudBItCgxtZXRhX2FjdGlvbnMYCyADKAsyFy5kZWNrbWF0ZS52MS5NZXRhQWN0aW9uEg0KBXNlYXRzGAwgASgNEhwKD2RyYXdfb2ZmZXJlZF9ieRgNIAEoDUgBiAEBQgcKBV9zZWF0QhIKEF9kcmF3X29mZmVyZWRfYnkiNQoMV2F0Y2hSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFAoMZnJvbV92ZXJzaW9uGAIgASgEIiQKEUdldEhpc3RvcnlSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkiUwoNSGlzdG9yeUFjdGlvbhIPCgd2ZXJzaW9uGAEgASgEEgwKBHNlYXQYAiABKA0SIwoGYWN0aW9uGAMgASgLMhMuZGVja21hdGUudjEuQWN0aW9uIqACChJHZXRIaXN0b3J5UmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIPCgd2YXJpYW50GAIgASgJEicKBmNvbmZpZxgDIAEoCzIXLmRlY2ttYXRlLnYxLkdhbWVDb25maWcSDQoFc2VhdHMYBCABKA0SIgoGZXZlbnRzGAUgAygLMhIuZGVja21hdGUudjEuRXZlbnQSDwoHdmVyc2lvbhgGIAEoBBInCgZzdGF0dXMYByABKA4yFy5kZWNrbWF0ZS52MS5HYW1lU3RhdHVzEisKB2FjdGlvbnMYCCADKAsyGi5kZWNrbWF0ZS52MS5IaXN0b3J5QWN0aW9uEgwKBHNlZWQYCSABKAwSFwoPc2VlZF9jb21taXRtZW50GAogASgMIhUKE0xpc3RWYXJpYW50c1JlcXVlc3QiiwEKB1ZhcmlhbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIRCgltaW5fc2VhdHMYAyABKA0SEQoJbWF4X3NlYXRzGAQgASgNEi8KDmRlZmF1bHRfY29uZmlnGAUgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxIPCgdzdW1tYXJ5GAYgASgJIj4KFExpc3RWYXJpYW50c1Jlc3BvbnNlEiYKCHZhcmlhbnRzGAEgAygLMhQuZGVja21hdGUudjEuVmFyaWFudCroAgoLRXJyb3JSZWFzb24SHAoYRVJST1JfUkVBU09OX1VOU1BFQ0lGSUVEEAASIAocRVJST1JfUkVBU09OX0lOVkFMSURfUkVRVUVTVBABEh8KG0VSUk9SX1JFQVNPTl9HQU1FX05PVF9GT1VORBACEhoKFkVSUk9SX1JFQVNPTl9CQURfVE9LRU4QAxIeChpFUlJPUl9SRUFTT05fTk9UX1lPVVJfVFVSThAEEh8KG0VSUk9SX1JFQVNPTl9JTExFR0FMX0FDVElPThAFEhoKFkVSUk9SX1JFQVNPTl9HQU1FX09WRVIQBhIeChpFUlJPUl9SRUFTT05fU1RBTEVfVkVSU0lPThAHEiIKHkVSUk9SX1JFQVNPTl9TVE9SRV9VTkFWQUlMQUJMRRAIEhsKF0VSUk9SX1JFQVNPTl9PVkVSTE9BREVEEAkSHgoaRVJST1JfUkVBU09OX0xJTUlUX1JFQUNIRUQQCipuCg9TcGVjdGF0b3JQb2xpY3kSIAocU1BFQ1RBVE9SX1BPTElDWV9VTlNQRUNJRklFRBAAEhwKGFNQRUNUQVRPUl9QT0xJQ1lfQUxMT1dFRBABEhsKF1NQRUNUQVRPUl9QT0xJQ1lfREVOSUVEEAIqtQEKDk1ldGFBY3Rpb25LaW5kEiAKHE1FVEFfQUNUSU9OX0tJTkRfVU5TUEVDSUZJRUQQABIbChdNRVRBX0FDVElPTl9LSU5EX1JFU0lHThABEh8KG01FVEFfQUNUSU9OX0tJTkRfT0ZGRVJfRFJBVxACEiAKHE1FVEFfQUNUSU9OX0tJTkRfQUNDRVBUX0RSQVcQAxIhCh1NRVRBX0FDVElPTl9LSU5EX0RFQ0xJTkVfRFJBVxAEKmAKCkdhbWVTdGF0dXMSGwoXR0FNRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdHQU1FX1NUQVRVU19JTl9QUk9HUkVTUxABEhgKFEdBTUVfU1RBVFVTX0ZJTklTSEVEEAIqlwMKCUVuZFJlYXNvbhIaChZFTkRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGgoWRU5EX1JFQVNPTl9SRVNJR05BVElPThABEhoKFkVORF9SRUFTT05fRFJBV19BR1JFRUQQAhIUChBFTkRfUkVBU09OX1NDT1JFEAMSGwoXRU5EX1JFQVNPTl9QTEFZRVJfRU5ERUQQBBIeChpFTkRfUkVBU09OX05PX0xFR0FMX0FDVElPThAFEhsKF0VORF9SRUFTT05fT1VUX09GX0NBUkRTEAYSGgoWRU5EX1JFQVNPTl9OT19QUk9HUkVTUxAHEhcKE0VORF9SRUFTT05fVFVSTl9DQVAQCBIcChhFTkRfUkVBU09OX0tJTkdfQ0FQVFVSRUQQCRIYChRFTkRfUkVBU09OX0NIRUNLTUFURRAKEhgKFEVORF9SRUFTT05fU1RBTEVNQVRFEAsSGQoVRU5EX1JFQVNPTl9SRVBFVElUSU9OEAwSJAogRU5EX1JFQVNPTl9JTlNVRkZJQ0lFTlRfTUFURVJJQUwQDSq2AQoNTWV0YUV2ZW50S2luZBIfChtNRVRBX0VWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIcChhNRVRBX0VWRU5UX0tJTkRfUkVTSUdORUQQARIgChxNRVRBX0VWRU5UX0tJTkRfRFJBV19PRkZFUkVEEAISIQodTUVUQV9FVkVOVF9LSU5EX0RSQVdfQUNDRVBURUQQAxIhCh1NRVRBX0VWRU5UX0tJTkRfRFJBV19ERUNMSU5FRBAEMsQDCgtHYW1lU2VydmljZRJNCgpDcmVhdGVHYW1lEh4uZGVja21hdGUudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5kZWNrbWF0ZS52MS5DcmVhdGVHYW1lUmVzcG9uc2USOAoDQWN0EhcuZGVja21hdGUudjEuQWN0UmVxdWVzdBoYLmRlY2ttYXRlLnYxLkFjdFJlc3BvbnNlEkQKB09ic2VydmUSGy5kZWNrbWF0ZS52MS5PYnNlcnZlUmVxdWVzdBocLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZRJCCgVXYXRjaBIZLmRlY2ttYXRlLnYxLldhdGNoUmVxdWVzdBocLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZTABEk0KCkdldEhpc3RvcnkSHi5kZWNrbWF0ZS52MS5HZXRIaXN0b3J5UmVxdWVzdBofLmRlY2ttYXRlLnYxLkdldEhpc3RvcnlSZXNwb25zZRJTCgxMaXN0VmFyaWFudHMSIC5kZWNrbWF0ZS52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiEuZGVja21hdGUudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2ViBnByb3RvMw", [file_deckmate_v1_games_card_chess, file_deckmate_v1_games_chuno, file_deckmate_v1_games_pigeon_chess, file_deckmate_v1_games_pile_chess, file_deckmate_v1_games_raindrop_chess]);
+  fileDesc("Ch5kZWNrbWF0ZS92MS9nYW1lX3NlcnZpY2UucHJvdG8SC2RlY2ttYXRlLnYxIpsCCgpHYW1lQ29uZmlnEjIKCnBpbGVfY2hlc3MYASABKAsyHC5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NDb25maWdIABIyCgpjYXJkX2NoZXNzGAIgASgLMhwuZGVja21hdGUudjEuQ2FyZENoZXNzQ29uZmlnSAASKQoFY2h1bm8YAyABKAsyGC5kZWNrbWF0ZS52MS5DaHVub0NvbmZpZ0gAEjYKDHBpZ2Vvbl9jaGVzcxgEIAEoCzIeLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzQ29uZmlnSAASOgoOcmFpbmRyb3BfY2hlc3MYBSABKAsyIC5kZWNrbWF0ZS52MS5SYWluZHJvcENoZXNzQ29uZmlnSABCBgoEZ2FtZSKzAQoRQ3JlYXRlR2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxINCgVzZWF0cxgCIAEoDRIRCgRzZWVkGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCRI2ChBzcGVjdGF0b3JfcG9saWN5GAUgASgOMhwuZGVja21hdGUudjEuU3BlY3RhdG9yUG9saWN5QgcKBV9zZWVkIigKCVNlYXRUb2tlbhIMCgRzZWF0GAEgASgNEg0KBXRva2VuGAIgASgJIo0BChJDcmVhdGVHYW1lUmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIrCgtzZWF0X3Rva2VucxgCIAMoCzIWLmRlY2ttYXRlLnYxLlNlYXRUb2tlbhIPCgd2ZXJzaW9uGAMgASgEEhcKD3NlZWRfY29tbWl0bWVudBgEIAEoDBIPCgd2YXJpYW50GAUgASgJIjcKCk1ldGFBY3Rpb24SKQoEa2luZBgBIAEoDjIbLmRlY2ttYXRlLnYxLk1ldGFBY3Rpb25LaW5kIsACCgZBY3Rpb24SJwoEbWV0YRgBIAEoCzIXLmRlY2ttYXRlLnYxLk1ldGFBY3Rpb25IABIyCgpwaWxlX2NoZXNzGAIgASgLMhwuZGVja21hdGUudjEuUGlsZUNoZXNzQWN0aW9uSAASMgoKY2FyZF9jaGVzcxgDIAEoCzIcLmRlY2ttYXRlLnYxLkNhcmRDaGVzc0FjdGlvbkgAEikKBWNodW5vGAQgASgLMhguZGVja21hdGUudjEuQ2h1bm9BY3Rpb25IABI2CgxwaWdlb25fY2hlc3MYBSABKAsyHi5kZWNrbWF0ZS52MS5QaWdlb25DaGVzc0FjdGlvbkgAEjoKDnJhaW5kcm9wX2NoZXNzGAYgASgLMiAuZGVja21hdGUudjEuUmFpbmRyb3BDaGVzc0FjdGlvbkgAQgYKBGtpbmQiigEKCkFjdFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIjCgZhY3Rpb24YAiABKAsyEy5kZWNrbWF0ZS52MS5BY3Rpb24SHQoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iUQoLQWN0UmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoBBIxCgtvYnNlcnZhdGlvbhgCIAEoCzIcLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZSIhCg5PYnNlcnZlUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJInUKB091dGNvbWUSDwoHd2lubmVycxgBIAMoDRIMCgRkcmF3GAIgASgIEiYKBnJlYXNvbhgDIAEoDjIWLmRlY2ttYXRlLnYxLkVuZFJlYXNvbhIOCgZzY29yZXMYBCADKAUSEwoLZGVzY3JpcHRpb24YBSABKAkitQIKC09ic2VydmF0aW9uEjcKCnBpbGVfY2hlc3MYASABKAsyIS5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NPYnNlcnZhdGlvbkgAEjcKCmNhcmRfY2hlc3MYAiABKAsyIS5kZWNrbWF0ZS52MS5DYXJkQ2hlc3NPYnNlcnZhdGlvbkgAEi4KBWNodW5vGAMgASgLMh0uZGVja21hdGUudjEuQ2h1bm9PYnNlcnZhdGlvbkgAEjsKDHBpZ2Vvbl9jaGVzcxgEIAEoCzIjLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzT2JzZXJ2YXRpb25IABI/Cg5yYWluZHJvcF9jaGVzcxgFIAEoCzIlLmRlY2ttYXRlLnYxLlJhaW5kcm9wQ2hlc3NPYnNlcnZhdGlvbkgAQgYKBGdhbWUiQwoJTWV0YUV2ZW50EigKBGtpbmQYASABKA4yGi5kZWNrbWF0ZS52MS5NZXRhRXZlbnRLaW5kEgwKBHNlYXQYAiABKA0iMgoJR2FtZUVuZGVkEiUKB291dGNvbWUYASABKAsyFC5kZWNrbWF0ZS52MS5PdXRjb21lIpQDCgVFdmVudBIPCgd2ZXJzaW9uGAEgASgEEhEKBHNlYXQYAiABKA1IAYgBARImCgRtZXRhGAMgASgLMhYuZGVja21hdGUudjEuTWV0YUV2ZW50SAASLAoKZ2FtZV9lbmRlZBgEIAEoCzIWLmRlY2ttYXRlLnYxLkdhbWVFbmRlZEgAEjEKCnBpbGVfY2hlc3MYBSABKAsyGy5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NFdmVudEgAEjEKCmNhcmRfY2hlc3MYBiABKAsyGy5kZWNrbWF0ZS52MS5DYXJkQ2hlc3NFdmVudEgAEigKBWNodW5vGAcgASgLMhcuZGVja21hdGUudjEuQ2h1bm9FdmVudEgAEjUKDHBpZ2Vvbl9jaGVzcxgIIAEoCzIdLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzRXZlbnRIABI5Cg5yYWluZHJvcF9jaGVzcxgJIAEoCzIfLmRlY2ttYXRlLnYxLlJhaW5kcm9wQ2hlc3NFdmVudEgAQgYKBGtpbmRCBwoFX3NlYXQitgMKD09ic2VydmVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEg8KB3ZhcmlhbnQYAiABKAkSDwoHdmVyc2lvbhgDIAEoBBInCgZzdGF0dXMYBCABKA4yFy5kZWNrbWF0ZS52MS5HYW1lU3RhdHVzEiUKB291dGNvbWUYBSABKAsyFC5kZWNrbWF0ZS52MS5PdXRjb21lEg4KBnRvX2FjdBgGIAMoDRIRCgRzZWF0GAcgASgNSACIAQESKgoNbGVnYWxfYWN0aW9ucxgIIAMoCzITLmRlY2ttYXRlLnYxLkFjdGlvbhItCgtvYnNlcnZhdGlvbhgJIAEoCzIYLmRlY2ttYXRlLnYxLk9ic2VydmF0aW9uEikKDXJlY2VudF9ldmVudHMYCiADKAsyEi5kZWNrbWF0ZS52MS5FdmVudBItCgxtZXRhX2FjdGlvbnMYCyADKAsyFy5kZWNrbWF0ZS52MS5NZXRhQWN0aW9uEg0KBXNlYXRzGAwgASgNEhwKD2RyYXdfb2ZmZXJlZF9ieRgNIAEoDUgBiAEBQgcKBV9zZWF0QhIKEF9kcmF3X29mZmVyZWRfYnkiNQoMV2F0Y2hSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFAoMZnJvbV92ZXJzaW9uGAIgASgEIiQKEUdldEhpc3RvcnlSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkiUwoNSGlzdG9yeUFjdGlvbhIPCgd2ZXJzaW9uGAEgASgEEgwKBHNlYXQYAiABKA0SIwoGYWN0aW9uGAMgASgLMhMuZGVja21hdGUudjEuQWN0aW9uIqACChJHZXRIaXN0b3J5UmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIPCgd2YXJpYW50GAIgASgJEicKBmNvbmZpZxgDIAEoCzIXLmRlY2ttYXRlLnYxLkdhbWVDb25maWcSDQoFc2VhdHMYBCABKA0SIgoGZXZlbnRzGAUgAygLMhIuZGVja21hdGUudjEuRXZlbnQSDwoHdmVyc2lvbhgGIAEoBBInCgZzdGF0dXMYByABKA4yFy5kZWNrbWF0ZS52MS5HYW1lU3RhdHVzEisKB2FjdGlvbnMYCCADKAsyGi5kZWNrbWF0ZS52MS5IaXN0b3J5QWN0aW9uEgwKBHNlZWQYCSABKAwSFwoPc2VlZF9jb21taXRtZW50GAogASgMIhUKE0xpc3RWYXJpYW50c1JlcXVlc3QiiwEKB1ZhcmlhbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIRCgltaW5fc2VhdHMYAyABKA0SEQoJbWF4X3NlYXRzGAQgASgNEi8KDmRlZmF1bHRfY29uZmlnGAUgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxIPCgdzdW1tYXJ5GAYgASgJIj4KFExpc3RWYXJpYW50c1Jlc3BvbnNlEiYKCHZhcmlhbnRzGAEgAygLMhQuZGVja21hdGUudjEuVmFyaWFudCIWChRHZXRTZXJ2ZXJJbmZvUmVxdWVzdCKfAQoVR2V0U2VydmVySW5mb1Jlc3BvbnNlEhYKDnNlcnZlcl92ZXJzaW9uGAEgASgJEhQKDGFwaV9yZXZpc2lvbhgCIAEoDRItCghmZWF0dXJlcxgDIAEoCzIbLmRlY2ttYXRlLnYxLlNlcnZlckZlYXR1cmVzEikKBmxpbWl0cxgEIAEoCzIZLmRlY2ttYXRlLnYxLlNlcnZlckxpbWl0cyJ9Cg5TZXJ2ZXJGZWF0dXJlcxIUCgxjbGllbnRfc2VlZHMYASABKAgSEAoIYXBpX2tleXMYAiABKAgSDAoEYm90cxgDIAEoCBIOCgZjbG9ja3MYBCABKAgSJQoFc3RvcmUYBSABKA4yFi5kZWNrbWF0ZS52MS5TdG9yZUtpbmQiRwoMU2VydmVyTGltaXRzEhkKEW1heF9tZXNzYWdlX2J5dGVzGAEgASgNEhwKFG1heF9yZXF1ZXN0X2lkX2J5dGVzGAIgASgNKqYDCgtFcnJvclJlYXNvbhIcChhFUlJPUl9SRUFTT05fVU5TUEVDSUZJRUQQABIgChxFUlJPUl9SRUFTT05fSU5WQUxJRF9SRVFVRVNUEAESHwobRVJST1JfUkVBU09OX0dBTUVfTk9UX0ZPVU5EEAISGgoWRVJST1JfUkVBU09OX0JBRF9UT0tFThADEh4KGkVSUk9SX1JFQVNPTl9OT1RfWU9VUl9UVVJOEAQSHwobRVJST1JfUkVBU09OX0lMTEVHQUxfQUNUSU9OEAUSGgoWRVJST1JfUkVBU09OX0dBTUVfT1ZFUhAGEh4KGkVSUk9SX1JFQVNPTl9TVEFMRV9WRVJTSU9OEAcSIgoeRVJST1JfUkVBU09OX1NUT1JFX1VOQVZBSUxBQkxFEAgSGwoXRVJST1JfUkVBU09OX09WRVJMT0FERUQQCRIeChpFUlJPUl9SRUFTT05fTElNSVRfUkVBQ0hFRBAKEh4KGkVSUk9SX1JFQVNPTl9TSFVUVElOR19ET1dOEAsSHAoYRVJST1JfUkVBU09OX0JBRF9BUElfS0VZEAwqbgoPU3BlY3RhdG9yUG9saWN5EiAKHFNQRUNUQVRPUl9QT0xJQ1lfVU5TUEVDSUZJRUQQABIcChhTUEVDVEFUT1JfUE9MSUNZX0FMTE9XRUQQARIbChdTUEVDVEFUT1JfUE9MSUNZX0RFTklFRBACKrUBCg5NZXRhQWN0aW9uS2luZBIgChxNRVRBX0FDVElPTl9LSU5EX1VOU1BFQ0lGSUVEEAASGwoXTUVUQV9BQ1RJT05fS0lORF9SRVNJR04QARIfChtNRVRBX0FDVElPTl9LSU5EX09GRkVSX0RSQVcQAhIgChxNRVRBX0FDVElPTl9LSU5EX0FDQ0VQVF9EUkFXEAMSIQodTUVUQV9BQ1RJT05fS0lORF9ERUNMSU5FX0RSQVcQBCpgCgpHYW1lU3RhdHVzEhsKF0dBTUVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXR0FNRV9TVEFUVVNfSU5fUFJPR1JFU1MQARIYChRHQU1FX1NUQVRVU19GSU5JU0hFRBACKpcDCglFbmRSZWFzb24SGgoWRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEhoKFkVORF9SRUFTT05fUkVTSUdOQVRJT04QARIaChZFTkRfUkVBU09OX0RSQVdfQUdSRUVEEAISFAoQRU5EX1JFQVNPTl9TQ09SRRADEhsKF0VORF9SRUFTT05fUExBWUVSX0VOREVEEAQSHgoaRU5EX1JFQVNPTl9OT19MRUdBTF9BQ1RJT04QBRIbChdFTkRfUkVBU09OX09VVF9PRl9DQVJEUxAGEhoKFkVORF9SRUFTT05fTk9fUFJPR1JFU1MQBxIXChNFTkRfUkVBU09OX1RVUk5fQ0FQEAgSHAoYRU5EX1JFQVNPTl9LSU5HX0NBUFRVUkVEEAkSGAoURU5EX1JFQVNPTl9DSEVDS01BVEUQChIYChRFTkRfUkVBU09OX1NUQUxFTUFURRALEhkKFUVORF9SRUFTT05fUkVQRVRJVElPThAMEiQKIEVORF9SRUFTT05fSU5TVUZGSUNJRU5UX01BVEVSSUFMEA0qtgEKDU1ldGFFdmVudEtpbmQSHwobTUVUQV9FVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYTUVUQV9FVkVOVF9LSU5EX1JFU0lHTkVEEAESIAocTUVUQV9FVkVOVF9LSU5EX0RSQVdfT0ZGRVJFRBACEiEKHU1FVEFfRVZFTlRfS0lORF9EUkFXX0FDQ0VQVEVEEAMSIQodTUVUQV9FVkVOVF9LSU5EX0RSQVdfREVDTElORUQQBCpyCglTdG9yZUtpbmQSGgoWU1RPUkVfS0lORF9VTlNQRUNJRklFRBAAEhUKEVNUT1JFX0tJTkRfTUVNT1JZEAESFAoQU1RPUkVfS0lORF9SRURJUxACEhwKGFNUT1JFX0tJTkRfUkVESVNfQ0xVU1RFUhADMpwECgtHYW1lU2VydmljZRJNCgpDcmVhdGVHYW1lEh4uZGVja21hdGUudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5kZWNrbWF0ZS52MS5DcmVhdGVHYW1lUmVzcG9uc2USOAoDQWN0EhcuZGVja21hdGUudjEuQWN0UmVxdWVzdBoYLmRlY2ttYXRlLnYxLkFjdFJlc3BvbnNlEkQKB09ic2VydmUSGy5kZWNrbWF0ZS52MS5PYnNlcnZlUmVxdWVzdBocLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZRJCCgVXYXRjaBIZLmRlY2ttYXRlLnYxLldhdGNoUmVxdWVzdBocLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZTABEk0KCkdldEhpc3RvcnkSHi5kZWNrbWF0ZS52MS5HZXRIaXN0b3J5UmVxdWVzdBofLmRlY2ttYXRlLnYxLkdldEhpc3RvcnlSZXNwb25zZRJTCgxMaXN0VmFyaWFudHMSIC5kZWNrbWF0ZS52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiEuZGVja21hdGUudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USVgoNR2V0U2VydmVySW5mbxIhLmRlY2ttYXRlLnYxLkdldFNlcnZlckluZm9SZXF1ZXN0GiIuZGVja21hdGUudjEuR2V0U2VydmVySW5mb1Jlc3BvbnNlYgZwcm90bzM", [file_deckmate_v1_games_card_chess, file_deckmate_v1_games_chuno, file_deckmate_v1_games_pigeon_chess, file_deckmate_v1_games_pile_chess, file_deckmate_v1_games_raindrop_chess]);
 
 /**
  * GameConfig chooses the game and its options. An empty per-game message means "all defaults".
@@ -1016,6 +1016,142 @@ export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@_
   messageDesc(file_deckmate_v1_game_service, 21);
 
 /**
+ * GetServerInfoRequest asks the server to describe itself.
+ *
+ * @generated from message deckmate.v1.GetServerInfoRequest
+ */
+export type GetServerInfoRequest = Message<"deckmate.v1.GetServerInfoRequest"> & {
+};
+
+/**
+ * Describes the message deckmate.v1.GetServerInfoRequest.
+ * Use `create(GetServerInfoRequestSchema)` to create a new message.
+ */
+export const GetServerInfoRequestSchema: GenMessage<GetServerInfoRequest> = /*@__PURE__*/
+  messageDesc(file_deckmate_v1_game_service, 22);
+
+/**
+ * GetServerInfoResponse describes the server that answered. Replicas of one deployment answer
+ * alike unless they run different releases (as during a rolling upgrade).
+ *
+ * @generated from message deckmate.v1.GetServerInfoResponse
+ */
+export type GetServerInfoResponse = Message<"deckmate.v1.GetServerInfoResponse"> & {
+  /**
+   * The server's release, such as "0.2.0".
+   *
+   * @generated from field: string server_version = 1;
+   */
+  serverVersion: string;
+
+  /**
+   * The API revision the server speaks: 1 for the first release, raised by every release that
+   * adds to the API (CHANGELOG.md names what each revision added).
+   *
+   * @generated from field: uint32 api_revision = 2;
+   */
+  apiRevision: number;
+
+  /**
+   * Which optional features are on.
+   *
+   * @generated from field: deckmate.v1.ServerFeatures features = 3;
+   */
+  features?: ServerFeatures | undefined;
+
+  /**
+   * The limits a client of this server must respect.
+   *
+   * @generated from field: deckmate.v1.ServerLimits limits = 4;
+   */
+  limits?: ServerLimits | undefined;
+};
+
+/**
+ * Describes the message deckmate.v1.GetServerInfoResponse.
+ * Use `create(GetServerInfoResponseSchema)` to create a new message.
+ */
+export const GetServerInfoResponseSchema: GenMessage<GetServerInfoResponse> = /*@__PURE__*/
+  messageDesc(file_deckmate_v1_game_service, 23);
+
+/**
+ * ServerFeatures says which optional features a server has turned on.
+ *
+ * @generated from message deckmate.v1.ServerFeatures
+ */
+export type ServerFeatures = Message<"deckmate.v1.ServerFeatures"> & {
+  /**
+   * CreateGame accepts a client `seed` (`--allow-client-seed`).
+   *
+   * @generated from field: bool client_seeds = 1;
+   */
+  clientSeeds: boolean;
+
+  /**
+   * CreateGame needs an `x-api-key` (`--api-keys-file`).
+   *
+   * @generated from field: bool api_keys = 2;
+   */
+  apiKeys: boolean;
+
+  /**
+   * Seats can be played by the server's bots.
+   *
+   * @generated from field: bool bots = 3;
+   */
+  bots: boolean;
+
+  /**
+   * Games can have turn clocks.
+   *
+   * @generated from field: bool clocks = 4;
+   */
+  clocks: boolean;
+
+  /**
+   * Where the server keeps games.
+   *
+   * @generated from field: deckmate.v1.StoreKind store = 5;
+   */
+  store: StoreKind;
+};
+
+/**
+ * Describes the message deckmate.v1.ServerFeatures.
+ * Use `create(ServerFeaturesSchema)` to create a new message.
+ */
+export const ServerFeaturesSchema: GenMessage<ServerFeatures> = /*@__PURE__*/
+  messageDesc(file_deckmate_v1_game_service, 24);
+
+/**
+ * ServerLimits are the limits of one server that a client can plan for.
+ *
+ * @generated from message deckmate.v1.ServerLimits
+ */
+export type ServerLimits = Message<"deckmate.v1.ServerLimits"> & {
+  /**
+   * The largest request message accepted, in encoded bytes.
+   *
+   * @generated from field: uint32 max_message_bytes = 1;
+   */
+  maxMessageBytes: number;
+
+  /**
+   * The longest `request_id` accepted, in bytes.
+   *
+   * @generated from field: uint32 max_request_id_bytes = 2;
+   */
+  maxRequestIdBytes: number;
+};
+
+/**
+ * Describes the message deckmate.v1.ServerLimits.
+ * Use `create(ServerLimitsSchema)` to create a new message.
+ */
+export const ServerLimitsSchema: GenMessage<ServerLimits> = /*@__PURE__*/
+  messageDesc(file_deckmate_v1_game_service, 25);
+
+/**
  * ErrorReason lists the stable `google.rpc.ErrorInfo.reason` values, which are these names
  * without the `ERROR_REASON_` prefix (for example `STALE_VERSION`).
  *
@@ -1099,6 +1235,21 @@ export enum ErrorReason {
    * @generated from enum value: ERROR_REASON_LIMIT_REACHED = 10;
    */
   LIMIT_REACHED = 10,
+
+  /**
+   * The server is draining before it stops. Code UNAVAILABLE; retry on another replica (a
+   * `Watch` resumes from the last version it received).
+   *
+   * @generated from enum value: ERROR_REASON_SHUTTING_DOWN = 11;
+   */
+  SHUTTING_DOWN = 11,
+
+  /**
+   * The API key is missing or wrong (seat tokens keep BAD_TOKEN). Code UNAUTHENTICATED.
+   *
+   * @generated from enum value: ERROR_REASON_BAD_API_KEY = 12;
+   */
+  BAD_API_KEY = 12,
 }
 
 /**
@@ -1383,6 +1534,47 @@ export const MetaEventKindSchema: GenEnum<MetaEventKind> = /*@__PURE__*/
   enumDesc(file_deckmate_v1_game_service, 5);
 
 /**
+ * StoreKind names where a server keeps its games.
+ *
+ * @generated from enum deckmate.v1.StoreKind
+ */
+export enum StoreKind {
+  /**
+   * Never sent.
+   *
+   * @generated from enum value: STORE_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * In the server's memory: games are lost when it stops, and replicas do not share games.
+   *
+   * @generated from enum value: STORE_KIND_MEMORY = 1;
+   */
+  MEMORY = 1,
+
+  /**
+   * One Redis server shared by every replica.
+   *
+   * @generated from enum value: STORE_KIND_REDIS = 2;
+   */
+  REDIS = 2,
+
+  /**
+   * A Redis Cluster shared by every replica.
+   *
+   * @generated from enum value: STORE_KIND_REDIS_CLUSTER = 3;
+   */
+  REDIS_CLUSTER = 3,
+}
+
+/**
+ * Describes the enum deckmate.v1.StoreKind.
+ */
+export const StoreKindSchema: GenEnum<StoreKind> = /*@__PURE__*/
+  enumDesc(file_deckmate_v1_game_service, 6);
+
+/**
  * GameService hosts every Deckmate game behind one generic envelope: create a game, observe it
  * as a seat or a spectator, act with one of the listed legal actions, and watch it change.
  *
@@ -1457,6 +1649,18 @@ export const GameService: GenService<{
     methodKind: "unary";
     input: typeof ListVariantsRequestSchema;
     output: typeof ListVariantsResponseSchema;
+  },
+  /**
+   * GetServerInfo describes this server: its version, the API revision it speaks, which optional
+   * features are on and the limits a client must respect, so that clients can adapt. It needs no
+   * API key and no token.
+   *
+   * @generated from rpc deckmate.v1.GameService.GetServerInfo
+   */
+  getServerInfo: {
+    methodKind: "unary";
+    input: typeof GetServerInfoRequestSchema;
+    output: typeof GetServerInfoResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_deckmate_v1_game_service, 0);

@@ -1,0 +1,63 @@
+"""GetServerInfo and a watch cut by shutdown, against real server processes."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import tempfile
+
+import pytest
+from conftest import free_port, server_binary, wait_until_ready
+from games import SEED, config_of
+
+from deckmate import AsyncClient, Client, CreateOptions, RetryPolicy, ShuttingDown, pb
+
+
+def test_server_info_describes_the_server(client: Client) -> None:
+    info = client.server_info()
+    assert isinstance(info, pb.GetServerInfoResponse)
+    assert info.server_version
+    assert info.api_revision >= 2
+    # The test server runs with `--allow-client-seed`, in memory, without API keys.
+    assert info.features.client_seeds
+    assert not info.features.api_keys
+    assert info.features.store == pb.STORE_KIND_MEMORY
+    assert info.limits.max_message_bytes > 0
+    assert info.limits.max_request_id_bytes > 0
+
+
+async def test_async_server_info_matches_the_sync_one(
+    async_client: AsyncClient, client: Client
+) -> None:
+    assert await async_client.server_info() == client.server_info()
+
+
+def test_a_watch_cut_by_sigterm_ends_with_shutting_down() -> None:
+    addr = f"127.0.0.1:{free_port()}"
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            [str(server_binary()), "--listen", addr, "--allow-client-seed"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_until_ready(addr, process)
+            # No retries: the stopped server cannot be resumed from, and the status that ended
+            # the stream is what this test reads.
+            with Client.connect(addr, retry=RetryPolicy.never()) as client:
+                game = client.create_game(config_of("chuno"), 2, CreateOptions(seed=SEED))
+                seat = game.seat(0)
+                if not seat.legal_actions():
+                    seat = game.seat(1)
+                seat.act(seat.legal_actions()[0])
+                watch = seat.watch(0)
+                # The first version proves the stream is open before the server is stopped.
+                assert next(watch).version == 1
+                process.send_signal(signal.SIGTERM)
+                with pytest.raises(ShuttingDown) as raised:
+                    next(watch)
+                assert raised.value.reason == "SHUTTING_DOWN"
+                assert raised.value.retryable
+        finally:
+            process.kill()
+            process.wait()
