@@ -6,6 +6,7 @@
 mod api_keys;
 #[path = "../common/mod.rs"]
 mod common;
+mod deployment;
 mod metrics;
 mod redis_faults;
 mod redis_replicas;
