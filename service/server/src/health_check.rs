@@ -129,8 +129,12 @@ fn describe(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
+        // Some layers repeat their cause's text in their own: show each text once.
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
         source = cause.source();
     }
     text
@@ -139,9 +143,7 @@ fn describe(error: &dyn std::error::Error) -> String {
 /// Runs `health`: prints one line and exits 0 for SERVING, 1 for anything else.
 pub async fn run(args: &HealthArgs) -> ExitCode {
     let listen = std::env::var(LISTEN_VARIABLE).ok();
-    let addr = args
-        .addr
-        .unwrap_or_else(|| default_addr(listen.as_deref()));
+    let addr = args.addr.unwrap_or_else(|| default_addr(listen.as_deref()));
     let outcome = check(addr, &args.service, args.timeout).await;
     println!("{}", outcome.line(addr, &args.service));
     if outcome.is_serving() {

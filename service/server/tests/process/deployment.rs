@@ -43,7 +43,10 @@ async fn health_exits_zero_only_for_a_serving_server() {
     assert!(serving.status.success(), "{serving:?}");
     assert_eq!(stdout(&serving).trim(), format!("{addr}: SERVING"));
 
-    let service = health(&["--addr", &addr, "--service", "deckmate.v1.GameService"], &[]);
+    let service = health(
+        &["--addr", &addr, "--service", "deckmate.v1.GameService"],
+        &[],
+    );
     assert!(service.status.success(), "{service:?}");
 
     // Without --addr, the address comes from DECKMATE_LISTEN, a wildcard host meaning loopback.
@@ -112,7 +115,10 @@ async fn goaway_arrives(addr: &str) -> bool {
         .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
         .await
         .unwrap();
-    stream.write_all(&[0, 0, 0, SETTINGS, 0, 0, 0, 0, 0]).await.unwrap();
+    stream
+        .write_all(&[0, 0, 0, SETTINGS, 0, 0, 0, 0, 0])
+        .await
+        .unwrap();
     let read_frame = async |stream: &mut TcpStream| -> Option<(u8, u8)> {
         let mut header = [0u8; 9];
         stream.read_exact(&mut header).await.ok()?;
@@ -141,7 +147,10 @@ async fn goaway_arrives(addr: &str) -> bool {
 async fn old_connections_get_goaway_and_clients_carry_on() {
     let server = TestServer::start_with(&["--max-connection-age".into(), "1s".into()]).await;
     let addr = server.endpoint().trim_start_matches("http://").to_string();
-    assert!(goaway_arrives(&addr).await, "no GOAWAY on an aged connection");
+    assert!(
+        goaway_arrives(&addr).await,
+        "no GOAWAY on an aged connection"
+    );
 
     // A client keeps working across the age: its channel reconnects after the GOAWAY.
     let channel = Endpoint::from_shared(server.endpoint())
@@ -182,7 +191,10 @@ async fn a_short_drain_timeout_ends_a_server_whose_calls_stay_open() {
     grpc.ready().await.unwrap();
     let path = http::uri::PathAndQuery::from_static("/grpc.health.v1.Health/Check");
     let open = tokio::spawn(async move {
-        let codec = tonic_prost::ProstCodec::<HealthCheckRequest, tonic_health::pb::HealthCheckResponse>::default();
+        let codec = tonic_prost::ProstCodec::<
+            HealthCheckRequest,
+            tonic_health::pb::HealthCheckResponse,
+        >::default();
         grpc.client_streaming(
             tonic::Request::new(tokio_stream::wrappers::ReceiverStream::new(body)),
             path,
