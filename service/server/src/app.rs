@@ -3,7 +3,10 @@
 //!
 //! Shutdown is graceful: health turns NOT_SERVING, open `Watch` streams end with UNAVAILABLE
 //! `SHUTTING_DOWN` (asking clients to resume elsewhere), the listener closes and in-flight calls
-//! finish. Calls that are still open after [`DRAIN_TIMEOUT`] are cut.
+//! finish. Calls that are still open after `--drain-timeout` are cut.
+//!
+//! Each client connection is closed gracefully (HTTP/2 GOAWAY) once it is older than
+//! `--max-connection-age`, so that clients reconnect and spread over new replicas.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,8 +33,9 @@ pub const SERVICE_NAME: &str = <GameServiceServer<GameApi> as NamedService>::NAM
 /// How often the store's health is checked.
 const HEALTH_POLL_PERIOD: Duration = Duration::from_secs(5);
 
-/// How long shutdown waits for open calls before cutting them.
-pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long shutdown waits for open calls before cutting them, unless `--drain-timeout` says
+/// otherwise.
+pub const DEFAULT_DRAIN_TIMEOUT: Duration = crate::config::DEFAULT_DRAIN_TIMEOUT;
 
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
@@ -156,7 +160,11 @@ pub async fn serve_with_store(
         }
     };
 
+    let drain_timeout = config.drain_timeout;
     let server = Server::builder()
+        // A connection past its age gets GOAWAY: its calls in flight (open watches included)
+        // finish, and the client opens a new connection, possibly to another replica.
+        .max_connection_age(config.max_connection_age)
         .accept_http1(true)
         .layer(protection::cors::layer(&config.cors_origins))
         .layer(tonic_web::GrpcWebLayer::new())
@@ -171,7 +179,7 @@ pub async fn serve_with_store(
         let drained = switch.wait();
         async move {
             drained.await;
-            tokio::time::sleep(DRAIN_TIMEOUT).await;
+            tokio::time::sleep(drain_timeout).await;
         }
     };
     tokio::select! {
@@ -181,7 +189,7 @@ pub async fn serve_with_store(
         }
         () = drain_deadline => {
             tracing::warn!(
-                timeout = ?DRAIN_TIMEOUT,
+                timeout = ?drain_timeout,
                 "calls still open after the drain timeout were cut"
             );
         }

@@ -31,6 +31,9 @@ pub enum Command {
     /// Prints a new random API key for a client, and the line that admits it for the
     /// `--api-keys-file`. The key is shown once: the server keeps only its hash.
     HashKey(HashKeyArgs),
+    /// Asks a running server for its gRPC health status: prints one line and exits 0 only
+    /// when it reports SERVING (for container health checks). Speaks plaintext only.
+    Health(crate::health_check::HealthArgs),
 }
 
 /// The options of `hash-key`.
@@ -83,6 +86,35 @@ mod tests {
         let hash = hex::encode(api_keys::hash_key(lines[0]));
         assert_eq!(lines[1], format!("web:{hash}"));
         assert!(hash_key(&HashKeyArgs { name: "a b".into() }).is_err());
+    }
+
+    #[test]
+    fn health_takes_an_address_a_service_and_a_timeout() {
+        let cli = parse(&["deckmate-server", "health"]).unwrap();
+        let Some(Command::Health(args)) = cli.command else {
+            panic!("not health");
+        };
+        assert_eq!(args.addr, None);
+        assert_eq!(args.service, "");
+        assert_eq!(args.timeout, std::time::Duration::from_secs(3));
+        let cli = parse(&[
+            "deckmate-server",
+            "health",
+            "--addr",
+            "10.0.0.1:7000",
+            "--service",
+            "deckmate.v1.GameService",
+            "--timeout",
+            "500ms",
+        ])
+        .unwrap();
+        let Some(Command::Health(args)) = cli.command else {
+            panic!("not health");
+        };
+        assert_eq!(args.addr, Some("10.0.0.1:7000".parse().unwrap()));
+        assert_eq!(args.service, "deckmate.v1.GameService");
+        assert_eq!(args.timeout, std::time::Duration::from_millis(500));
+        assert!(parse(&["deckmate-server", "health", "--addr", "nowhere"]).is_err());
     }
 
     #[test]

@@ -35,6 +35,10 @@ pub const DEFAULT_CREATE_BURST: u32 = 20;
 pub const DEFAULT_MAX_GAMES_PER_CLIENT: usize = 1000;
 /// The default cap on open `Watch` streams of one game.
 pub const DEFAULT_MAX_WATCHERS_PER_GAME: usize = 64;
+/// The default time shutdown waits for open calls before cutting them.
+pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
+/// The default age after which a client connection is asked to close (HTTP/2 GOAWAY).
+pub const DEFAULT_MAX_CONNECTION_AGE: Duration = Duration::from_secs(10 * 60);
 
 /// Everything the server can be told at startup.
 #[derive(Clone, Debug, PartialEq, Eq, Parser)]
@@ -186,6 +190,21 @@ pub struct Config {
     /// `https://play.example.com,http://localhost:5173`.
     #[arg(long, env = "DECKMATE_CORS_ORIGINS", default_value = "*", value_parser = CorsOrigins::parse)]
     pub cors_origins: CorsOrigins,
+
+    /// How long shutdown (SIGTERM) waits for open calls to finish before cutting them, such as
+    /// `30s`. Keep it below the process manager's kill timeout.
+    #[arg(long, env = "DECKMATE_DRAIN_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    pub drain_timeout: Duration,
+
+    /// The age after which a client connection is closed gracefully (HTTP/2 GOAWAY; calls in
+    /// flight finish, clients reconnect), such as `10m`, so that new replicas get traffic.
+    #[arg(
+        long,
+        env = "DECKMATE_MAX_CONNECTION_AGE",
+        default_value = "10m",
+        value_parser = parse_duration
+    )]
+    pub max_connection_age: Duration,
 }
 
 impl Default for Config {
@@ -216,6 +235,8 @@ impl Default for Config {
             trusted_proxies: Vec::new(),
             api_keys_file: None,
             cors_origins: CorsOrigins::Any,
+            drain_timeout: DEFAULT_DRAIN_TIMEOUT,
+            max_connection_age: DEFAULT_MAX_CONNECTION_AGE,
         }
     }
 }
@@ -370,8 +391,14 @@ mod tests {
             "/etc/deckmate/keys",
             "--cors-origins",
             "https://play.example.com",
+            "--drain-timeout",
+            "5s",
+            "--max-connection-age",
+            "2m",
         ])
         .unwrap();
+        assert_eq!(config.drain_timeout, Duration::from_secs(5));
+        assert_eq!(config.max_connection_age, Duration::from_secs(120));
         assert_eq!(config.max_call_time, Duration::from_secs(3));
         assert_eq!(config.max_concurrent_calls, 7);
         assert_eq!(config.create_rate, Rate::parse("5/s").unwrap());
@@ -496,6 +523,28 @@ mod tests {
         assert!(bad.unwrap_err().to_string().contains("--trusted-proxies"));
         let off = parse_without_env(&["deckmate-server", "--create-rate", "off"]).unwrap();
         assert_eq!(off.create_rate, Rate::Off);
+    }
+
+    #[test]
+    fn deployment_flags_have_variables_defaults_and_refuse_zero() {
+        let command = Config::command();
+        for (id, variable) in [
+            ("drain_timeout", "DECKMATE_DRAIN_TIMEOUT"),
+            ("max_connection_age", "DECKMATE_MAX_CONNECTION_AGE"),
+        ] {
+            let arg = command
+                .get_arguments()
+                .find(|arg| arg.get_id() == id)
+                .unwrap_or_else(|| panic!("no flag {id}"));
+            assert_eq!(arg.get_env().unwrap(), variable);
+        }
+        let config = parse_without_env(&["deckmate-server"]).unwrap();
+        assert_eq!(config.drain_timeout, Duration::from_secs(30));
+        assert_eq!(config.max_connection_age, Duration::from_secs(600));
+        for flag in ["--drain-timeout", "--max-connection-age"] {
+            let error = parse_without_env(&["deckmate-server", flag, "0s"]).unwrap_err();
+            assert!(error.to_string().contains(flag), "{error}");
+        }
     }
 
     #[test]

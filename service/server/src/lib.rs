@@ -13,6 +13,7 @@ pub mod cli;
 pub mod codec;
 pub mod config;
 pub mod error;
+pub mod health_check;
 pub mod live;
 pub mod monitoring;
 pub mod otel;

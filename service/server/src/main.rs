@@ -9,7 +9,7 @@ use clap::Parser;
 use deckmate_server::cli::{self, Cli, Command};
 use deckmate_server::config::Config;
 use deckmate_server::store::instrumented::InstrumentedStore;
-use deckmate_server::{app, monitoring, otel, shutdown, telemetry};
+use deckmate_server::{app, health_check, monitoring, otel, shutdown, telemetry};
 use tokio::net::TcpListener;
 
 #[tokio::main]
@@ -30,6 +30,10 @@ async fn main() -> ExitCode {
                 }
             };
         }
+        Cli {
+            command: Some(Command::Health(args)),
+            ..
+        } => return health_check::run(&args).await,
         Cli { server, .. } => server,
     };
     // Read before logging is set up, so that a refused OTLP setting stops start-up at once.

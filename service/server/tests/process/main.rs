@@ -1,11 +1,13 @@
 //! Tests of what only a running `deckmate-server` process shows, each spawning the binary:
 //! a Redis store going away and coming back under a running server, two replicas on one
-//! Redis, API keys read from a file and reloaded on SIGHUP, TLS, and traces exported over OTLP.
+//! Redis, API keys read from a file and reloaded on SIGHUP, TLS, traces exported over OTLP,
+//! and what deployments use: the `health` subcommand, connection age and the drain timeout.
 //! The API itself is tested in process, in the `api` test binary.
 
 mod api_keys;
 #[path = "../common/mod.rs"]
 mod common;
+mod deployment;
 mod metrics;
 mod redis_faults;
 mod redis_replicas;
