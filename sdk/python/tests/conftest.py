@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -41,11 +42,10 @@ def free_port() -> int:
         return port
 
 
-@pytest.fixture(scope="session")
-def server_addr() -> Iterator[str]:
-    """Start the server on a free port, wait until it answers, and stop it at the end."""
-    port = free_port()
-    addr = f"127.0.0.1:{port}"
+@contextlib.contextmanager
+def running_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """Start a server process on a free port, wait until it answers, and kill it on exit."""
+    addr = f"127.0.0.1:{free_port()}"
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
             [str(server_binary()), "--listen", addr, "--allow-client-seed"],
@@ -54,10 +54,17 @@ def server_addr() -> Iterator[str]:
         )
         try:
             wait_until_ready(addr, process)
-            yield addr
+            yield addr, process
         finally:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="session")
+def server_addr() -> Iterator[str]:
+    """One server for the whole test session."""
+    with running_server() as (addr, _):
+        yield addr
 
 
 def wait_until_ready(addr: str, process: subprocess.Popen[bytes]) -> None:

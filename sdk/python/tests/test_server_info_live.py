@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import signal
-import subprocess
-import tempfile
 
 import pytest
-from conftest import free_port, server_binary, wait_until_ready
+from conftest import running_server
 from games import SEED, config_of
 
 from deckmate import AsyncClient, Client, CreateOptions, RetryPolicy, ShuttingDown, pb
@@ -33,31 +31,20 @@ async def test_async_server_info_matches_the_sync_one(
 
 
 def test_a_watch_cut_by_sigterm_ends_with_shutting_down() -> None:
-    addr = f"127.0.0.1:{free_port()}"
-    with tempfile.TemporaryFile() as log:
-        process = subprocess.Popen(
-            [str(server_binary()), "--listen", addr, "--allow-client-seed"],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            wait_until_ready(addr, process)
-            # No retries: the stopped server cannot be resumed from, and the status that ended
-            # the stream is what this test reads.
-            with Client.connect(addr, retry=RetryPolicy.never()) as client:
-                game = client.create_game(config_of("chuno"), 2, CreateOptions(seed=SEED))
-                seat = game.seat(0)
-                if not seat.legal_actions():
-                    seat = game.seat(1)
-                seat.act(seat.legal_actions()[0])
-                watch = seat.watch(0)
-                # The first version proves the stream is open before the server is stopped.
-                assert next(watch).version == 1
-                process.send_signal(signal.SIGTERM)
-                with pytest.raises(ShuttingDown) as raised:
-                    next(watch)
-                assert raised.value.reason == "SHUTTING_DOWN"
-                assert raised.value.retryable
-        finally:
-            process.kill()
-            process.wait()
+    with running_server() as (addr, process):
+        # No retries: the stopped server cannot be resumed from, and the status that ended
+        # the stream is what this test reads.
+        with Client.connect(addr, retry=RetryPolicy.never()) as client:
+            game = client.create_game(config_of("chuno"), 2, CreateOptions(seed=SEED))
+            seat = game.seat(0)
+            if not seat.legal_actions():
+                seat = game.seat(1)
+            seat.act(seat.legal_actions()[0])
+            watch = seat.watch(0)
+            # The first version proves the stream is open before the server is stopped.
+            assert next(watch).version == 1
+            process.send_signal(signal.SIGTERM)
+            with pytest.raises(ShuttingDown) as raised:
+                next(watch)
+            assert raised.value.reason == "SHUTTING_DOWN"
+            assert raised.value.retryable
