@@ -66,7 +66,7 @@ pub fn open_store(config: &Config) -> Result<Arc<dyn SessionStore>, ServeError> 
             config.game_ttl,
             config.max_games,
         ))),
-        StoreUrl::Redis(url) => {
+        StoreUrl::Redis(url) | StoreUrl::RedisCluster(url) => {
             crate::tls::install_default_provider();
             let ca_cert_pem = match &config.redis_ca_cert {
                 Some(path) => Some(crate::tls::read_pem_file(path, "Redis CA")?),
@@ -77,6 +77,10 @@ pub fn open_store(config: &Config) -> Result<Arc<dyn SessionStore>, ServeError> 
                 max_games: config.max_games,
                 timeout: config.store_timeout,
                 ca_cert_pem,
+                replica_ack: config.redis_replica_ack.wait(
+                    matches!(config.store, StoreUrl::RedisCluster(_)),
+                    config.store_timeout,
+                ),
                 ..RedisSettings::new(url.clone())
             };
             Ok(Arc::new(RedisStore::open(settings)?))

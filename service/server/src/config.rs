@@ -125,6 +125,14 @@ pub struct Config {
     /// roots (a private CA).
     #[arg(long, env = "DECKMATE_REDIS_CA_CERT")]
     pub redis_ca_cert: Option<PathBuf>,
+
+    /// After each write to Redis, wait for one replica to acknowledge it (`WAIT`), so that an
+    /// acknowledged action survives the loss of its master: `auto` (on for a Redis Cluster,
+    /// waiting up to half the store timeout; off for one server), `off`, or the longest wait,
+    /// such as `500ms`. A write no replica acknowledged in time answers UNAVAILABLE
+    /// `STORE_UNAVAILABLE`; retrying it with the same request id is safe.
+    #[arg(long, env = "DECKMATE_REDIS_REPLICA_ACK", default_value = "auto", value_parser = ReplicaAck::parse)]
+    pub redis_replica_ack: ReplicaAck,
     /// The longest a unary call may take, such as `10s`; past it the client gets
     /// DEADLINE_EXCEEDED while the call finishes (a commit is never cut). A shorter client
     /// deadline wins. Watch is exempt.
@@ -226,6 +234,7 @@ impl Default for Config {
             tls_key: None,
             tls_client_ca: None,
             redis_ca_cert: None,
+            redis_replica_ack: ReplicaAck::Auto,
             max_call_time: DEFAULT_MAX_CALL_TIME,
             max_concurrent_calls: DEFAULT_MAX_CONCURRENT_CALLS,
             create_rate: Rate::DEFAULT,
@@ -248,14 +257,20 @@ pub enum StoreUrl {
     Memory,
     /// A Redis server (the URL as given, credentials included).
     Redis(String),
+    /// A Redis Cluster: `redis-cluster://[user:pass@]host:port,host:port,...` as given.
+    RedisCluster(String),
 }
 
 impl StoreUrl {
-    /// Reads `memory` or a `redis://` / `rediss://` URL.
+    /// Reads `memory`, a `redis://` / `rediss://` URL or a `redis-cluster://` URL.
     pub fn parse(value: &str) -> Result<StoreUrl, String> {
         let value = value.trim();
         if value.eq_ignore_ascii_case("memory") {
             return Ok(StoreUrl::Memory);
+        }
+        if crate::store::redis::is_cluster_url(value) {
+            crate::store::redis::cluster_nodes(value)?;
+            return Ok(StoreUrl::RedisCluster(value.to_string()));
         }
         let lower = value.to_ascii_lowercase();
         for scheme in ["redis://", "rediss://"] {
@@ -266,7 +281,7 @@ impl StoreUrl {
                 return Ok(StoreUrl::Redis(value.to_string()));
             }
         }
-        Err("expected `memory` or a `redis://` URL".to_string())
+        Err("expected `memory`, a `redis://` URL or a `redis-cluster://` URL".to_string())
     }
 }
 
@@ -276,7 +291,7 @@ impl fmt::Display for StoreUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreUrl::Memory => f.write_str("memory"),
-            StoreUrl::Redis(url) => {
+            StoreUrl::Redis(url) | StoreUrl::RedisCluster(url) => {
                 let (scheme, rest) = url.split_once("://").unwrap_or(("redis", url));
                 match rest.rsplit_once('@') {
                     Some((_, host)) => write!(f, "{scheme}://***@{host}"),
@@ -290,6 +305,41 @@ impl fmt::Display for StoreUrl {
 impl fmt::Debug for StoreUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "StoreUrl({self})")
+    }
+}
+
+/// Whether Redis writes wait for a replica's acknowledgement (`--redis-replica-ack`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplicaAck {
+    /// On for a Redis Cluster, off for one server.
+    Auto,
+    /// Never wait.
+    Off,
+    /// Wait up to this long.
+    Within(Duration),
+}
+
+impl ReplicaAck {
+    /// Reads `auto`, `off` or a duration such as `500ms`.
+    pub fn parse(value: &str) -> Result<ReplicaAck, String> {
+        match value.trim() {
+            auto if auto.eq_ignore_ascii_case("auto") => Ok(ReplicaAck::Auto),
+            off if off.eq_ignore_ascii_case("off") => Ok(ReplicaAck::Off),
+            duration => parse_duration(duration)
+                .map(ReplicaAck::Within)
+                .map_err(|error| format!("expected `auto`, `off` or a duration: {error}")),
+        }
+    }
+
+    /// The longest wait for a store of this kind (`cluster` or one server) whose calls time
+    /// out after `store_timeout`, or `None` for no wait. `auto` waits half the store timeout,
+    /// so that the wait ends (and is reported) before the call's deadline.
+    pub fn wait(self, cluster: bool, store_timeout: Duration) -> Option<Duration> {
+        match self {
+            ReplicaAck::Auto if cluster => Some(store_timeout / 2),
+            ReplicaAck::Auto | ReplicaAck::Off => None,
+            ReplicaAck::Within(within) => Some(within),
+        }
     }
 }
 
@@ -579,5 +629,26 @@ mod tests {
         assert!(StoreUrl::parse("rediss://cache").is_ok());
         assert!(StoreUrl::parse("redis://").is_err());
         assert!(StoreUrl::parse("postgres://db").is_err());
+        let second = Duration::from_secs(1);
+        assert_eq!(ReplicaAck::parse("auto"), Ok(ReplicaAck::Auto));
+        assert_eq!(ReplicaAck::parse("OFF"), Ok(ReplicaAck::Off));
+        assert_eq!(ReplicaAck::parse("250ms"), Ok(ReplicaAck::Within(second / 4)));
+        assert!(ReplicaAck::parse("soon").is_err());
+        assert_eq!(ReplicaAck::Auto.wait(true, 2 * second), Some(second));
+        assert_eq!(ReplicaAck::Auto.wait(false, 2 * second), None);
+        assert_eq!(ReplicaAck::Off.wait(true, 2 * second), None);
+        assert_eq!(
+            ReplicaAck::Within(second / 4).wait(false, second),
+            Some(second / 4)
+        );
+        let cluster = StoreUrl::parse("redis-cluster://u:secret@a:7000,b:7001").unwrap();
+        assert_eq!(
+            cluster,
+            StoreUrl::RedisCluster("redis-cluster://u:secret@a:7000,b:7001".into())
+        );
+        assert_eq!(cluster.to_string(), "redis-cluster://***@a:7000,b:7001");
+        assert!(!format!("{cluster:?}").contains("secret"));
+        let bad = StoreUrl::parse("redis-cluster://u:secret@a").unwrap_err();
+        assert!(!bad.contains("secret"), "{bad}");
     }
 }

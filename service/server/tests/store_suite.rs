@@ -44,6 +44,12 @@ trait Harness: Sync {
 
     /// Lets `duration` pass on the store's clock.
     async fn pass_time(&self, duration: Duration);
+
+    /// Whether the store splits its game limit over index shards (a Redis Cluster), so that a
+    /// create may be refused before the total is reached.
+    fn limit_is_sharded(&self) -> bool {
+        false
+    }
 }
 
 /// The memory store, on Tokio's paused clock.
@@ -175,6 +181,11 @@ macro_rules! suite {
 
 suite!(memory, Memory, #[tokio::test(start_paused = true)]);
 suite!(redis_store, Redis::new(), #[tokio::test]);
+suite!(redis_cluster, cluster::Cluster::new(), #[tokio::test]);
+
+/// The Redis Cluster harness and the cases only a cluster has.
+#[path = "store/cluster.rs"]
+mod cluster;
 
 /// Long enough that nothing expires unless a case means it to.
 const LONG_TTL: Duration = Duration::from_secs(3600);
@@ -315,6 +326,24 @@ async fn create_refuses_a_taken_id(harness: &impl Harness) {
 
 async fn create_respects_the_game_limit(harness: &impl Harness) {
     let store = harness.store(LONG_TTL, 2).await;
+    if harness.limit_is_sharded() {
+        // Each index shard holds its part of the limit (at least one game): creates succeed
+        // until one lands in a full shard, and fit again once the games are gone.
+        let mut admitted = Vec::new();
+        let mut refused = None;
+        for seed in 0..200 {
+            match store.create(record(&fresh_id(), new_game(seed))).await {
+                Ok(CreateOutcome::Created) => admitted.push(seed),
+                other => {
+                    refused = Some(other);
+                    break;
+                }
+            }
+        }
+        assert_eq!(refused, Some(Err(CreateError::GameLimit(2))));
+        assert!((1..=16).contains(&admitted.len()), "{admitted:?}");
+        return;
+    }
     let first = created(&store).await;
     created(&store).await;
     let refused = store.create(record(&fresh_id(), new_game(3))).await;
@@ -610,92 +639,19 @@ mod redis_only {
 
     #[tokio::test]
     async fn games_expire_on_the_redis_clock() {
-        let harness = Redis::new();
-        let store = harness.store(Duration::from_secs(2), 100).await;
-        let game = created(&store).await;
-        let mut versions = store.watch(&game.id).await.unwrap();
-        let mut expired = false;
-        for _ in 0..POLLS {
-            if store.load(&game.id).await.unwrap().is_none() {
-                expired = true;
-                break;
-            }
-            tokio::time::sleep(POLL).await;
-        }
-        assert!(expired, "a game with a 2 s TTL still loads after 20 s");
-        // Its watcher's stream ends too (the reader checks that watched games exist).
-        let ended = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
-        assert_eq!(ended.expect("the watch stream ends"), None);
-        let late = Commit {
-            id: game.id.clone(),
-            expected_version: 0,
-            record: successor(&game),
-            request: None,
-        };
-        assert_eq!(store.commit(late).await, Ok(CommitOutcome::NotFound));
+        super::games_expire_on_the_redis_clock(&Redis::new()).await;
     }
 
     #[tokio::test]
     async fn replicas_watch_each_others_commits() {
-        let harness = Redis::new();
-        let a = harness.store(LONG_TTL, 100).await;
-        let b = harness.store(LONG_TTL, 100).await;
-        let mut current = created(&a).await;
-        let mut on_a = a.watch(&current.id).await.unwrap();
-        let mut on_b = b.watch(&current.id).await.unwrap();
-        for expected in 1..=3 {
-            // Commits alternate between the replicas; both watchers hear every one.
-            let writer = if expected % 2 == 1 { &b } else { &a };
-            current = commit_next(writer, &current, None).await;
-            for versions in [&mut on_a, &mut on_b] {
-                let heard = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
-                assert_eq!(heard.expect("a version arrives"), Some(Ok(expected)));
-            }
-        }
-        // A watcher that starts later on A resumes from the version it subscribed at.
-        let mut late = a.watch(&current.id).await.unwrap();
-        commit_next(&b, &current, None).await;
-        let heard = tokio::time::timeout(POLL * POLLS as u32, late.next()).await;
-        assert_eq!(heard.expect("a version arrives"), Some(Ok(4)));
-        // Removal on B ends the watchers on A, after what they had not yet taken.
-        b.remove(&current.id).await.unwrap();
-        let rest = tokio::time::timeout(POLL * POLLS as u32, on_a.collect::<Vec<_>>()).await;
-        assert!(
-            rest.expect("the watch stream ends")
-                .iter()
-                .all(|version| *version == Ok(4)),
-            "only version 4 was left to hear"
-        );
+        super::replicas_watch_each_others_commits(&Redis::new()).await;
     }
 
     #[tokio::test]
     async fn one_reader_follows_many_games() {
-        let harness = Redis::new();
-        let reader = harness.store(LONG_TTL, 100).await;
-        let writer = harness.store(LONG_TTL, 100).await;
-        let mut games = Vec::new();
-        for _ in 0..3 {
-            let game = created(&writer).await;
-            let versions = reader.watch(&game.id).await.unwrap();
-            games.push((game, versions));
-        }
-        // Each game moves a different number of times; each watcher hears only its own game.
-        for (steps, (game, _)) in games.iter_mut().enumerate() {
-            for _ in 0..=steps {
-                *game = commit_next(&writer, game, None).await;
-            }
-        }
-        for (steps, (_, versions)) in games.iter_mut().enumerate() {
-            let target = steps as u64 + 1;
-            let mut last = 0;
-            while last < target {
-                let heard = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
-                let version = heard.expect("a version arrives").unwrap().unwrap();
-                assert!(version > last && version <= target, "{last} then {version}");
-                last = version;
-            }
-        }
+        super::one_reader_follows_many_games(&Redis::new()).await;
     }
+
 
     #[tokio::test]
     async fn every_key_of_a_game_shares_its_hash_tag_and_ttl() {
@@ -810,4 +766,92 @@ async fn live_games_counts_what_the_limit_counts(harness: &impl Harness) {
     // Idle past every grace period: nothing counts any more.
     harness.pass_time(Duration::from_secs(16)).await;
     assert_eq!(store.live_games().await, Ok(0));
+}
+
+/// Two stores on one Redis (two replicas) see each other's commits: writers alternate, both
+/// watchers hear every version, removal on one ends the watchers on the other.
+async fn replicas_watch_each_others_commits(harness: &impl Harness) {
+    let a = harness.store(LONG_TTL, 100).await;
+    let b = harness.store(LONG_TTL, 100).await;
+    let mut current = created(&a).await;
+    let mut on_a = a.watch(&current.id).await.unwrap();
+    let mut on_b = b.watch(&current.id).await.unwrap();
+    for expected in 1..=3 {
+        // Commits alternate between the replicas; both watchers hear every one.
+        let writer = if expected % 2 == 1 { &b } else { &a };
+        current = commit_next(writer, &current, None).await;
+        for versions in [&mut on_a, &mut on_b] {
+            let heard = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
+            assert_eq!(heard.expect("a version arrives"), Some(Ok(expected)));
+        }
+    }
+    // A watcher that starts later on A resumes from the version it subscribed at.
+    let mut late = a.watch(&current.id).await.unwrap();
+    commit_next(&b, &current, None).await;
+    let heard = tokio::time::timeout(POLL * POLLS as u32, late.next()).await;
+    assert_eq!(heard.expect("a version arrives"), Some(Ok(4)));
+    // Removal on B ends the watchers on A, after what they had not yet taken.
+    b.remove(&current.id).await.unwrap();
+    let rest = tokio::time::timeout(POLL * POLLS as u32, on_a.collect::<Vec<_>>()).await;
+    assert!(
+        rest.expect("the watch stream ends")
+            .iter()
+            .all(|version| *version == Ok(4)),
+        "only version 4 was left to hear"
+    );
+}
+
+/// One store follows several games written by another, each watcher hearing only its own
+/// game (on a cluster the games live in different slots).
+async fn one_reader_follows_many_games(harness: &impl Harness) {
+    let reader = harness.store(LONG_TTL, 100).await;
+    let writer = harness.store(LONG_TTL, 100).await;
+    let mut games = Vec::new();
+    for _ in 0..3 {
+        let game = created(&writer).await;
+        let versions = reader.watch(&game.id).await.unwrap();
+        games.push((game, versions));
+    }
+    // Each game moves a different number of times; each watcher hears only its own game.
+    for (steps, (game, _)) in games.iter_mut().enumerate() {
+        for _ in 0..=steps {
+            *game = commit_next(&writer, game, None).await;
+        }
+    }
+    for (steps, (_, versions)) in games.iter_mut().enumerate() {
+        let target = steps as u64 + 1;
+        let mut last = 0;
+        while last < target {
+            let heard = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
+            let version = heard.expect("a version arrives").unwrap().unwrap();
+            assert!(version > last && version <= target, "{last} then {version}");
+            last = version;
+        }
+    }
+}
+
+/// A game expires on the Redis clock; its watchers' streams end and a late commit finds nothing.
+async fn games_expire_on_the_redis_clock(harness: &impl Harness) {
+    let store = harness.store(Duration::from_secs(2), 100).await;
+    let game = created(&store).await;
+    let mut versions = store.watch(&game.id).await.unwrap();
+    let mut expired = false;
+    for _ in 0..POLLS {
+        if store.load(&game.id).await.unwrap().is_none() {
+            expired = true;
+            break;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+    assert!(expired, "a game with a 2 s TTL still loads after 20 s");
+    // Its watcher's stream ends too (the reader checks that watched games exist).
+    let ended = tokio::time::timeout(POLL * POLLS as u32, versions.next()).await;
+    assert_eq!(ended.expect("the watch stream ends"), None);
+    let late = Commit {
+        id: game.id.clone(),
+        expected_version: 0,
+        record: successor(&game),
+        request: None,
+    };
+    assert_eq!(store.commit(late).await, Ok(CommitOutcome::NotFound));
 }

@@ -62,6 +62,7 @@ impl ApiSettings {
             store_kind: match config.store {
                 crate::config::StoreUrl::Memory => pb::StoreKind::Memory,
                 crate::config::StoreUrl::Redis(_) => pb::StoreKind::Redis,
+                crate::config::StoreUrl::RedisCluster(_) => pb::StoreKind::RedisCluster,
             },
         }
     }

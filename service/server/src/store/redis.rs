@@ -8,8 +8,15 @@
 //!   version, appends the version to the game's stream, writes the record, remembers the request
 //!   key and refreshes the TTL of every key of the game (`redis/scripts.rs`). Creation, the game
 //!   limit and CreateGame answers are scripts too.
-//! * **Watching across replicas.** A reader task per store follows the streams of the games
-//!   watched in this process, on a connection of its own (`redis/hub.rs`).
+//! * **Watching across replicas.** On one server, a reader task per store follows the streams
+//!   of the games watched in this process, on a connection of its own (`redis/hub.rs`). On a
+//!   Redis Cluster, commits publish on each game's shard channel and the store subscribes to
+//!   the channels of the games it watches (`redis/channel_hub.rs`).
+//! * **Redis Cluster** (`redis-cluster://` URLs, `redis/nodes.rs`): every key of a game shares
+//!   its hash tag, so one script still changes a game atomically; the game index is split
+//!   into slots of their own (`redis/keys.rs`); after each write the store can ask for a
+//!   replica's acknowledgement (`WAIT`, [`RedisSettings::replica_ack`]), so that an
+//!   acknowledged action survives the loss of its master.
 //! * **Faults.** Every call has a deadline ([`RedisSettings::timeout`]); an unreachable or
 //!   silent Redis is [`StoreError::Unavailable`], and nothing is half-applied because every
 //!   change is one script. The multiplexed connection manager reconnects by itself, so the
@@ -17,9 +24,12 @@
 //!
 //! Requires Redis 7.0 or later (scripts with a `#!lua` shebang), run with `noeviction`.
 
+mod channel_hub;
+mod connection;
 mod failure;
 mod hub;
 mod keys;
+mod nodes;
 mod record;
 mod scripts;
 
@@ -28,13 +38,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
-use ::redis::{AsyncCommands, Client, Script, ScriptInvocation};
+use ::redis::cluster::ClusterClientBuilder;
+use ::redis::{AsyncCommands, Client, ProtocolVersion, Script, ScriptInvocation};
 use async_trait::async_trait;
 use futures::StreamExt;
 
+use self::channel_hub::ChannelHub;
+use self::connection::StoreConnection;
 use self::failure::bounded;
 use self::hub::Hub;
 use self::keys::{KeySpace, request_entry};
+pub use self::nodes::cluster_nodes;
 use self::record::{RECORD_FORMAT, decode_create, decode_record, encode_create, encode_record};
 use self::scripts::{Scripts, commit_outcome};
 use super::{
@@ -57,10 +71,12 @@ const MAX_LIFETIME: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
 /// their reader's cursor; one further behind sees a coalesced jump, which watchers allow.
 const STREAM_CAP: usize = 256;
 
-/// How to reach and use a Redis server.
+/// How to reach and use a Redis server or cluster.
 #[derive(Clone, PartialEq, Eq)]
 pub struct RedisSettings {
-    /// The server, as a `redis://` URL (credentials and database number included).
+    /// The server, as a `redis://` or `rediss://` URL (credentials and database number
+    /// included), or a cluster as `redis-cluster://[user:pass@]host:port,host:port,...` (seed
+    /// nodes; the rest are discovered).
     pub url: String,
     /// How long a game may go without a create or commit before it expires.
     pub ttl: Duration,
@@ -72,6 +88,11 @@ pub struct RedisSettings {
     pub namespace: String,
     /// For a `rediss://` URL: the CAs (PEM) to trust instead of the built-in public roots.
     pub ca_cert_pem: Option<Vec<u8>>,
+    /// After each write, wait up to this long for one replica to acknowledge it (`WAIT 1`);
+    /// a write no replica acknowledged in time answers [`StoreError::Unavailable`] (it may
+    /// have been applied: the caller's retry with the same request id is safe). `None` skips
+    /// the wait.
+    pub replica_ack: Option<Duration>,
 }
 
 impl RedisSettings {
@@ -85,8 +106,20 @@ impl RedisSettings {
             timeout: DEFAULT_TIMEOUT,
             namespace: DEFAULT_NAMESPACE.to_string(),
             ca_cert_pem: None,
+            replica_ack: None,
         }
     }
+
+    /// Whether the URL names a Redis Cluster.
+    pub fn is_cluster(&self) -> bool {
+        is_cluster_url(&self.url)
+    }
+}
+
+/// Whether `url` is a `redis-cluster://` URL.
+pub fn is_cluster_url(url: &str) -> bool {
+    url.get(..16)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("redis-cluster://"))
 }
 
 // The URL may carry a password: show it masked.
@@ -94,6 +127,7 @@ impl fmt::Debug for RedisSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RedisSettings")
             .field("url", &StoreUrl::Redis(self.url.clone()).to_string())
+            .field("replica_ack", &self.replica_ack)
             .field("ttl", &self.ttl)
             .field("max_games", &self.max_games)
             .field("timeout", &self.timeout)
@@ -122,13 +156,23 @@ pub struct RedisStore {
 
 #[derive(Debug)]
 struct Inner {
-    connection: ConnectionManager,
+    connection: StoreConnection,
     keys: KeySpace,
     scripts: Scripts,
     ttl_ms: u64,
     max_games: usize,
     timeout: Duration,
-    hub: Hub,
+    watching: Watching,
+    replica_ack: Option<Duration>,
+}
+
+/// How the store learns of other replicas' commits.
+#[derive(Debug)]
+enum Watching {
+    /// One server: the stream hub.
+    Streams(Hub),
+    /// A cluster: the shard-channel hub; commits publish on the game's channel.
+    Channels(ChannelHub),
 }
 
 impl RedisStore {
@@ -139,44 +183,49 @@ impl RedisStore {
         if tokio::runtime::Handle::try_current().is_err() {
             return Err(OpenError::NoRuntime);
         }
-        let client = match &settings.ca_cert_pem {
-            None => Client::open(settings.url.as_str()),
-            // Only `rediss://` URLs take a CA; the client refuses the others.
-            Some(ca) => Client::build_with_tls(
-                settings.url.as_str(),
-                ::redis::TlsCertificates {
-                    client_tls: None,
-                    root_cert: Some(ca.clone()),
-                },
-            ),
-        }
-        .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
-        let config = ConnectionManagerConfig::new()
-            .set_connection_timeout(Some(settings.timeout))
-            .set_response_timeout(Some(settings.timeout))
-            // Reconnection is retried on every call anyway; one quick retry keeps a call from
-            // waiting out a long backoff while Redis is down.
-            .set_number_of_retries(1)
-            .set_min_delay(Duration::from_millis(50))
-            .set_max_delay(Duration::from_millis(500));
-        let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
-            .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
-        let hub = Hub::new(client, connection.clone(), settings.timeout);
+        let (connection, keys, watching) = if settings.is_cluster() {
+            open_cluster(&settings)?
+        } else {
+            open_single(&settings)?
+        };
         Ok(RedisStore {
             inner: Arc::new(Inner {
                 connection,
-                keys: KeySpace::new(&settings.namespace),
+                keys,
                 scripts: Scripts::new(),
                 ttl_ms: millis(settings.ttl),
                 max_games: settings.max_games,
                 timeout: settings.timeout,
-                hub,
+                watching,
+                replica_ack: settings.replica_ack,
             }),
         })
     }
 
-    fn connection(&self) -> ConnectionManager {
+    fn connection(&self) -> StoreConnection {
         self.inner.connection.clone()
+    }
+
+    /// Waits for a replica to acknowledge the writes made so far to the node holding `key`,
+    /// when the store is set to ([`RedisSettings::replica_ack`]).
+    async fn replicated(
+        &self,
+        connection: &mut StoreConnection,
+        key: &str,
+        what: &str,
+    ) -> Result<(), StoreError> {
+        let Some(within) = self.inner.replica_ack else {
+            return Ok(());
+        };
+        let acknowledged = self
+            .call(what, connection.wait_for_replica(key, within))
+            .await?;
+        if acknowledged < 1 {
+            return Err(StoreError::Unavailable(format!(
+                "{what}: no replica acknowledged the write within {within:?}"
+            )));
+        }
+        Ok(())
     }
 
     async fn call<T>(
@@ -187,16 +236,89 @@ impl RedisStore {
         bounded(self.inner.timeout, what, call).await
     }
 
-    /// `script` invoked on the game index for game `id` with the store's TTL: the first key and
-    /// arguments of every script that keeps the index (`reserve`, `touch`).
-    fn on_index<'a>(&self, script: &'a Script, id: &str) -> ScriptInvocation<'a> {
+    /// `script` invoked on the game index (shard) of game `id` with the store's TTL: the first
+    /// key and arguments of every script that keeps the index (`reserve`, `touch`), and the
+    /// game limit of that index (shard).
+    fn on_index<'a>(&self, script: &'a Script, id: &str) -> (ScriptInvocation<'a>, usize) {
+        let (index, limit) = self.inner.keys.index_for(id, self.inner.max_games);
         let mut invocation = script.prepare_invoke();
-        invocation
-            .key(self.inner.keys.index())
-            .arg(id)
-            .arg(self.inner.ttl_ms);
-        invocation
+        invocation.key(index).arg(id).arg(self.inner.ttl_ms);
+        (invocation, limit)
     }
+}
+
+/// The connection, keys and watch hub of a single server.
+fn open_single(
+    settings: &RedisSettings,
+) -> Result<(StoreConnection, KeySpace, Watching), OpenError> {
+    let client = match &settings.ca_cert_pem {
+        None => Client::open(settings.url.as_str()),
+        // Only `rediss://` URLs take a CA; the client refuses the others.
+        Some(ca) => Client::build_with_tls(
+            settings.url.as_str(),
+            ::redis::TlsCertificates {
+                client_tls: None,
+                root_cert: Some(ca.clone()),
+            },
+        ),
+    }
+    .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
+    let config = ConnectionManagerConfig::new()
+        .set_connection_timeout(Some(settings.timeout))
+        .set_response_timeout(Some(settings.timeout))
+        // Reconnection is retried on every call anyway; one quick retry keeps a call from
+        // waiting out a long backoff while Redis is down.
+        .set_number_of_retries(1)
+        .set_min_delay(Duration::from_millis(50))
+        .set_max_delay(Duration::from_millis(500));
+    let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
+        .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
+    let hub = Hub::new(client, connection.clone(), settings.timeout);
+    Ok((
+        StoreConnection::Single(connection),
+        KeySpace::new(&settings.namespace),
+        Watching::Streams(hub),
+    ))
+}
+
+/// The connection, keys and watch hub of a cluster. Nothing connects until first use.
+fn open_cluster(
+    settings: &RedisSettings,
+) -> Result<(StoreConnection, KeySpace, Watching), OpenError> {
+    if settings.ca_cert_pem.is_some() {
+        return Err(OpenError::InvalidUrl(
+            "a Redis CA applies to `rediss://` URLs only".into(),
+        ));
+    }
+    let nodes = cluster_nodes(&settings.url).map_err(OpenError::InvalidUrl)?;
+    // Every call has the store's deadline around it; the client's own retries (redirections,
+    // a failover's reconnects) stay within it.
+    let builder = || {
+        ClusterClientBuilder::new(nodes.clone())
+            .connection_timeout(settings.timeout)
+            .response_timeout(settings.timeout)
+            .retries(4)
+            .min_retry_wait(50)
+            .max_retry_wait(500)
+    };
+    let client = builder()
+        .build()
+        .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
+    let connection = StoreConnection::Cluster(
+        client.get_pending_async_connection_with_config(Default::default()),
+    );
+    let (pushes_in, pushes) = tokio::sync::mpsc::unbounded_channel();
+    let subscriber = builder()
+        .use_protocol(ProtocolVersion::RESP3)
+        .push_sender(pushes_in)
+        .build()
+        .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
+    let hub = ChannelHub::new(subscriber, pushes, connection.clone(), settings.timeout);
+    Ok((
+        connection,
+        KeySpace::sharded(&settings.namespace),
+        Watching::Channels(hub),
+    ))
 }
 
 /// A lifetime in whole milliseconds, at least 1 and at most [`MAX_LIFETIME`].
@@ -211,12 +333,11 @@ impl SessionStore for RedisStore {
         let keys = inner.keys.game(&record.id);
         let bytes = encode_record(&record)?;
         let mut connection = self.connection();
+        let (mut reserve, limit) = self.on_index(&inner.scripts.reserve, &record.id);
         let admitted: i64 = self
             .call(
                 "reserving a game slot",
-                self.on_index(&inner.scripts.reserve, &record.id)
-                    .arg(inner.max_games)
-                    .invoke_async(&mut connection),
+                reserve.arg(limit).invoke_async(&mut connection),
             )
             .await?;
         if admitted == 0 {
@@ -238,11 +359,12 @@ impl SessionStore for RedisStore {
                     .invoke_async(&mut connection),
             )
             .await?;
-        Ok(if created == 1 {
-            CreateOutcome::Created
-        } else {
-            CreateOutcome::AlreadyExists
-        })
+        if created != 1 {
+            return Ok(CreateOutcome::AlreadyExists);
+        }
+        self.replicated(&mut connection, &keys.game, "replicating a new game")
+            .await?;
+        Ok(CreateOutcome::Created)
     }
 
     async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
@@ -297,19 +419,31 @@ impl SessionStore for RedisStore {
             .arg(inner.ttl_ms)
             .arg(request)
             .arg(REQUEST_WINDOW)
-            .arg(STREAM_CAP);
+            .arg(STREAM_CAP)
+            .arg(match &inner.watching {
+                Watching::Channels(_) => inner.keys.channel(&commit.id),
+                Watching::Streams(_) => String::new(),
+            });
         let reply: Vec<String> = self
             .call("committing", write.invoke_async(&mut connection))
             .await?;
         let (outcome, refresh_index) = commit_outcome(&reply)?;
+        if matches!(
+            outcome,
+            CommitOutcome::Committed { .. } | CommitOutcome::Duplicate { .. }
+        ) {
+            // A duplicate is a retry of a commit that may not have been acknowledged yet.
+            self.replicated(&mut connection, &keys.game, "replicating a commit")
+                .await?;
+        }
         if refresh_index {
             // The game limit's count of this game; failing here only lets the index forget the
             // game early, so the commit stands.
+            let (touch, _) = self.on_index(&inner.scripts.touch, &commit.id);
             let touched: Result<i64, StoreError> = self
                 .call(
                     "refreshing the game index",
-                    self.on_index(&inner.scripts.touch, &commit.id)
-                        .invoke_async(&mut connection),
+                    touch.invoke_async(&mut connection),
                 )
                 .await;
             if let Err(error) = touched {
@@ -353,10 +487,13 @@ impl SessionStore for RedisStore {
         let () = self
             .call(
                 "removing a game from the index",
-                connection.zrem(inner.keys.index(), id),
+                connection.zrem(inner.keys.index_for(id, inner.max_games).0, id),
             )
             .await?;
-        inner.hub.forget(id);
+        match &inner.watching {
+            Watching::Streams(hub) => hub.forget(id),
+            Watching::Channels(hub) => hub.forget(id),
+        }
         Ok(())
     }
 
@@ -379,17 +516,20 @@ impl SessionStore for RedisStore {
     ) -> Result<PutCreateOutcome, StoreError> {
         let bytes = encode_create(&sealed)?;
         let mut connection = self.connection();
+        let create_key = self.inner.keys.create(key);
         let existing: Option<Vec<u8>> = self
             .call(
                 "remembering a create request",
                 self.inner
                     .scripts
                     .put_create
-                    .key(self.inner.keys.create(key))
+                    .key(&create_key)
                     .arg(bytes)
                     .arg(millis(window))
                     .invoke_async(&mut connection),
             )
+            .await?;
+        self.replicated(&mut connection, &create_key, "replicating a create request")
             .await?;
         match existing {
             None => Ok(PutCreateOutcome::Stored),
@@ -406,15 +546,18 @@ impl SessionStore for RedisStore {
                 connection.hget(&keys.game, "version"),
             )
             .await?;
-        Ok(match version {
-            Some(version) => {
-                self.inner
-                    .hub
-                    .subscribe(id, &keys.game, &keys.events, version)
+        let Some(version) = version else {
+            return Ok(futures::stream::empty().boxed());
+        };
+        match &self.inner.watching {
+            Watching::Streams(hub) => Ok(hub
+                .subscribe(id, &keys.game, &keys.events, version)
+                .await),
+            Watching::Channels(hub) => {
+                hub.subscribe(id, &keys.game, &self.inner.keys.channel(id), version)
                     .await
             }
-            None => futures::stream::empty().boxed(),
-        })
+        }
     }
 
     async fn health(&self) -> bool {
@@ -437,15 +580,21 @@ impl SessionStore for RedisStore {
     async fn live_games(&self) -> Result<u64, StoreError> {
         let inner = &self.inner;
         let mut connection = self.connection();
-        self.call(
-            "counting live games",
-            inner
-                .scripts
-                .live_games
-                .key(inner.keys.index())
-                .invoke_async(&mut connection),
-        )
-        .await
+        let mut live = 0;
+        for index in inner.keys.indexes() {
+            let counted: u64 = self
+                .call(
+                    "counting live games",
+                    inner
+                        .scripts
+                        .live_games
+                        .key(index)
+                        .invoke_async(&mut connection),
+                )
+                .await?;
+            live += counted;
+        }
+        Ok(live)
     }
 }
 

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use deckmate::Client;
 use deckmate_server::app;
-use deckmate_server::config::Config;
+use deckmate_server::config::{Config, StoreUrl};
 use tonic::transport::Channel;
 
 /// The runtime every API test and every shared server runs on.
@@ -34,7 +34,9 @@ pub(crate) struct Server {
 }
 
 impl Server {
-    /// The server with client seeds allowed and every other setting at its default, in memory.
+    /// The server with client seeds allowed and every other setting at its default, on the
+    /// store `DECKMATE_TEST_STORE` names (`memory` unless set; CI runs these tests again on a
+    /// Redis server and on a Redis Cluster).
     pub(crate) fn shared() -> &'static Server {
         static SHARED: OnceLock<Server> = OnceLock::new();
         SHARED.get_or_init(|| {
@@ -42,6 +44,7 @@ impl Server {
                 allow_client_seed: true,
                 // Every test creates its games from this one address.
                 create_rate: deckmate_server::protection::rate::Rate::Off,
+                store: test_store(),
                 ..Config::default()
             })
         })
@@ -75,5 +78,14 @@ impl Server {
     /// An SDK client connected to the server.
     pub(crate) async fn client(&self) -> Client {
         crate::common::client(&self.endpoint).await
+    }
+}
+
+/// The store of the shared server: `DECKMATE_TEST_STORE`, or memory.
+fn test_store() -> StoreUrl {
+    match std::env::var("DECKMATE_TEST_STORE") {
+        Ok(url) => StoreUrl::parse(&url)
+            .unwrap_or_else(|error| panic!("DECKMATE_TEST_STORE is not a store URL: {error}")),
+        Err(_) => StoreUrl::Memory,
     }
 }

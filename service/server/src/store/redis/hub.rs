@@ -69,11 +69,14 @@ struct Watched {
     sender: watch::Sender<Signal>,
 }
 
-/// What subscribers of one game are told: the latest version, or that reading failed.
+/// What subscribers of one game are told: the latest version, or that reading failed. (The
+/// cluster's channel hub tells its subscribers the same way.)
 #[derive(Clone, Debug)]
-struct Signal {
-    version: u64,
-    failure: Option<StoreError>,
+pub(super) struct Signal {
+    /// The latest version known.
+    pub(super) version: u64,
+    /// Why the game can no longer be followed, if it cannot.
+    pub(super) failure: Option<StoreError>,
 }
 
 impl Hub {
@@ -152,7 +155,7 @@ impl Drop for Hub {
 
 /// A subscriber's stream: each version above the last one it yielded, then the end when the
 /// game's sender is dropped; a failure is yielded once and ends the stream.
-fn subscription(receiver: watch::Receiver<Signal>, from: u64) -> VersionStream {
+pub(super) fn subscription(receiver: watch::Receiver<Signal>, from: u64) -> VersionStream {
     struct State {
         receiver: watch::Receiver<Signal>,
         last: u64,

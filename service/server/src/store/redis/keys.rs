@@ -8,9 +8,15 @@
 //! | `<ns>:{<id>}:events` | stream | one entry per committed version, with id `<version>-0` |
 //! | `<ns>:{<id>}:requests` | sorted set | the last request keys as `<seat>:<hex>`, scored by the version each produced |
 //! | `<ns>:create:{<key>}` | string | a remembered CreateGame answer, expiring with its window |
-//! | `<ns>:games` | sorted set | game ids scored by when they stop counting (Unix ms), for the game limit |
+//! | `<ns>:games` | sorted set | game ids scored by when they stop counting (Unix ms), for the game limit (one Redis server) |
+//! | `<ns>:games:{<n>}` | sorted set | the same for the games of index shard `n` of [`CLUSTER_INDEX_SHARDS`] (Redis Cluster) |
+//! | `<ns>:{<id>}:watch` | shard channel | on a Redis Cluster, each committed version of the game (`SPUBLISH`) |
 //!
 //! `<ns>` is the store's namespace (`deckmate` unless configured otherwise).
+//!
+//! On a Redis Cluster one sorted set would put every create in one slot, so the game index is
+//! split into shards, each in a slot of its own (hash tag `{<n>}`), each holding its part of the
+//! game limit; a game's shard follows from its id.
 
 use deckmate_engine::Seat;
 
@@ -27,17 +33,32 @@ pub(super) struct GameKeys {
     pub(super) requests: String,
 }
 
+/// How many shards the game index has on a Redis Cluster.
+pub(super) const CLUSTER_INDEX_SHARDS: u32 = 16;
+
 /// Builds key names under one namespace.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct KeySpace {
     namespace: String,
+    /// 0 for the one unsharded index of a single server, else the number of index shards.
+    index_shards: u32,
 }
 
 impl KeySpace {
-    /// Keys under `namespace`.
+    /// Keys under `namespace` with one game index (a single Redis server).
     pub(super) fn new(namespace: &str) -> KeySpace {
         KeySpace {
             namespace: namespace.to_string(),
+            index_shards: 0,
+        }
+    }
+
+    /// Keys under `namespace` with the game index split into [`CLUSTER_INDEX_SHARDS`] shards
+    /// (a Redis Cluster).
+    pub(super) fn sharded(namespace: &str) -> KeySpace {
+        KeySpace {
+            namespace: namespace.to_string(),
+            index_shards: CLUSTER_INDEX_SHARDS,
         }
     }
 
@@ -56,10 +77,54 @@ impl KeySpace {
         format!("{}:create:{{{key}}}", self.namespace)
     }
 
-    /// The index of live games used for the game limit.
-    pub(super) fn index(&self) -> String {
+    /// The shard-channel a cluster store publishes game `id`'s versions on; it shares the
+    /// game's hash tag, so it lives in the game's slot.
+    pub(super) fn channel(&self, id: &str) -> String {
+        format!("{}:{{{id}}}:watch", self.namespace)
+    }
+
+    /// The index entry of game `id`: the key of its index shard and that shard's part of a
+    /// limit of `max_games` (at least one game per shard).
+    pub(super) fn index_for(&self, id: &str, max_games: usize) -> (String, usize) {
+        if self.index_shards == 0 {
+            return (self.unsharded_index(), max_games);
+        }
+        let shard = shard_of(id, self.index_shards);
+        (self.index_shard(shard), shard_limit(max_games, self.index_shards))
+    }
+
+    /// Every index key (one per shard).
+    pub(super) fn indexes(&self) -> Vec<String> {
+        if self.index_shards == 0 {
+            return vec![self.unsharded_index()];
+        }
+        (0..self.index_shards)
+            .map(|shard| self.index_shard(shard))
+            .collect()
+    }
+
+    fn unsharded_index(&self) -> String {
         format!("{}:games", self.namespace)
     }
+
+    fn index_shard(&self, shard: u32) -> String {
+        format!("{}:games:{{{shard}}}", self.namespace)
+    }
+}
+
+/// The index shard of game `id` among `shards`: FNV-1a of the id, so that every replica agrees
+/// and random ids spread evenly.
+fn shard_of(id: &str, shards: u32) -> u32 {
+    let hash = id.bytes().fold(0x811c_9dc5_u32, |hash, byte| {
+        (hash ^ u32::from(byte)).wrapping_mul(0x0100_0193)
+    });
+    hash % shards
+}
+
+/// One shard's part of the game limit: the limit divided evenly, rounded up, so the shards
+/// together hold at least `max_games` (and at most `shards - 1` more).
+fn shard_limit(max_games: usize, shards: u32) -> usize {
+    max_games.div_ceil(shards as usize).max(1)
 }
 
 /// How a request key is written in a game's request window: `<seat>:<32 hex digits>`.
@@ -81,7 +146,41 @@ mod tests {
         assert_ne!(keys.events, keys.requests);
         let space = KeySpace::new("ns");
         assert_eq!(space.create("ab"), "ns:create:{ab}");
-        assert_eq!(space.index(), "ns:games");
+        assert_eq!(space.index_for("0af3", 10), ("ns:games".to_string(), 10));
+        assert_eq!(space.indexes(), vec!["ns:games".to_string()]);
+        assert_eq!(space.channel("0af3"), "ns:{0af3}:watch");
+    }
+
+    #[test]
+    fn a_cluster_index_is_split_into_slots_of_their_own() {
+        let space = KeySpace::sharded("ns");
+        let indexes = space.indexes();
+        assert_eq!(indexes.len(), CLUSTER_INDEX_SHARDS as usize);
+        assert_eq!(indexes[3], "ns:games:{3}");
+        let slots: std::collections::HashSet<_> = indexes
+            .iter()
+            .map(::redis::cluster_routing::Slot::for_key)
+            .collect();
+        assert_eq!(slots.len(), indexes.len(), "every shard in its own slot");
+        let (key, limit) = space.index_for("0af3", 100_000);
+        assert!(indexes.contains(&key));
+        assert_eq!(limit, 6_250);
+        // The same id always lands in the same shard.
+        assert_eq!(space.index_for("0af3", 100_000).0, key);
+    }
+
+    #[test]
+    fn shards_share_the_limit_and_spread_random_ids() {
+        assert_eq!(shard_limit(100_000, 16), 6_250);
+        assert_eq!(shard_limit(17, 16), 2);
+        assert_eq!(shard_limit(2, 16), 1);
+        let mut counts = [0usize; CLUSTER_INDEX_SHARDS as usize];
+        for n in 0..16_000u32 {
+            let id = hex::encode(n.wrapping_mul(2_654_435_761).to_be_bytes());
+            counts[shard_of(&id, CLUSTER_INDEX_SHARDS) as usize] += 1;
+        }
+        // 1,000 expected per shard; every shard well within a third of it.
+        assert!(counts.iter().all(|&count| (667..=1333).contains(&count)), "{counts:?}");
     }
 
     #[test]

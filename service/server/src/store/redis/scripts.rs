@@ -41,7 +41,8 @@ return 1
 ///
 /// KEYS: game, events, requests.
 /// ARGV: expected version, new version, format, record, ttl (ms), request entry (`<seat>:<hex>`,
-/// or empty), request window, stream length cap.
+/// or empty), request window, stream length cap, and the game's shard channel to publish the
+/// new version on (a Redis Cluster; empty on one server, whose watchers read the stream).
 /// Returns `{'committed', v, refresh index ('1' or '0')}`, `{'conflict', current}`,
 /// `{'duplicate', v}` or `{'not_found'}`; `{'not_newer', current}` refuses a record that is not
 /// newer than the stored one (a caller bug) before anything is written.
@@ -69,6 +70,9 @@ local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local refresh = now >= tonumber(stored[2] or '0')
 redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], version .. '-0', 'version', version)
+if ARGV[9] ~= '' then
+  redis.call('SPUBLISH', ARGV[9], version)
+end
 if refresh then
   redis.call('HSET', KEYS[1], 'format', ARGV[3], 'version', version, 'record', ARGV[4],
     'index_due', now + math.floor(tonumber(ARGV[5]) / 2))

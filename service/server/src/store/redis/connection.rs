@@ -1,0 +1,89 @@
+//! The one connection type the store uses for commands, to a single Redis server or to a Redis
+//! Cluster, and the replica acknowledgement that follows a write (`WAIT`).
+//!
+//! Both kinds are multiplexed and reconnect by themselves; the cluster connection also follows
+//! `MOVED` redirections and failovers, refreshing its slot map. Scripts and commands are routed
+//! by their first key, so every call about one game goes to the master of that game's slot.
+
+use std::time::Duration;
+
+use ::redis::aio::{ConnectionLike, ConnectionManager};
+use ::redis::cluster_async::ClusterConnection;
+use ::redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
+use ::redis::{Cmd, Pipeline, RedisFuture, Value};
+
+/// A connection to a single server or to a cluster. Cheap to clone; clones share the sockets.
+#[derive(Clone)]
+pub(super) enum StoreConnection {
+    /// One Redis server.
+    Single(ConnectionManager),
+    /// A Redis Cluster.
+    Cluster(ClusterConnection),
+}
+
+impl std::fmt::Debug for StoreConnection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StoreConnection::Single(_) => "StoreConnection::Single",
+            StoreConnection::Cluster(_) => "StoreConnection::Cluster",
+        })
+    }
+}
+
+impl StoreConnection {
+    /// Asks the server that holds `key` to confirm that at least one replica has every write
+    /// made on this connection so far, waiting at most `within`. Returns how many replicas
+    /// confirmed (0 when the wait timed out).
+    ///
+    /// On a cluster the `WAIT` must reach the master of the key's slot (the client would
+    /// otherwise send it to every master), on the connection that carried the write.
+    pub(super) async fn wait_for_replica(
+        &mut self,
+        key: &str,
+        within: Duration,
+    ) -> ::redis::RedisResult<i64> {
+        let mut wait = ::redis::cmd("WAIT");
+        wait.arg(1).arg(within.as_millis().max(1) as u64);
+        match self {
+            StoreConnection::Single(connection) => wait.query_async(connection).await,
+            StoreConnection::Cluster(connection) => {
+                let route = Route::with_key(key, SlotAddr::Master);
+                let routing = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(route));
+                let reply = connection.route_command(wait, routing).await?;
+                ::redis::from_redis_value(reply).map_err(Into::into)
+            }
+        }
+    }
+}
+
+impl ConnectionLike for StoreConnection {
+    fn req_packed_command<'a>(&'a mut self, cmd: &'a Cmd) -> RedisFuture<'a, Value> {
+        match self {
+            StoreConnection::Single(connection) => connection.req_packed_command(cmd),
+            StoreConnection::Cluster(connection) => connection.req_packed_command(cmd),
+        }
+    }
+
+    fn req_packed_commands<'a>(
+        &'a mut self,
+        pipeline: &'a Pipeline,
+        offset: usize,
+        count: usize,
+    ) -> RedisFuture<'a, Vec<Value>> {
+        match self {
+            StoreConnection::Single(connection) => {
+                connection.req_packed_commands(pipeline, offset, count)
+            }
+            StoreConnection::Cluster(connection) => {
+                connection.req_packed_commands(pipeline, offset, count)
+            }
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        match self {
+            StoreConnection::Single(connection) => connection.get_db(),
+            StoreConnection::Cluster(connection) => connection.get_db(),
+        }
+    }
+}
