@@ -44,10 +44,12 @@ pub enum Command {
 /// Options of every scenario.
 #[derive(Debug, Args)]
 pub struct CommonArgs {
-    /// The server, such as `http://127.0.0.1:50051` or `127.0.0.1:50051`.
+    /// The server, such as `http://127.0.0.1:50051` or `127.0.0.1:50051`. Repeat it for
+    /// several replicas: games, seats and watchers are spread over them so that commits and
+    /// watches cross replicas.
     #[arg(long, env = "DECKMATE_LOAD_TARGET", default_value = DEFAULT_TARGET)]
-    pub target: String,
-    /// HTTP/2 connections to open; workers share them round-robin.
+    pub target: Vec<String>,
+    /// HTTP/2 connections to open to each target; workers share them round-robin.
     #[arg(long, default_value_t = 4)]
     pub connections: usize,
     /// Concurrent workers, each with at most one request in flight.
@@ -81,6 +83,14 @@ pub struct CommonArgs {
     /// Print no progress line.
     #[arg(long)]
     pub quiet: bool,
+    /// A server process on this machine whose CPU time to measure over each window, read
+    /// from /proc (Linux); repeat it for several replicas. Every target must be local.
+    #[arg(long = "server-pid", value_name = "PID")]
+    pub server_pid: Vec<u32>,
+    /// A Redis node whose command time (INFO commandstats) and traffic (INFO stats) to measure
+    /// over each window; repeat it for several nodes.
+    #[arg(long = "redis-url", value_name = "URL")]
+    pub redis_url: Vec<String>,
 }
 
 /// The baseline phase run before a scenario.
@@ -217,7 +227,7 @@ impl Cli {
             (None, None) => Some(DEFAULT_DURATION),
         };
         let options = LoadOptions {
-            target: common.target,
+            targets: common.target,
             connections: common.connections,
             in_flight: common.in_flight,
             duration,
@@ -227,6 +237,8 @@ impl Cli {
             expected: ExpectedErrors::reasons(&common.expect)?,
             max_errors: common.max_errors,
             progress: (!common.quiet).then_some(common.progress_interval),
+            server_pids: common.server_pid,
+            redis_urls: common.redis_url,
         };
         Ok(Invocation {
             scenario,
@@ -277,7 +289,8 @@ mod tests {
         assert_eq!(run.scenario, Scenario::Play(PlayScenario::default()));
         assert_eq!(run.options.duration, Some(Duration::from_secs(20)));
         assert_eq!(run.options.baseline_duration, Duration::from_secs(5));
-        assert_eq!(run.options.target, DEFAULT_TARGET);
+        assert_eq!(run.options.targets, [DEFAULT_TARGET]);
+        assert!(run.options.server_pids.is_empty() && run.options.redis_urls.is_empty());
         assert!(!run.json);
     }
 
@@ -314,6 +327,10 @@ mod tests {
             "12",
             "--watchers",
             "3",
+            "--server-pid",
+            "4242",
+            "--redis-url",
+            "redis://127.0.0.1:6379",
         ])
         .unwrap();
         assert_eq!(
@@ -326,7 +343,9 @@ mod tests {
             })
         );
         let options = &run.options;
-        assert_eq!(options.target, "127.0.0.1:6000");
+        assert_eq!(options.targets, ["127.0.0.1:6000"]);
+        assert_eq!(options.server_pids, [4242]);
+        assert_eq!(options.redis_urls, ["redis://127.0.0.1:6379"]);
         assert_eq!((options.connections, options.in_flight), (2, 8));
         assert_eq!(options.duration, None, "a game count alone has no deadline");
         assert_eq!(options.warmup, Duration::ZERO);
@@ -350,10 +369,53 @@ mod tests {
     }
 
     #[test]
+    fn targets_server_pids_and_redis_urls_repeat_in_order() {
+        let run = invocation(&[
+            "deckmate-load",
+            "act",
+            "--target",
+            "127.0.0.1:50051",
+            "--server-pid",
+            "10",
+            "--target",
+            "127.0.0.1:50052",
+            "--server-pid",
+            "11",
+            "--target",
+            "http://localhost:50053",
+            "--redis-url",
+            "redis://127.0.0.1:7000",
+            "--redis-url",
+            "redis://127.0.0.1:7001",
+        ])
+        .unwrap();
+        let options = &run.options;
+        assert_eq!(
+            options.targets,
+            [
+                "127.0.0.1:50051",
+                "127.0.0.1:50052",
+                "http://localhost:50053"
+            ]
+        );
+        assert_eq!(options.server_pids, [10, 11]);
+        assert_eq!(
+            options.redis_urls,
+            ["redis://127.0.0.1:7000", "redis://127.0.0.1:7001"]
+        );
+        for name in ["play", "watch", "baseline"] {
+            let run = invocation(&["deckmate-load", name, "--server-pid", "5"]).unwrap();
+            assert_eq!(run.options.server_pids, [5], "{name}");
+        }
+    }
+
+    #[test]
     fn bad_values_are_refused() {
         assert!(invocation(&["deckmate-load", "play", "--expect", "SLOW"]).is_err());
         assert!(invocation(&["deckmate-load", "play", "--duration", "soon"]).is_err());
         assert!(invocation(&["deckmate-load", "play", "--variant", ","]).is_err());
         assert!(invocation(&["deckmate-load"]).is_err());
+        assert!(invocation(&["deckmate-load", "act", "--server-pid", "me"]).is_err());
+        assert!(invocation(&["deckmate-load", "act", "--server-pid", "-3"]).is_err());
     }
 }

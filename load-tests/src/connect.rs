@@ -1,5 +1,7 @@
-//! The connections of a run: `connections` HTTP/2 channels, each carrying an SDK client and a
-//! health client, shared round-robin by the workers of every phase.
+//! The connections of a run: `connections` HTTP/2 channels to each target, each carrying an SDK
+//! client and a health client, shared round-robin by the workers of every phase. A worker holds
+//! one connection per target, so that it can send each call to the target the routing rule
+//! ([`crate::routing`]) gives it.
 
 use std::time::Duration;
 
@@ -24,35 +26,68 @@ pub(crate) struct Connection {
 /// Every connection of a run.
 #[derive(Debug)]
 pub(crate) struct Connections {
+    /// `count` connections per target, by target.
+    by_target: Vec<Vec<Connection>>,
+}
+
+/// The connections of one worker: one to each target, in target order.
+#[derive(Clone, Debug)]
+pub(crate) struct WorkerConnections {
     list: Vec<Connection>,
 }
 
-impl Connections {
-    /// Opens `count` connections to `target`.
-    pub(crate) async fn open(target: &str, count: usize) -> Result<Connections, SetupError> {
-        let endpoint = Endpoint::from_shared(target.to_string())
-            .map_err(|error| SetupError::Target(format!("`{target}`: {error}")))?
-            .connect_timeout(CONNECT_TIMEOUT)
-            .tcp_nodelay(true);
-        let mut list = Vec::with_capacity(count);
-        for _ in 0..count {
-            let channel = endpoint
-                .connect()
-                .await
-                .map_err(|error| SetupError::Connect(deckmate::Error::from(error).to_string()))?;
-            list.push(Connection {
-                client: Client::from_channel(channel.clone())
-                    .with_retry_policy(RetryPolicy::never()),
-                health: HealthClient::new(channel),
-            });
-        }
-        Ok(Connections { list })
+impl WorkerConnections {
+    /// The connection to target `index`.
+    pub(crate) fn to(&self, index: usize) -> &Connection {
+        &self.list[index]
     }
 
-    /// The connection of worker `index`.
-    pub(crate) fn for_worker(&self, index: usize) -> &Connection {
-        &self.list[index % self.list.len()]
+    /// The number of targets.
+    pub(crate) fn targets(&self) -> usize {
+        self.list.len()
     }
+}
+
+impl Connections {
+    /// Opens `count` connections to each of `targets` (URLs, at least one).
+    pub(crate) async fn open(targets: &[String], count: usize) -> Result<Connections, SetupError> {
+        let mut by_target = Vec::with_capacity(targets.len());
+        for target in targets {
+            by_target.push(open_target(target, count).await?);
+        }
+        Ok(Connections { by_target })
+    }
+
+    /// The connections of worker `index`: its round-robin share of each target's.
+    pub(crate) fn for_worker(&self, index: usize) -> WorkerConnections {
+        WorkerConnections {
+            list: self
+                .by_target
+                .iter()
+                .map(|list| list[index % list.len()].clone())
+                .collect(),
+        }
+    }
+}
+
+/// Opens `count` connections to `target`.
+async fn open_target(target: &str, count: usize) -> Result<Vec<Connection>, SetupError> {
+    let endpoint = Endpoint::from_shared(target.to_string())
+        .map_err(|error| SetupError::Target(format!("`{target}`: {error}")))?
+        .connect_timeout(CONNECT_TIMEOUT)
+        .tcp_nodelay(true);
+    let mut list = Vec::with_capacity(count);
+    for _ in 0..count {
+        let channel = endpoint
+            .connect()
+            .await
+            .map_err(|error| SetupError::Connect(deckmate::Error::from(error).to_string()))?;
+        list.push(Connection {
+            client: Client::from_channel(channel.clone()).with_retry_policy(RetryPolicy::never()),
+            health: HealthClient::new(channel),
+        });
+    }
+    Ok(list)
 }
 
 /// `target` as a URL: `host:port` gets the `http://` scheme.
@@ -88,11 +123,13 @@ mod tests {
             .and_then(|listener| listener.local_addr())
             .unwrap()
             .port();
-        let error = Connections::open(&format!("http://127.0.0.1:{port}"), 1)
+        let error = Connections::open(&[format!("http://127.0.0.1:{port}")], 1)
             .await
             .expect_err("nothing listens there");
         assert!(matches!(error, SetupError::Connect(_)), "{error}");
-        let bad = Connections::open("http://bad host", 1).await.unwrap_err();
+        let bad = Connections::open(&["http://bad host".to_string()], 1)
+            .await
+            .unwrap_err();
         assert!(matches!(bad, SetupError::Target(_)), "{bad}");
     }
 }

@@ -6,18 +6,23 @@
 //! its rules give it. Each answer is checked against the API's promises: versions grow by one
 //! per action, a running game always has a seat with a legal action, and `Act` returns the
 //! actor's view; a broken promise is counted as a client-check error.
+//!
+//! With several targets, the game is created on one and each seat plays through the target the
+//! routing rule ([`crate::routing`]) gives it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use deckmate::{ActOptions, Client, CreateOptions, pb};
+use deckmate::{ActOptions, CreateOptions, SeatHandle, pb};
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use tokio::time::Instant;
 
-use crate::errors::ClientFault;
-use crate::plan::GamePlan;
+use crate::connect::WorkerConnections;
+use crate::errors::{ClientFault, ErrorKey};
+use crate::plan::{GamePlan, NextGame};
 use crate::recorder::{Method, Recorder};
+use crate::routing::Routing;
 
 /// Actions after which a game that has not ended is abandoned as broken. The games' own caps
 /// end every game long before.
@@ -64,6 +69,8 @@ impl SentTimes {
 pub(crate) struct GameInPlay {
     /// The variant's index in the plan.
     pub(crate) variant: usize,
+    /// The game's number in the run, for the routing rule.
+    number: u64,
     game: deckmate::Game,
     /// The seat whose view the next action is chosen from, and that view.
     view: Option<(usize, pb::ObserveResponse)>,
@@ -74,15 +81,19 @@ pub(crate) struct GameInPlay {
 }
 
 impl GameInPlay {
-    /// Creates a game of variant `variant` of `plan`.
+    /// Creates game `next` of `plan` through the target the routing rule gives it, with each
+    /// seat's handle on its own target.
     pub(crate) async fn create(
-        client: &Client,
+        connections: &WorkerConnections,
         recorder: &mut Recorder,
         plan: &GamePlan,
-        variant: usize,
+        next: NextGame,
     ) -> Option<GameInPlay> {
+        let NextGame { variant, number } = next;
         let planned = plan.variant(variant);
-        let game = recorder
+        let routing = Routing::new(connections.targets());
+        let client = &connections.to(routing.create(number)).client;
+        let mut game = recorder
             .sdk(
                 Method::CreateGame,
                 client.create_game(
@@ -96,8 +107,12 @@ impl GameInPlay {
             recorder.fault(ClientFault::VersionSkew);
             return None;
         }
+        if connections.targets() > 1 {
+            game.seats = route_seats(connections, routing, number, &game, recorder)?;
+        }
         Some(GameInPlay {
             variant,
+            number,
             version: game.version,
             game,
             view: None,
@@ -109,6 +124,16 @@ impl GameInPlay {
     /// The game's id.
     pub(crate) fn id(&self) -> &str {
         &self.game.id
+    }
+
+    /// The game's number in the run.
+    pub(crate) fn number(&self) -> u64 {
+        self.number
+    }
+
+    /// The game's seat count.
+    pub(crate) fn seats(&self) -> usize {
+        self.game.seats.len()
     }
 
     /// The game's version as this driver knows it.
@@ -242,6 +267,29 @@ impl GameInPlay {
         }
         Some(view)
     }
+}
+
+/// The seats of `game` (game `number` of the run), each rebuilt on the connection to the target
+/// the routing rule gives it.
+fn route_seats(
+    connections: &WorkerConnections,
+    routing: Routing,
+    number: u64,
+    game: &deckmate::Game,
+    recorder: &mut Recorder,
+) -> Option<Vec<SeatHandle>> {
+    let mut seats = Vec::with_capacity(game.seats.len());
+    for (index, handle) in game.seats.iter().enumerate() {
+        let client = &connections.to(routing.seat(number, index)).client;
+        match client.seat(game.id.clone(), handle.seat(), handle.token()) {
+            Ok(routed) => seats.push(routed),
+            Err(error) => {
+                recorder.failed(ErrorKey::from_sdk(&error));
+                return None;
+            }
+        }
+    }
+    Some(seats)
 }
 
 #[cfg(test)]

@@ -7,6 +7,10 @@
 //! reason, the client's CPU time, and the scenario's ratios to the baseline. A run with an
 //! unexpected error fails (see [`errors`] for what each scenario expects).
 //!
+//! A run may target several server replicas, spreading games, seats and watchers over them so
+//! that commits and watches cross replicas, and may measure the servers' CPU time (Linux
+//! `/proc`) and the Redis nodes' command time and traffic over each measured window.
+//!
 //! The scenarios know no game: they take the variants and their default configs from
 //! `ListVariants` and play only the actions each `Observe` lists, so every hosted game is
 //! covered as soon as the server hosts it.
@@ -28,13 +32,17 @@ mod clock;
 mod connect;
 mod driver;
 pub mod errors;
+mod meters;
 mod options;
 mod phase;
 mod plan;
 mod progress;
 mod recorder;
+mod redis_stats;
 pub mod report;
+mod routing;
 mod scenario;
+mod server_cpu;
 
 use std::sync::Arc;
 
@@ -48,9 +56,12 @@ pub use recorder::Method;
 pub use report::{PhaseReport, Ratios, RunReport};
 
 use connect::Connections;
+use meters::ExternalMeters;
 use phase::PhaseSpec;
 use plan::GamePlan;
+use redis_stats::RedisMeter;
 use report::{PlayedVariant, Settings};
+use server_cpu::ServerCpu;
 
 /// Why a run could not start.
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +75,9 @@ pub enum SetupError {
     /// The server could not be reached.
     #[error("cannot connect to the server: {0}")]
     Connect(String),
+    /// A requested meter (`--server-pid`, `--redis-url`) cannot measure.
+    #[error("cannot measure: {0}")]
+    Meter(String),
     /// The server answered the setup calls wrongly.
     #[error("{0}")]
     Server(String),
@@ -98,11 +112,26 @@ pub async fn run(
     stop: &StopSignal,
 ) -> Result<RunReport, SetupError> {
     check_options(scenario, options)?;
-    let target = normalize_target(&options.target);
-    let connections = Connections::open(&target, options.connections).await?;
+    let targets: Vec<String> = options
+        .targets
+        .iter()
+        .map(|target| normalize_target(target))
+        .collect();
+    // The meters are checked first, so that a wrong pid or node fails before any load.
+    let server = ServerCpu::open(&options.server_pids, &targets).map_err(SetupError::Meter)?;
+    let redis = RedisMeter::open(&options.redis_urls)
+        .await
+        .map_err(SetupError::Meter)?;
+    let redis_nodes = redis
+        .as_ref()
+        .map(RedisMeter::shown_urls)
+        .unwrap_or_default();
+    let meters = Arc::new(ExternalMeters { server, redis });
+    let connections = Connections::open(&targets, options.connections).await?;
     let plan = match scenario.variants() {
         Some(selection) => {
-            let client = &connections.for_worker(0).client;
+            let first = connections.for_worker(0);
+            let client = &first.to(0).client;
             let variants = plan::resolve(client, selection, scenario.seats()).await?;
             Some(Arc::new(GamePlan::new(variants, scenario.games())))
         }
@@ -117,6 +146,7 @@ pub async fn run(
         expected: options.expected.clone(),
         max_errors: options.max_errors,
         progress: options.progress,
+        meters: meters.clone(),
     };
 
     let runs_baseline =
@@ -162,7 +192,8 @@ pub async fn run(
     Ok(RunReport {
         scenario: scenario.name(),
         settings: Settings {
-            target,
+            target: targets[0].clone(),
+            targets,
             connections: options.connections,
             in_flight: options.in_flight,
             warmup_s: options.warmup.as_secs_f64(),
@@ -195,6 +226,8 @@ pub async fn run(
                 _ => None,
             },
             expected_errors: options.expected.names(),
+            server_pids: options.server_pids.clone(),
+            redis_nodes,
         },
         baseline,
         result,
@@ -208,6 +241,9 @@ pub async fn run(
 /// Refuses options that cannot make a run.
 fn check_options(scenario: &Scenario, options: &LoadOptions) -> Result<(), SetupError> {
     let invalid = |message: &str| Err(SetupError::Options(message.to_string()));
+    if options.targets.is_empty() {
+        return invalid("the run needs a --target");
+    }
     if options.connections == 0 {
         return invalid("--connections must be at least 1");
     }
@@ -264,6 +300,10 @@ mod tests {
             },
             LoadOptions {
                 connections: 0,
+                ..LoadOptions::default()
+            },
+            LoadOptions {
+                targets: Vec::new(),
                 ..LoadOptions::default()
             },
             LoadOptions {

@@ -13,9 +13,12 @@ pub const DEFAULT_TARGET: &str = "http://127.0.0.1:50051";
 /// same connections, in-flight limit and warm-up, so that their ratio compares the RPCs alone.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LoadOptions {
-    /// The server, such as `http://127.0.0.1:50051` (`http://` is added when missing).
-    pub target: String,
-    /// HTTP/2 connections opened to the server; workers share them round-robin.
+    /// The servers (replicas), such as `http://127.0.0.1:50051` (`http://` is added when
+    /// missing); at least one. Game `g` is created on target `g mod n`, its seat `i` plays
+    /// through target `(g + i) mod n` and its watchers follow it through target
+    /// `(g + seats) mod n`.
+    pub targets: Vec<String>,
+    /// HTTP/2 connections opened to each target; workers share them round-robin.
     pub connections: usize,
     /// Concurrent workers, each with at most one request in flight at a time.
     pub in_flight: usize,
@@ -33,12 +36,16 @@ pub struct LoadOptions {
     pub max_errors: u64,
     /// How often the progress line is printed (to stderr); `None` prints none.
     pub progress: Option<Duration>,
+    /// Server processes on this machine whose CPU time is measured over each window (Linux).
+    pub server_pids: Vec<u32>,
+    /// Redis nodes whose command time and traffic are measured over each window.
+    pub redis_urls: Vec<String>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
         LoadOptions {
-            target: DEFAULT_TARGET.to_string(),
+            targets: vec![DEFAULT_TARGET.to_string()],
             connections: 4,
             in_flight: 32,
             duration: Some(Duration::from_secs(10)),
@@ -48,6 +55,8 @@ impl Default for LoadOptions {
             expected: ExpectedErrors::none(),
             max_errors: 100,
             progress: Some(Duration::from_secs(1)),
+            server_pids: Vec::new(),
+            redis_urls: Vec::new(),
         }
     }
 }

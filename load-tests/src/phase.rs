@@ -1,7 +1,8 @@
 //! One phase of a run (the baseline, or the scenario itself) on the machinery every phase
 //! shares: `in_flight` workers over the run's connections, an optional per-worker preparation
-//! before the clock starts, the warm-up, the measured window, the progress line and the
-//! client's CPU time over the window.
+//! before the clock starts, the warm-up, the measured window, the progress line, and the
+//! client's CPU time over the window together with the external meters' readings (server CPU,
+//! Redis) over the same window.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -15,8 +16,9 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::clock::{StopSignal, Window};
-use crate::connect::{Connection, Connections};
+use crate::connect::{Connections, WorkerConnections};
 use crate::errors::{ClientFault, ExpectedErrors};
+use crate::meters::{ExternalMeters, ExternalUsage};
 use crate::progress;
 use crate::recorder::{LiveCounters, Recorder, Shared, Tally};
 
@@ -39,13 +41,17 @@ pub(crate) struct PhaseSpec {
     pub(crate) max_errors: u64,
     /// Progress line interval, if any.
     pub(crate) progress: Option<Duration>,
+    /// The meters read at the opening and the closing of the window.
+    pub(crate) meters: Arc<ExternalMeters>,
 }
 
 /// What a worker is given.
 #[derive(Debug)]
 pub(crate) struct WorkerContext {
-    /// Its connection.
-    pub(crate) connection: Connection,
+    /// Its number among the phase's workers.
+    pub(crate) index: usize,
+    /// Its connections, one to each target.
+    pub(crate) connections: WorkerConnections,
     /// Its random generator, seeded from the run's seed and its number.
     pub(crate) rng: ChaCha8Rng,
 }
@@ -59,6 +65,8 @@ pub(crate) struct PhaseResult {
     pub(crate) measured: Duration,
     /// The process's CPU time over the measured wall time.
     pub(crate) cpu: Duration,
+    /// What the external meters saw over the measured wall time.
+    pub(crate) external: ExternalUsage,
 }
 
 /// Runs a phase: `prepare` for every worker before the clock starts (unmeasured), then `work`
@@ -91,7 +99,8 @@ where
     let preparing: Vec<JoinHandle<(WorkerContext, S, Recorder)>> = (0..spec.workers)
         .map(|index| {
             let context = WorkerContext {
-                connection: connections.for_worker(index).clone(),
+                index,
+                connections: connections.for_worker(index),
                 rng: ChaCha8Rng::seed_from_u64(worker_seed(spec.seed, index)),
             };
             tokio::spawn(prepare(context, Recorder::new(shared.clone(), None)))
@@ -110,7 +119,7 @@ where
 
     let window = Window::new(Instant::now(), spec.warmup, spec.duration);
     let (done, done_watch) = watch::channel(false);
-    let meter = tokio::spawn(measure(window, done_watch.clone()));
+    let meter = tokio::spawn(measure(window, spec.meters.clone(), done_watch.clone()));
     let printer = spec.progress.map(|interval| {
         tokio::spawn(progress::print_until_done(
             spec.name,
@@ -137,27 +146,45 @@ where
         }
     }
     done.send_replace(true);
-    let (measured, cpu) = meter.await.unwrap_or_default();
+    let measured = meter.await.unwrap_or_default();
     if let Some(printer) = printer {
         let _ = printer.await;
     }
     tally.merge(own.into_tally());
     PhaseResult {
         tally,
-        measured,
-        cpu,
+        measured: measured.wall,
+        cpu: measured.cpu,
+        external: measured.external,
     }
 }
 
-/// The wall and CPU time from the window's opening to its closing, or to `done` when that
-/// comes first; zero if `done` comes before the window opens.
-async fn measure(window: Window, mut done: watch::Receiver<bool>) -> (Duration, Duration) {
+/// What [`measure`] measured.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Measured {
+    /// Wall time.
+    wall: Duration,
+    /// This process's CPU time.
+    cpu: Duration,
+    /// The external meters' usage.
+    external: ExternalUsage,
+}
+
+/// The wall and CPU time, and the external meters' usage, from the window's opening to its
+/// closing, or to `done` when that comes first; nothing if `done` comes before the window
+/// opens.
+async fn measure(
+    window: Window,
+    meters: Arc<ExternalMeters>,
+    mut done: watch::Receiver<bool>,
+) -> Measured {
     tokio::select! {
         () = tokio::time::sleep_until(window.opens) => {}
-        _ = done.wait_for(|done| *done) => return (Duration::ZERO, Duration::ZERO),
+        _ = done.wait_for(|done| *done) => return Measured::default(),
     }
     let wall = Instant::now();
     let cpu = ProcessTime::now();
+    let start = meters.read().await;
     match window.closes {
         Some(closes) => {
             tokio::select! {
@@ -169,7 +196,13 @@ async fn measure(window: Window, mut done: watch::Receiver<bool>) -> (Duration, 
             let _ = done.wait_for(|done| *done).await;
         }
     }
-    (wall.elapsed(), cpu.elapsed())
+    let (wall, cpu) = (wall.elapsed(), cpu.elapsed());
+    let end = meters.read().await;
+    Measured {
+        wall,
+        cpu,
+        external: ExternalUsage::between(start, end),
+    }
 }
 
 /// The seed of worker `index`: distinct per worker, fixed by the run's seed.
@@ -197,12 +230,13 @@ mod tests {
             Some(Duration::from_secs(3600)),
         );
         let (done, receiver) = watch::channel(false);
-        let meter = tokio::spawn(measure(window, receiver));
+        let meter = tokio::spawn(measure(window, Arc::default(), receiver));
         tokio::time::sleep(Duration::from_millis(20)).await;
         done.send_replace(true);
-        let (wall, _cpu) = meter.await.unwrap();
-        assert!(wall >= Duration::from_millis(20));
-        assert!(wall < Duration::from_secs(3600));
+        let measured = meter.await.unwrap();
+        assert!(measured.wall >= Duration::from_millis(20));
+        assert!(measured.wall < Duration::from_secs(3600));
+        assert_eq!(measured.external, ExternalUsage::default());
     }
 
     #[tokio::test]
@@ -211,8 +245,8 @@ mod tests {
         let (done, receiver) = watch::channel(false);
         done.send_replace(true);
         assert_eq!(
-            measure(window, receiver).await,
-            (Duration::ZERO, Duration::ZERO)
+            measure(window, Arc::default(), receiver).await,
+            Measured::default()
         );
     }
 }

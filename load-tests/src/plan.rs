@@ -20,6 +20,16 @@ pub(crate) struct PlannedVariant {
     pub(crate) seats: u32,
 }
 
+/// A game to create: its variant and its number in the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NextGame {
+    /// The variant's index in the plan.
+    pub(crate) variant: usize,
+    /// The game's number: the `number`-th game the run creates (from 0), which the routing
+    /// rule places on the targets.
+    pub(crate) number: u64,
+}
+
 /// The variants of a scenario and the game counter that hands them out in turn.
 #[derive(Debug)]
 pub(crate) struct GamePlan {
@@ -44,9 +54,9 @@ impl GamePlan {
         }
     }
 
-    /// The variant of the next game to create, or `None` once the measured game count has been
-    /// handed out. Games started in the warm-up do not count.
-    pub(crate) fn next_game(&self, warming_up: bool) -> Option<usize> {
+    /// The next game to create, or `None` once the measured game count has been handed out.
+    /// Games started in the warm-up do not count towards it.
+    pub(crate) fn next_game(&self, warming_up: bool) -> Option<NextGame> {
         if !warming_up && let Some(target) = self.target {
             let started = self.counted.fetch_add(1, Ordering::Relaxed);
             if started >= target {
@@ -54,7 +64,10 @@ impl GamePlan {
             }
         }
         let turn = self.handed_out.fetch_add(1, Ordering::Relaxed);
-        Some((turn % self.variants.len() as u64) as usize)
+        Some(NextGame {
+            variant: (turn % self.variants.len() as u64) as usize,
+            number: turn,
+        })
     }
 
     /// Variant number `index`.
@@ -207,9 +220,20 @@ mod tests {
         let variants = select(catalog(), &VariantSelection::All, 0).unwrap();
         let plan = GamePlan::new(variants, Some(3));
         // Warm-up games do not count towards the target.
-        assert_eq!(plan.next_game(true), Some(0));
-        let measured: Vec<Option<usize>> = (0..4).map(|_| plan.next_game(false)).collect();
-        assert_eq!(measured, [Some(1), Some(0), Some(1), None]);
+        assert_eq!(
+            plan.next_game(true),
+            Some(NextGame {
+                variant: 0,
+                number: 0
+            })
+        );
+        let measured: Vec<Option<(usize, u64)>> = (0..4)
+            .map(|_| {
+                plan.next_game(false)
+                    .map(|next| (next.variant, next.number))
+            })
+            .collect();
+        assert_eq!(measured, [Some((1, 1)), Some((0, 2)), Some((1, 3)), None]);
         assert_eq!(plan.ids(), ["duel", "party"]);
         let endless = GamePlan::new(plan.variants.clone(), None);
         assert!((0..100).all(|_| endless.next_game(false).is_some()));

@@ -74,7 +74,7 @@ impl Server {
 /// Small, quiet options against `server`.
 fn options(server: &Server) -> LoadOptions {
     LoadOptions {
-        target: server.address.clone(),
+        targets: vec![server.address.clone()],
         connections: 2,
         in_flight: 4,
         duration: None,
@@ -84,6 +84,8 @@ fn options(server: &Server) -> LoadOptions {
         expected: ExpectedErrors::none(),
         max_errors: 10,
         progress: None,
+        server_pids: Vec::new(),
+        redis_urls: Vec::new(),
     }
 }
 

@@ -123,6 +123,23 @@ pub struct PhaseReport {
     pub client_cpu_cores: f64,
     /// That CPU time per successful call.
     pub client_cpu_us_per_call: f64,
+    /// CPU time of the server processes (`--server-pid`) over the measured time; `None` when
+    /// not measured.
+    pub server_cpu_s: Option<f64>,
+    /// That CPU time per successful call, in microseconds.
+    pub server_cpu_us_per_call: Option<f64>,
+    /// Time the Redis nodes (`--redis-url`) spent executing commands over the measured time,
+    /// in seconds; `None` when not measured.
+    pub redis_cpu_s: Option<f64>,
+    /// That time per successful call, in microseconds.
+    pub redis_cpu_us_per_call: Option<f64>,
+    /// Bytes the Redis nodes received and sent over the measured time.
+    pub redis_bytes: Option<u64>,
+    /// Those bytes per successful call.
+    pub redis_bytes_per_call: Option<f64>,
+    /// Why a requested server or Redis figure is missing (a reading failed).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub measurement_errors: Vec<String>,
 }
 
 impl PhaseReport {
@@ -181,7 +198,17 @@ impl PhaseReport {
             .map(|error| error.count)
             .sum();
         let calls = tally.calls();
+        let per_call = |amount: f64| {
+            if calls > 0 {
+                amount / calls as f64
+            } else {
+                0.0
+            }
+        };
         let cpu = result.cpu.as_secs_f64();
+        let external = &result.external;
+        let server_cpu = external.server_cpu.map(|cpu| cpu.as_secs_f64());
+        let redis = external.redis;
         PhaseReport {
             name: name.to_string(),
             measured_s: seconds,
@@ -200,11 +227,14 @@ impl PhaseReport {
             unexpected_errors,
             client_cpu_s: cpu,
             client_cpu_cores: if seconds > 0.0 { cpu / seconds } else { 0.0 },
-            client_cpu_us_per_call: if calls > 0 {
-                cpu * 1e6 / calls as f64
-            } else {
-                0.0
-            },
+            client_cpu_us_per_call: per_call(cpu * 1e6),
+            server_cpu_s: server_cpu,
+            server_cpu_us_per_call: server_cpu.map(|cpu| per_call(cpu * 1e6)),
+            redis_cpu_s: redis.map(|redis| redis.cpu_us as f64 / 1e6),
+            redis_cpu_us_per_call: redis.map(|redis| per_call(redis.cpu_us as f64)),
+            redis_bytes: redis.map(|redis| redis.net_bytes),
+            redis_bytes_per_call: redis.map(|redis| per_call(redis.net_bytes as f64)),
+            measurement_errors: external.errors.clone(),
         }
     }
 
@@ -229,6 +259,8 @@ pub struct Ratios {
     pub act_p50: Option<f64>,
     /// `Act` 99th-percentile latency ÷ the baseline's.
     pub act_p99: Option<f64>,
+    /// Server CPU time per call ÷ the baseline's (`--server-pid`).
+    pub server_cpu: Option<f64>,
 }
 
 impl Ratios {
@@ -246,6 +278,10 @@ impl Ratios {
             act_calls_per_s: act.map(|act| act.calls_per_s / baseline.calls_per_s),
             act_p50: act.and_then(|act| latency_ratio(act.latency.p50_us, check.latency.p50_us)),
             act_p99: act.and_then(|act| latency_ratio(act.latency.p99_us, check.latency.p99_us)),
+            server_cpu: result
+                .server_cpu_us_per_call
+                .zip(baseline.server_cpu_us_per_call)
+                .and_then(|(mine, theirs)| latency_ratio(mine, theirs)),
         })
     }
 }
@@ -253,9 +289,11 @@ impl Ratios {
 /// How the run was set up.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Settings {
-    /// The server.
+    /// The first server, as in reports of a single target.
     pub target: String,
-    /// HTTP/2 connections.
+    /// Every server (replica), in the order given.
+    pub targets: Vec<String>,
+    /// HTTP/2 connections to each target.
     pub connections: usize,
     /// Concurrent workers, each with one request in flight at most.
     pub in_flight: usize,
@@ -277,6 +315,10 @@ pub struct Settings {
     pub games_per_worker: Option<usize>,
     /// Reasons that do not fail the run.
     pub expected_errors: Vec<&'static str>,
+    /// Server processes whose CPU time was measured.
+    pub server_pids: Vec<u32>,
+    /// Redis nodes whose command time and traffic were measured (credentials masked).
+    pub redis_nodes: Vec<String>,
 }
 
 /// A variant as played.
@@ -326,7 +368,9 @@ mod tests {
     use super::*;
     use crate::clock::{StopSignal, Window};
     use crate::errors::ClientFault;
+    use crate::meters::ExternalUsage;
     use crate::recorder::{LiveCounters, Recorder, Shared};
+    use crate::redis_stats::RedisCounters;
 
     fn recorder(expected: ExpectedErrors) -> (Recorder, Instant) {
         let shared = Arc::new(Shared {
@@ -345,7 +389,19 @@ mod tests {
             tally: recorder.into_tally(),
             measured: Duration::from_secs(seconds),
             cpu: Duration::from_millis(cpu_ms),
+            external: ExternalUsage::default(),
         }
+    }
+
+    /// A phase of `calls` Check calls whose servers used `server_cpu_ms` of CPU.
+    fn phase_with_server_cpu(name: &str, calls: u64, server_cpu_ms: Option<u64>) -> PhaseReport {
+        let (mut recorder, start) = recorder(ExpectedErrors::none());
+        for _ in 0..calls {
+            recorder.succeeded(Method::Check, start, start + Duration::from_micros(50));
+        }
+        let mut result = result_of(recorder, 2, 100);
+        result.external.server_cpu = server_cpu_ms.map(Duration::from_millis);
+        PhaseReport::new(name, &result, &[], &ExpectedErrors::none())
     }
 
     fn phase_with_act_latency(micros: u64, calls: u64) -> PhaseReport {
@@ -435,6 +491,62 @@ mod tests {
         assert!((p99 - 3.0).abs() < 0.01, "{p99}");
         let empty = baseline_with_latency(100, 0);
         assert_eq!(Ratios::between(&act, &empty), None);
+    }
+
+    #[test]
+    fn server_and_redis_usage_are_reported_per_call() {
+        let (mut recorder, start) = recorder(ExpectedErrors::none());
+        for _ in 0..400 {
+            recorder.succeeded(Method::Observe, start, start + Duration::from_micros(80));
+        }
+        let mut result = result_of(recorder, 2, 100);
+        result.external = ExternalUsage {
+            server_cpu: Some(Duration::from_millis(60)),
+            redis: Some(RedisCounters {
+                cpu_us: 2_000,
+                net_bytes: 100_000,
+            }),
+            errors: Vec::new(),
+        };
+        let report = PhaseReport::new("act", &result, &[], &ExpectedErrors::none());
+        assert_eq!(report.server_cpu_s, Some(0.06));
+        assert_eq!(report.server_cpu_us_per_call, Some(150.0));
+        assert_eq!(report.redis_cpu_s, Some(0.002));
+        assert_eq!(report.redis_cpu_us_per_call, Some(5.0));
+        assert_eq!(report.redis_bytes, Some(100_000));
+        assert_eq!(report.redis_bytes_per_call, Some(250.0));
+        let json: serde_json::Value = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["server_cpu_us_per_call"], 150.0);
+        assert!(json.get("measurement_errors").is_none());
+
+        let unmeasured = phase_with_act_latency(100, 10);
+        assert_eq!(
+            (
+                unmeasured.server_cpu_us_per_call,
+                unmeasured.redis_bytes_per_call
+            ),
+            (None, None)
+        );
+        let json: serde_json::Value = serde_json::to_value(&unmeasured).unwrap();
+        assert!(json["server_cpu_us_per_call"].is_null());
+    }
+
+    #[test]
+    fn the_server_cpu_ratio_compares_cpu_per_call() {
+        // 1000 calls on 300 ms against 4000 checks on 200 ms: 300 µs/call against 50.
+        let scenario = phase_with_server_cpu("act", 1000, Some(300));
+        let baseline = phase_with_server_cpu("baseline", 4000, Some(200));
+        let ratios = Ratios::between(&scenario, &baseline).unwrap();
+        let ratio = ratios.server_cpu.expect("both measured the server");
+        assert!((ratio - 6.0).abs() < 1e-9, "{ratio}");
+        let unmeasured = phase_with_server_cpu("baseline", 4000, None);
+        assert_eq!(
+            Ratios::between(&scenario, &unmeasured).unwrap().server_cpu,
+            None
+        );
+        // A baseline whose server used no measurable CPU gives no ratio rather than infinity.
+        let idle = phase_with_server_cpu("baseline", 4000, Some(0));
+        assert_eq!(Ratios::between(&scenario, &idle).unwrap().server_cpu, None);
     }
 
     #[test]

@@ -11,8 +11,19 @@ impl Display for RunReport {
         writeln!(
             f,
             "deckmate-load {} -> {} | {} connections, {} in flight | seed {}",
-            self.scenario, settings.target, settings.connections, settings.in_flight, settings.seed
+            self.scenario,
+            settings.targets.join(", "),
+            settings.connections,
+            settings.in_flight,
+            settings.seed
         )?;
+        if !settings.server_pids.is_empty() {
+            let pids: Vec<String> = settings.server_pids.iter().map(u32::to_string).collect();
+            writeln!(f, "server processes: {}", pids.join(", "))?;
+        }
+        if !settings.redis_nodes.is_empty() {
+            writeln!(f, "Redis nodes: {}", settings.redis_nodes.join(", "))?;
+        }
         if !settings.variants.is_empty() {
             let variants: Vec<String> = settings
                 .variants
@@ -116,7 +127,39 @@ fn write_phase(f: &mut Formatter<'_>, phase: &PhaseReport, warmup_s: f64) -> fmt
         phase.client_cpu_s,
         phase.client_cpu_cores,
         phase.client_cpu_us_per_call
-    )
+    )?;
+    write_external(f, phase)
+}
+
+/// The server processes' CPU time and the Redis nodes' usage, when measured.
+fn write_external(f: &mut Formatter<'_>, phase: &PhaseReport) -> fmt::Result {
+    if let (Some(cpu), Some(per_call)) = (phase.server_cpu_s, phase.server_cpu_us_per_call) {
+        let cores = if phase.measured_s > 0.0 {
+            cpu / phase.measured_s
+        } else {
+            0.0
+        };
+        writeln!(
+            f,
+            "  server CPU {cpu:.2} s ({cores:.2} cores, {per_call:.1} µs/call)"
+        )?;
+    }
+    if let (Some(cpu), Some(cpu_per_call), Some(bytes), Some(bytes_per_call)) = (
+        phase.redis_cpu_s,
+        phase.redis_cpu_us_per_call,
+        phase.redis_bytes,
+        phase.redis_bytes_per_call,
+    ) {
+        writeln!(
+            f,
+            "  Redis commands {cpu:.3} s ({cpu_per_call:.1} µs/call) | Redis traffic {bytes} \
+             bytes ({bytes_per_call:.0} bytes/call)"
+        )?;
+    }
+    for error in &phase.measurement_errors {
+        writeln!(f, "  not measured: {error}")?;
+    }
+    Ok(())
 }
 
 /// One row of the latency table.
@@ -192,6 +235,9 @@ fn write_ratios(f: &mut Formatter<'_>, ratios: &Ratios) -> fmt::Result {
     if let Some(p99) = ratios.act_p99 {
         parts.push(format!("Act p99 {p99:.2}x"));
     }
+    if let Some(server_cpu) = ratios.server_cpu {
+        parts.push(format!("server CPU/call {server_cpu:.2}x"));
+    }
     writeln!(f, "ratio to baseline: {}", parts.join(" | "))
 }
 
@@ -236,6 +282,13 @@ mod tests {
             client_cpu_s: 0.5,
             client_cpu_cores: 0.25,
             client_cpu_us_per_call: 50_000.0,
+            server_cpu_s: None,
+            server_cpu_us_per_call: None,
+            redis_cpu_s: None,
+            redis_cpu_us_per_call: None,
+            redis_bytes: None,
+            redis_bytes_per_call: None,
+            measurement_errors: Vec::new(),
         }
     }
 
@@ -258,6 +311,7 @@ mod tests {
             scenario: "play",
             settings: Settings {
                 target: "http://127.0.0.1:50051".into(),
+                targets: vec!["http://127.0.0.1:50051".into()],
                 connections: 2,
                 in_flight: 8,
                 warmup_s: 1.0,
@@ -272,6 +326,8 @@ mod tests {
                 watchers_per_game: None,
                 games_per_worker: None,
                 expected_errors: Vec::new(),
+                server_pids: Vec::new(),
+                redis_nodes: Vec::new(),
             },
             baseline: Some(baseline),
             result,
@@ -303,6 +359,60 @@ mod tests {
             text.trim_end()
                 .ends_with("result: PASS (no unexpected errors)")
         );
+    }
+
+    #[test]
+    fn several_targets_and_the_external_meters_are_shown() {
+        let mut report = report();
+        report.settings.targets = vec![
+            "http://127.0.0.1:50051".into(),
+            "http://127.0.0.1:50052".into(),
+        ];
+        report.settings.server_pids = vec![11, 12];
+        report.settings.redis_nodes = vec!["redis://127.0.0.1:6379".into()];
+        for phase in [&mut report.result, report.baseline.as_mut().unwrap()] {
+            phase.server_cpu_s = Some(0.5);
+            phase.server_cpu_us_per_call = Some(if phase.name == "play" { 300.0 } else { 100.0 });
+            phase.redis_cpu_s = Some(0.012);
+            phase.redis_cpu_us_per_call = Some(1200.0);
+            phase.redis_bytes = Some(40_000);
+            phase.redis_bytes_per_call = Some(4000.0);
+        }
+        report.result.measurement_errors = vec!["Redis: INFO stats failed".into()];
+        report.ratios = Ratios::between(&report.result, report.baseline.as_ref().unwrap());
+        let text = report.to_string();
+        assert!(
+            text.starts_with(
+                "deckmate-load play -> http://127.0.0.1:50051, http://127.0.0.1:50052 |"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("server processes: 11, 12"), "{text}");
+        assert!(
+            text.contains("Redis nodes: redis://127.0.0.1:6379"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  server CPU 0.50 s (0.25 cores, 300.0 µs/call)"),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "  Redis commands 0.012 s (1200.0 µs/call) | Redis traffic 40000 bytes (4000 bytes/call)"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("  not measured: Redis: INFO stats failed"),
+            "{text}"
+        );
+        assert!(text.contains("server CPU/call 3.00x"), "{text}");
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["settings"]["target"], "http://127.0.0.1:50051");
+        assert_eq!(json["settings"]["targets"][1], "http://127.0.0.1:50052");
+        assert_eq!(json["result"]["server_cpu_us_per_call"], 300.0);
+        assert_eq!(json["result"]["redis_bytes_per_call"], 4000.0);
+        assert_eq!(json["ratios"]["server_cpu"], 3.0);
     }
 
     #[test]

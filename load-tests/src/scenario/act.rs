@@ -61,8 +61,8 @@ async fn new_game(
     recorder: &mut Recorder,
     plan: &GamePlan,
 ) -> Option<GameInPlay> {
-    let variant = plan.next_game(recorder.is_warming_up(Instant::now()))?;
-    let mut game = GameInPlay::create(&context.connection.client, recorder, plan, variant).await?;
+    let next = plan.next_game(recorder.is_warming_up(Instant::now()))?;
+    let mut game = GameInPlay::create(&context.connections, recorder, plan, next).await?;
     game.observe_first_seat(recorder).await.then_some(game)
 }
 

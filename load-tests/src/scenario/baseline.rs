@@ -1,6 +1,7 @@
 //! `baseline`: the standard health `Check`, a bare unary RPC of the same server, through the
 //! same workers and connections as every scenario. Other scenarios report their throughput and
-//! latency as ratios to it.
+//! latency as ratios to it. With several targets, each worker sends its checks to the targets
+//! in turn, starting from its own number, so that every target gets its share.
 
 use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
@@ -30,8 +31,14 @@ pub(crate) async fn run(
 
 /// Sends health checks, one at a time, until the phase ends.
 async fn check_until_stopped(context: WorkerContext, mut recorder: Recorder) -> Recorder {
-    let mut health = context.connection.health.clone();
+    let targets = context.connections.targets();
+    let mut health: Vec<_> = (0..targets)
+        .map(|target| context.connections.to(target).health.clone())
+        .collect();
+    let mut turn = context.index;
     while !recorder.should_stop() {
+        let health = &mut health[turn % targets];
+        turn = turn.wrapping_add(1);
         let request = HealthCheckRequest {
             service: String::new(),
         };

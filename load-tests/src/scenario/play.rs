@@ -37,11 +37,12 @@ async fn play_games(
     plan: Arc<GamePlan>,
 ) -> Recorder {
     while !recorder.should_stop() {
-        let Some(variant) = plan.next_game(recorder.is_warming_up(Instant::now())) else {
+        let Some(next) = plan.next_game(recorder.is_warming_up(Instant::now())) else {
             break;
         };
-        let client = &context.connection.client;
-        let Some(mut game) = GameInPlay::create(client, &mut recorder, &plan, variant).await else {
+        let connections = &context.connections;
+        let Some(mut game) = GameInPlay::create(connections, &mut recorder, &plan, next).await
+        else {
             pause_after_error().await;
             continue;
         };

@@ -2,6 +2,10 @@
 //! `Watch` from version 0, opened before the first action. Each delivered version is timed
 //! from the moment its action was sent (the delivery delay), and every watcher must receive
 //! every version exactly once, in order, and see its stream end after the final one.
+//!
+//! With several targets, the watchers of a game follow it through the target the routing rule
+//! gives them ([`crate::routing`]), so that they receive versions committed through other
+//! targets: deliveries cross replicas.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,6 +23,7 @@ use crate::errors::{ClientFault, ErrorKey};
 use crate::phase::{PhaseResult, PhaseSpec, WorkerContext, run_phase};
 use crate::plan::GamePlan;
 use crate::recorder::{Method, Recorder};
+use crate::routing::Routing;
 
 /// How long watchers may take to see their stream end after the game's last action.
 const WATCH_GRACE: Duration = Duration::from_secs(10);
@@ -66,11 +71,12 @@ async fn watch_games(
     watchers: usize,
 ) -> Recorder {
     while !recorder.should_stop() {
-        let Some(variant) = plan.next_game(recorder.is_warming_up(Instant::now())) else {
+        let Some(next) = plan.next_game(recorder.is_warming_up(Instant::now())) else {
             break;
         };
-        let client = &context.connection.client;
-        let Some(mut game) = GameInPlay::create(client, &mut recorder, &plan, variant).await else {
+        let connections = &context.connections;
+        let Some(mut game) = GameInPlay::create(connections, &mut recorder, &plan, next).await
+        else {
             pause_after_error().await;
             continue;
         };
@@ -112,8 +118,11 @@ async fn open_watchers(
 ) -> Watchers {
     let (stop, stopped) = watch::channel(false);
     let mut tasks = Vec::with_capacity(count);
+    let routing = Routing::new(context.connections.targets());
+    let target = routing.watchers(game.number(), game.seats());
+    let client = &context.connections.to(target).client;
     for _ in 0..count {
-        let mut rpc = context.connection.client.raw();
+        let mut rpc = client.raw();
         let request = pb::WatchRequest {
             game_id: game.id().to_string(),
             from_version: 0,
