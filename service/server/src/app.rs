@@ -30,6 +30,10 @@ use crate::store::{MemoryStore, SessionStore};
 /// The service name health reports on, besides the whole server ("").
 pub const SERVICE_NAME: &str = <GameServiceServer<GameApi> as NamedService>::NAME;
 
+/// The health service name for liveness probes: SERVING from start-up until shutdown begins,
+/// whatever the store does, so that a store outage never gets every replica restarted.
+pub const LIVENESS_SERVICE: &str = "liveness";
+
 /// How often the store's health is checked.
 const HEALTH_POLL_PERIOD: Duration = Duration::from_secs(5);
 
@@ -140,6 +144,9 @@ pub async fn serve_with_store(
 
     let (health, health_service) = tonic_health::server::health_reporter();
     set_health(&health, ServingStatus::Serving).await;
+    health
+        .set_service_status(LIVENESS_SERVICE, ServingStatus::Serving)
+        .await;
     let poller = tokio::spawn(poll_store_health(store, health.clone()));
 
     let reflection_v1 = tonic_reflection::server::Builder::configure()
@@ -161,6 +168,9 @@ pub async fn serve_with_store(
             // Wait for the poller to stop so that it cannot report SERVING again.
             let _ = poller.await;
             set_health(&health, ServingStatus::NotServing).await;
+            health
+                .set_service_status(LIVENESS_SERVICE, ServingStatus::NotServing)
+                .await;
         }
     };
 
@@ -332,7 +342,7 @@ mod tests {
         assert_eq!((view.game_id, view.version), (game.game_id, 0));
 
         let mut health = HealthClient::new(channel.clone());
-        for service in ["", SERVICE_NAME] {
+        for service in ["", SERVICE_NAME, LIVENESS_SERVICE] {
             let request = HealthCheckRequest {
                 service: service.to_string(),
             };

@@ -632,7 +632,10 @@ mod tests {
         let second = Duration::from_secs(1);
         assert_eq!(ReplicaAck::parse("auto"), Ok(ReplicaAck::Auto));
         assert_eq!(ReplicaAck::parse("OFF"), Ok(ReplicaAck::Off));
-        assert_eq!(ReplicaAck::parse("250ms"), Ok(ReplicaAck::Within(second / 4)));
+        assert_eq!(
+            ReplicaAck::parse("250ms"),
+            Ok(ReplicaAck::Within(second / 4))
+        );
         assert!(ReplicaAck::parse("soon").is_err());
         assert_eq!(ReplicaAck::Auto.wait(true, 2 * second), Some(second));
         assert_eq!(ReplicaAck::Auto.wait(false, 2 * second), None);

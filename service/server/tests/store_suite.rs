@@ -652,7 +652,6 @@ mod redis_only {
         super::one_reader_follows_many_games(&Redis::new()).await;
     }
 
-
     #[tokio::test]
     async fn every_key_of_a_game_shares_its_hash_tag_and_ttl() {
         let harness = Redis::new();

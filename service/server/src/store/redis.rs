@@ -39,6 +39,7 @@ use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::cluster::ClusterClientBuilder;
+use ::redis::cluster_routing::Slot;
 use ::redis::{AsyncCommands, Client, ProtocolVersion, Script, ScriptInvocation};
 use async_trait::async_trait;
 use futures::StreamExt;
@@ -164,7 +165,14 @@ struct Inner {
     timeout: Duration,
     watching: Watching,
     replica_ack: Option<Duration>,
+    /// Slots whose master was last seen without any replica, and when: writes there are not
+    /// waited for until [`UNREPLICATED_RECHECK`] has passed.
+    unreplicated: std::sync::Mutex<std::collections::HashMap<Slot, std::time::Instant>>,
 }
+
+/// How long a master seen without replicas is written to without waiting, before the store
+/// waits (and looks) again.
+const UNREPLICATED_RECHECK: Duration = Duration::from_secs(1);
 
 /// How the store learns of other replicas' commits.
 #[derive(Debug)]
@@ -198,6 +206,7 @@ impl RedisStore {
                 timeout: settings.timeout,
                 watching,
                 replica_ack: settings.replica_ack,
+                unreplicated: Default::default(),
             }),
         })
     }
@@ -217,15 +226,35 @@ impl RedisStore {
         let Some(within) = self.inner.replica_ack else {
             return Ok(());
         };
+        let slot = Slot::for_key(key);
+        let seen_alone = lock(&self.inner.unreplicated).get(&slot).copied();
+        if seen_alone.is_some_and(|since| since.elapsed() < UNREPLICATED_RECHECK) {
+            return Ok(());
+        }
         let acknowledged = self
             .call(what, connection.wait_for_replica(key, within))
             .await?;
-        if acknowledged < 1 {
-            return Err(StoreError::Unavailable(format!(
-                "{what}: no replica acknowledged the write within {within:?}"
-            )));
+        if acknowledged >= 1 {
+            lock(&self.inner.unreplicated).remove(&slot);
+            return Ok(());
         }
-        Ok(())
+        // A master with no replica at all (its old master died and it took over, and no
+        // replica has joined since) can acknowledge nothing: refusing every write to its slots
+        // until one joins would turn the loss of one node into an outage, so such writes go
+        // on unreplicated, as they would without the wait.
+        let replicas = self.call(what, connection.replica_count(key)).await?;
+        if replicas == 0 {
+            if seen_alone.is_none() {
+                tracing::warn!(
+                    "a Redis master has no replica: its writes are not replicated until one joins"
+                );
+            }
+            lock(&self.inner.unreplicated).insert(slot, std::time::Instant::now());
+            return Ok(());
+        }
+        Err(StoreError::Unavailable(format!(
+            "{what}: no replica acknowledged the write within {within:?}"
+        )))
     }
 
     async fn call<T>(
@@ -550,9 +579,9 @@ impl SessionStore for RedisStore {
             return Ok(futures::stream::empty().boxed());
         };
         match &self.inner.watching {
-            Watching::Streams(hub) => Ok(hub
-                .subscribe(id, &keys.game, &keys.events, version)
-                .await),
+            Watching::Streams(hub) => {
+                Ok(hub.subscribe(id, &keys.game, &keys.events, version).await)
+            }
             Watching::Channels(hub) => {
                 hub.subscribe(id, &keys.game, &self.inner.keys.channel(id), version)
                     .await
@@ -596,6 +625,13 @@ impl SessionStore for RedisStore {
         }
         Ok(live)
     }
+}
+
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // Every update under this lock is one map operation, so a poisoned lock is consistent.
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The failover drill (docs/SCALING.md): two `deckmate-server` processes on a Redis Cluster of
+//! The failover drill (docs/OPERATIONS.md, "Redis Cluster"): two `deckmate-server` processes on a Redis Cluster of
 //! their own (3 masters, 3 replicas, node timeout 2 s, started with `scripts/redis-cluster.sh`
 //! on ports 7201–7206 and stopped afterwards). Several games are played to their end through
 //! both replicas while a spectator of each watches through the other; during play the master
@@ -25,7 +25,7 @@ const NODE_TIMEOUT: Duration = Duration::from_secs(2);
 /// The longest a client may see the store unavailable around the failover.
 const MOST_UNAVAILABLE: Duration = Duration::from_secs(7);
 /// Games played at once.
-const GAMES: usize = 6;
+const GAMES: usize = 4;
 /// Actions every game has made before the master is killed.
 const BEFORE_KILL: u64 = 6;
 /// More steps than any Pigeon Chess game takes.
@@ -40,7 +40,8 @@ struct DrillCluster {
 
 impl DrillCluster {
     fn script(action: &str) -> std::process::Output {
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/redis-cluster.sh");
+        let script =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/redis-cluster.sh");
         Command::new("bash")
             .arg(script)
             .arg(action)
@@ -118,7 +119,11 @@ impl DrillCluster {
             .expect("INFO names the process")
             .trim()
             .to_string();
-        let killed = Command::new("kill").arg("-KILL").arg(&pid).status().unwrap();
+        let killed = Command::new("kill")
+            .arg("-KILL")
+            .arg(&pid)
+            .status()
+            .unwrap();
         assert!(killed.success(), "kill -KILL {pid}");
     }
 }
@@ -206,7 +211,11 @@ async fn play(
             views.push(view);
         }
         let version = views[0].version;
-        assert_eq!(version, played.len() as u64, "an acknowledged action is missing");
+        assert_eq!(
+            version,
+            played.len() as u64,
+            "an acknowledged action is missing"
+        );
         if views[0].status() == pb::GameStatus::Finished {
             break;
         }
@@ -216,8 +225,8 @@ async fn play(
         let seat = able[picker.index(able.len())];
         let legal = &views[seat].legal_actions;
         let action = legal[picker.index(legal.len())].clone();
-        let options = ActOptions::expecting(version)
-            .with_request_id(format!("drill-{seed}-{version}"));
+        let options =
+            ActOptions::expecting(version).with_request_id(format!("drill-{seed}-{version}"));
         let (response, outage) = until_served("acting", || {
             game.seats[seat].act_with(action.clone(), options.clone())
         })
@@ -237,7 +246,10 @@ async fn play(
     }
 }
 
+// Run on its own by `.ci/run` ("redis cluster failover"), not beside the other process tests:
+// the outage it bounds is measured in wall-clock time, which a busy machine stretches.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "run alone: cargo test -p deckmate-server --test process redis_cluster_failover -- --ignored"]
 async fn a_master_dies_during_play_and_no_acknowledged_action_is_lost() {
     let cluster = DrillCluster::start();
     let store = ["--store".to_string(), cluster.url.clone()];
@@ -258,7 +270,10 @@ async fn a_master_dies_during_play_and_no_acknowledged_action_is_lost() {
             client_b
                 .spectate(&on_a.id)
                 .watch(0)
-                .map(|view| view.expect("the watch resumes through the failover").version)
+                .map(|view| {
+                    view.expect("the watch resumes through the failover")
+                        .version
+                })
                 .collect::<Vec<u64>>(),
         );
         let (progress, seen) = tokio::sync::watch::channel(0);
@@ -271,11 +286,17 @@ async fn a_master_dies_during_play_and_no_acknowledged_action_is_lost() {
     for (_, _, _, _, seen) in &mut games {
         seen.wait_for(|&count| count >= BEFORE_KILL).await.unwrap();
     }
+    let first_game = games[0].0.clone();
     let victim = cluster
-        .master_of(&format!("deckmate:{{{}}}:game", games[0].0))
+        .master_of(&format!("deckmate:{{{}}}:game", first_game))
         .await;
+    for (id, seed, ..) in &games {
+        let master = cluster.master_of(&format!("deckmate:{{{id}}}:game")).await;
+        eprintln!("game {seed} ({id}) is on the master on port {master}");
+    }
     DrillCluster::kill(victim).await;
     eprintln!("killed the master on port {victim}");
+    let started = Instant::now();
 
     for (id, seed, player, watcher, _) in games {
         let drilled = player.await.unwrap();
@@ -304,12 +325,23 @@ async fn a_master_dies_during_play_and_no_acknowledged_action_is_lost() {
             "game {seed}: the watcher saw versions out of order, twice or not at all"
         );
     }
-    // The replica took over: the cluster serves every slot again without the dead master.
-    let mut node = DrillCluster::node(if victim == FIRST_PORT { FIRST_PORT + 1 } else { FIRST_PORT }).await;
+    eprintln!("played to the end {:?} after the kill", started.elapsed());
+    // The replica took over the first game's slot: the cluster serves every slot again
+    // without the dead master.
+    let mut node = DrillCluster::node(if victim == FIRST_PORT {
+        FIRST_PORT + 1
+    } else {
+        FIRST_PORT
+    })
+    .await;
     let info: String = redis::cmd("CLUSTER")
         .arg("INFO")
         .query_async(&mut node)
         .await
         .unwrap();
     assert!(info.contains("cluster_state:ok"), "{info}");
+    let successor = cluster
+        .master_of(&format!("deckmate:{{{}}}:game", first_game))
+        .await;
+    assert_ne!(successor, victim, "the first game's slot has a new master");
 }

@@ -210,6 +210,11 @@ async fn a_game_survives_redis_going_away_and_coming_back() {
         .expect("the open watch ends");
     assert_store_unavailable(&watch_end.unwrap_err());
     wait_for_health(&server, ServingStatus::NotServing).await;
+    // Liveness stays SERVING: a store outage must not get the replica restarted.
+    assert_eq!(
+        server.health_status("liveness").await,
+        Some(ServingStatus::Serving)
+    );
 
     // Redis returns with its data; the same server process serves again.
     let _redis = PrivateRedis::start(port, &dir.0).await;

@@ -7,7 +7,9 @@ use super::*;
 /// The test cluster's store URL.
 pub(super) fn cluster_url() -> String {
     std::env::var("DECKMATE_TEST_REDIS_CLUSTER_URL").unwrap_or_else(|_| {
-        let nodes: Vec<String> = (7101..=7106).map(|port| format!("127.0.0.1:{port}")).collect();
+        let nodes: Vec<String> = (7101..=7106)
+            .map(|port| format!("127.0.0.1:{port}"))
+            .collect();
         format!("redis-cluster://{}", nodes.join(","))
     })
 }
@@ -129,7 +131,12 @@ async fn the_game_index_is_sharded_over_slots() {
         created(&store).await;
     }
     assert_eq!(store.live_games().await, Ok(24));
-    let keys: Vec<String> = harness.keys().await.into_iter().map(|(_, key)| key).collect();
+    let keys: Vec<String> = harness
+        .keys()
+        .await
+        .into_iter()
+        .map(|(_, key)| key)
+        .collect();
     let shards: Vec<&String> = keys
         .iter()
         .filter(|key| key.starts_with(&format!("{}:games", harness.namespace)))
@@ -164,5 +171,8 @@ async fn every_key_of_a_game_lives_on_one_master() {
         }
     }
     assert_eq!(holders.len(), 3, "record, events, requests: {holders:?}");
-    assert!(holders.iter().all(|(_, node)| *node == holders[0].1), "{holders:?}");
+    assert!(
+        holders.iter().all(|(_, node)| *node == holders[0].1),
+        "{holders:?}"
+    );
 }

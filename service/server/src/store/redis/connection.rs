@@ -44,15 +44,40 @@ impl StoreConnection {
     ) -> ::redis::RedisResult<i64> {
         let mut wait = ::redis::cmd("WAIT");
         wait.arg(1).arg(within.as_millis().max(1) as u64);
+        let reply = self.on_master_of(key, wait).await?;
+        ::redis::from_redis_value(reply).map_err(Into::into)
+    }
+
+    /// How many replicas the server that holds `key` has connected now (`ROLE`).
+    pub(super) async fn replica_count(&mut self, key: &str) -> ::redis::RedisResult<usize> {
+        let reply = self.on_master_of(key, ::redis::cmd("ROLE")).await?;
+        Ok(connected_replicas(&reply))
+    }
+
+    /// Sends `command` to the master holding `key` (on one server: to the server).
+    async fn on_master_of(&mut self, key: &str, command: Cmd) -> ::redis::RedisResult<Value> {
         match self {
-            StoreConnection::Single(connection) => wait.query_async(connection).await,
+            StoreConnection::Single(connection) => command.query_async(connection).await,
             StoreConnection::Cluster(connection) => {
                 let route = Route::with_key(key, SlotAddr::Master);
                 let routing = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(route));
-                let reply = connection.route_command(wait, routing).await?;
-                ::redis::from_redis_value(reply).map_err(Into::into)
+                connection.route_command(command, routing).await
             }
         }
+    }
+}
+
+/// The number of replicas in a master's `ROLE` answer (`["master", offset, [replica, ...]]`);
+/// 0 for anything else.
+fn connected_replicas(role: &Value) -> usize {
+    match role {
+        Value::Array(parts) => match parts.as_slice() {
+            [Value::BulkString(kind), _, Value::Array(replicas)] if kind == b"master" => {
+                replicas.len()
+            }
+            _ => 0,
+        },
+        _ => 0,
     }
 }
 
@@ -85,5 +110,24 @@ impl ConnectionLike for StoreConnection {
             StoreConnection::Single(connection) => connection.get_db(),
             StoreConnection::Cluster(connection) => connection.get_db(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn role_answers_count_the_replicas() {
+        let text = |text: &str| Value::BulkString(text.as_bytes().to_vec());
+        let replica = Value::Array(vec![text("127.0.0.1"), text("7104"), text("42")]);
+        let master = |replicas: Vec<Value>| {
+            Value::Array(vec![text("master"), Value::Int(42), Value::Array(replicas)])
+        };
+        assert_eq!(connected_replicas(&master(vec![replica.clone()])), 1);
+        assert_eq!(connected_replicas(&master(vec![])), 0);
+        let slave = Value::Array(vec![text("slave"), text("127.0.0.1"), Value::Int(7101)]);
+        assert_eq!(connected_replicas(&slave), 0);
+        assert_eq!(connected_replicas(&Value::Nil), 0);
     }
 }

@@ -90,7 +90,10 @@ impl KeySpace {
             return (self.unsharded_index(), max_games);
         }
         let shard = shard_of(id, self.index_shards);
-        (self.index_shard(shard), shard_limit(max_games, self.index_shards))
+        (
+            self.index_shard(shard),
+            shard_limit(max_games, self.index_shards),
+        )
     }
 
     /// Every index key (one per shard).
@@ -180,7 +183,10 @@ mod tests {
             counts[shard_of(&id, CLUSTER_INDEX_SHARDS) as usize] += 1;
         }
         // 1,000 expected per shard; every shard well within a third of it.
-        assert!(counts.iter().all(|&count| (667..=1333).contains(&count)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&count| (667..=1333).contains(&count)),
+            "{counts:?}"
+        );
     }
 
     #[test]
