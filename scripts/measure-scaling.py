@@ -46,6 +46,7 @@ class Measured:
     server_cpu_us_per_act: float
     redis_command_cpu_us_per_act: float
     redis_process_cpu_us_per_act: float
+    redis_master_cpu_us_per_act: float
     redis_bytes_per_act: float
     games_weighed: int
     mean_game_version: float
@@ -111,7 +112,9 @@ def weigh_games(ports: list[int]) -> tuple[int, float, float]:
     return weighed, versions / weighed, total_bytes / weighed
 
 
-def start_servers(server_bin: Path, store: str, extra: list[str]) -> list[subprocess.Popen[bytes]]:
+def start_servers(
+    server_bin: Path, store: str, extra: list[str]
+) -> list[subprocess.Popen[bytes]]:
     """Two server replicas on `store`, serving once their health says so."""
     servers = []
     for port in SERVER_PORTS:
@@ -139,6 +142,7 @@ def start_servers(server_bin: Path, store: str, extra: list[str]) -> list[subpro
         for _ in range(100):
             health = subprocess.run(
                 [str(server_bin), "health", "--addr", f"127.0.0.1:{port}"],
+                check=False,
                 capture_output=True,
             )
             if health.returncode == 0:
@@ -162,7 +166,9 @@ def measure(
     servers = start_servers(server_bin, store, extra)
     try:
         redis_pids = [redis_pid(port) for port in redis_ports]
+        master_pids = [redis_pid(port) for port in masters(redis_ports)]
         redis_before = sum(process_cpu_s(pid) for pid in redis_pids)
+        masters_before = sum(process_cpu_s(pid) for pid in master_pids)
         with tempfile.NamedTemporaryFile(suffix=".json") as report_file:
             args = [str(load_bin), "act", "--duration", duration]
             # No warm-up and no baseline: the Redis process CPU is read around the whole run,
@@ -178,6 +184,7 @@ def measure(
             run(*args)
             report = json.loads(Path(report_file.name).read_text())
         redis_process_s = sum(process_cpu_s(pid) for pid in redis_pids) - redis_before
+        masters_s = sum(process_cpu_s(pid) for pid in master_pids) - masters_before
         # Watchers on the replica neither seat plays through: every delivery crosses replicas.
         watch_args = [str(load_bin), "watch", "--duration", "10s", "--watchers", "2"]
         watch_args += ["--baseline-duration", "0s", "--json"]
@@ -197,6 +204,7 @@ def measure(
             server_cpu_us_per_act=result["server_cpu_s"] * 1e6 / actions,
             redis_command_cpu_us_per_act=result["redis_cpu_s"] * 1e6 / actions,
             redis_process_cpu_us_per_act=redis_process_s * 1e6 / actions,
+            redis_master_cpu_us_per_act=masters_s * 1e6 / actions,
             redis_bytes_per_act=result["redis_bytes"] / actions,
             games_weighed=weighed,
             mean_game_version=mean_version,
@@ -224,20 +232,33 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", default="20s")
     parser.add_argument("--json-file", default=str(ROOT / "target/scaling.json"))
-    parser.add_argument("--server-bin", default=str(ROOT / "target/release/deckmate-server"))
-    parser.add_argument("--load-bin", default=str(ROOT / "target/release/deckmate-load"))
+    parser.add_argument(
+        "--server-bin", default=str(ROOT / "target/release/deckmate-server")
+    )
+    parser.add_argument(
+        "--load-bin", default=str(ROOT / "target/release/deckmate-load")
+    )
     options = parser.parse_args()
     server_bin, load_bin = Path(options.server_bin), Path(options.load_bin)
 
     measured = []
     cli_ports = [SINGLE_PORT]
     single = subprocess.Popen(
-        ["redis-server", "--port", str(SINGLE_PORT), "--save", "", "--appendonly", "no"],
+        [
+            "redis-server",
+            "--port",
+            str(SINGLE_PORT),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
         stdout=subprocess.DEVNULL,
     )
     try:
         for _ in range(50):
-            if subprocess.run(["redis-cli", "-p", str(SINGLE_PORT), "ping"], capture_output=True).returncode == 0:
+            ping = ["redis-cli", "-p", str(SINGLE_PORT), "ping"]
+            if subprocess.run(ping, check=False, capture_output=True).returncode == 0:
                 break
             time.sleep(0.1)
         measured.append(
@@ -264,16 +285,27 @@ def main() -> int:
         url = cluster_script("start")
         try:
             measured.append(
-                measure(name, url, cluster_ports, server_bin, load_bin, options.duration, extra)
+                measure(
+                    name,
+                    url,
+                    cluster_ports,
+                    server_bin,
+                    load_bin,
+                    options.duration,
+                    extra,
+                )
             )
         finally:
             cluster_script("stop")
 
     Path(options.json_file).parent.mkdir(parents=True, exist_ok=True)
-    Path(options.json_file).write_text(json.dumps([asdict(m) for m in measured], indent=2) + "\n")
+    Path(options.json_file).write_text(
+        json.dumps([asdict(m) for m in measured], indent=2) + "\n"
+    )
     header = (
         "| store | Acts | Acts/s | Act p50 µs | Act p99 µs | server CPU µs/Act | "
-        "Redis command CPU µs/Act | Redis process CPU µs/Act | Redis bytes/Act | "
+        "Redis command CPU µs/Act | Redis process CPU µs/Act | of which masters | "
+        "Redis bytes/Act | "
         "games weighed | mean version | Redis bytes/game | watch deliveries | "
         "delivery p50 µs | delivery p99 µs |"
     )
@@ -284,6 +316,7 @@ def main() -> int:
             f"| {m.name} | {m.actions} | {m.actions_per_s:.0f} | {m.act_p50_us:.0f} | "
             f"{m.act_p99_us:.0f} | {m.server_cpu_us_per_act:.0f} | "
             f"{m.redis_command_cpu_us_per_act:.1f} | {m.redis_process_cpu_us_per_act:.0f} | "
+            f"{m.redis_master_cpu_us_per_act:.0f} | "
             f"{m.redis_bytes_per_act:.0f} | {m.games_weighed} | {m.mean_game_version:.1f} | "
             f"{m.redis_bytes_per_game:.0f} | {m.watch_deliveries} | "
             f"{m.watch_delay_p50_us:.0f} | {m.watch_delay_p99_us:.0f} |"
