@@ -20,6 +20,8 @@ use futures::StreamExt;
 
 /// The first of the drill cluster's six ports (the shared test cluster uses 7101–7106).
 const FIRST_PORT: u16 = 7201;
+/// The first port of the cluster of the replica-acknowledgement test.
+const ACK_FIRST_PORT: u16 = 7211;
 /// The cluster's node timeout, as `scripts/redis-cluster.sh` sets it.
 const NODE_TIMEOUT: Duration = Duration::from_secs(2);
 /// The longest a client may see the store unavailable around the failover.
@@ -33,28 +35,33 @@ const MAX_STEPS: usize = 5_000;
 /// The longest a watcher may take to deliver the rest of a finished game.
 const WATCH_DEADLINE: Duration = Duration::from_secs(60);
 
-/// The drill's cluster, stopped when dropped.
+/// A cluster of a test's own, stopped when dropped.
 struct DrillCluster {
     url: String,
+    first_port: u16,
 }
 
 impl DrillCluster {
-    fn script(action: &str) -> std::process::Output {
+    fn script(first_port: u16, action: &str) -> std::process::Output {
         let script =
             PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scripts/redis-cluster.sh");
         Command::new("bash")
             .arg(script)
             .arg(action)
-            .env("DECKMATE_CLUSTER_PORT", FIRST_PORT.to_string())
-            .env("DECKMATE_CLUSTER_DIR", "/tmp/deckmate-failover-drill")
+            .env("DECKMATE_CLUSTER_PORT", first_port.to_string())
+            .env(
+                "DECKMATE_CLUSTER_DIR",
+                format!("/tmp/deckmate-drill-cluster-{first_port}"),
+            )
             .output()
             .expect("bash runs scripts/redis-cluster.sh")
     }
 
-    fn start() -> DrillCluster {
+    /// Six nodes on the ports from `first_port` on.
+    fn start(first_port: u16) -> DrillCluster {
         // A cluster left by an earlier run may be mid-failover: start afresh.
-        Self::script("stop");
-        let output = Self::script("start");
+        Self::script(first_port, "stop");
+        let output = Self::script(first_port, "start");
         assert!(
             output.status.success(),
             "the drill cluster did not start: {}",
@@ -62,6 +69,7 @@ impl DrillCluster {
         );
         DrillCluster {
             url: String::from_utf8(output.stdout).unwrap().trim().to_string(),
+            first_port,
         }
     }
 
@@ -75,8 +83,8 @@ impl DrillCluster {
     }
 
     /// A connection to any node that is up.
-    async fn any_node() -> redis::aio::MultiplexedConnection {
-        for port in FIRST_PORT..FIRST_PORT + 6 {
+    async fn any_node(&self) -> redis::aio::MultiplexedConnection {
+        for port in self.first_port..self.first_port + 6 {
             if let Some(node) = Self::node(port).await {
                 return node;
             }
@@ -86,7 +94,7 @@ impl DrillCluster {
 
     /// The port of the master serving `key`'s slot.
     async fn master_of(&self, key: &str) -> u16 {
-        let mut node = Self::any_node().await;
+        let mut node = self.any_node().await;
         let slot: u16 = redis::cmd("CLUSTER")
             .arg("KEYSLOT")
             .arg(key)
@@ -115,32 +123,49 @@ impl DrillCluster {
         panic!("no master serves slot {slot}: {nodes}");
     }
 
-    /// Kills the node on `port` at once (no shutdown, no save).
-    async fn kill(port: u16) {
-        let mut node = Self::node(port).await.expect("the node to kill is up");
+    /// The process id of the node on `port`.
+    async fn pid(port: u16) -> String {
+        let mut node = Self::node(port).await.expect("the node is up");
         let info: String = redis::cmd("INFO")
             .arg("server")
             .query_async(&mut node)
             .await
             .unwrap();
-        let pid = info
-            .lines()
+        info.lines()
             .find_map(|line| line.strip_prefix("process_id:"))
             .expect("INFO names the process")
             .trim()
-            .to_string();
-        let killed = Command::new("kill")
-            .arg("-KILL")
-            .arg(&pid)
-            .status()
-            .unwrap();
-        assert!(killed.success(), "kill -KILL {pid}");
+            .to_string()
+    }
+
+    /// Sends `signal` (such as `-KILL`) to the node process with id `pid`.
+    fn signal(pid: &str, signal: &str) {
+        let sent = Command::new("kill").arg(signal).arg(pid).status().unwrap();
+        assert!(sent.success(), "kill {signal} {pid}");
+    }
+
+    /// Kills the node on `port` at once (no shutdown, no save).
+    async fn kill(port: u16) {
+        Self::signal(&Self::pid(port).await, "-KILL");
+    }
+
+    /// The port of the replica of the master on `port` (`ROLE`).
+    async fn replica_of(port: u16) -> u16 {
+        let mut master = Self::node(port).await.expect("the master is up");
+        let role: (String, i64, Vec<(String, String, String)>) =
+            redis::cmd("ROLE").query_async(&mut master).await.unwrap();
+        role.2
+            .first()
+            .expect("the master has a replica")
+            .1
+            .parse()
+            .unwrap()
     }
 }
 
 impl Drop for DrillCluster {
     fn drop(&mut self) {
-        Self::script("stop");
+        Self::script(self.first_port, "stop");
     }
 }
 
@@ -261,7 +286,7 @@ async fn play(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "run alone: cargo test -p deckmate-server --test process redis_cluster_failover -- --ignored"]
 async fn a_master_dies_during_play_and_no_acknowledged_action_is_lost() {
-    let cluster = DrillCluster::start();
+    let cluster = DrillCluster::start(FIRST_PORT);
     let store = ["--store".to_string(), cluster.url.clone()];
     let a = TestServer::start_with(&store).await;
     let b = TestServer::start_with(&store).await;
@@ -338,7 +363,7 @@ async fn a_master_dies_during_play_and_no_acknowledged_action_is_lost() {
     eprintln!("played to the end {:?} after the kill", started.elapsed());
     // The replica took over the first game's slot: the cluster serves every slot again
     // without the dead master.
-    let mut node = DrillCluster::any_node().await;
+    let mut node = cluster.any_node().await;
     let info: String = redis::cmd("CLUSTER")
         .arg("INFO")
         .query_async(&mut node)
@@ -349,4 +374,60 @@ async fn a_master_dies_during_play_and_no_acknowledged_action_is_lost() {
         .master_of(&format!("deckmate:{{{}}}:game", first_game))
         .await;
     assert_ne!(successor, victim, "the first game's slot has a new master");
+}
+
+// Run with the drill by `.ci/run`: it freezes a node of a cluster of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "run alone: cargo test -p deckmate-server --test process redis_cluster_failover -- --ignored"]
+async fn an_act_no_replica_acknowledged_is_unavailable_and_its_retry_is_safe() {
+    let cluster = DrillCluster::start(ACK_FIRST_PORT);
+    let server = TestServer::start_with(&[
+        "--store".to_string(),
+        cluster.url.clone(),
+        "--redis-replica-ack".to_string(),
+        "300ms".to_string(),
+    ])
+    .await;
+    let client = server.client().await;
+    let game = client
+        .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(7))
+        .await
+        .unwrap();
+    let master = cluster
+        .master_of(&format!("deckmate:{{{}}}:game", game.id))
+        .await;
+    let replica = DrillCluster::pid(DrillCluster::replica_of(master).await).await;
+    let views = [
+        game.seats[0].observe().await.unwrap(),
+        game.seats[1].observe().await.unwrap(),
+    ];
+    let seat = views
+        .iter()
+        .position(|view| !view.legal_actions.is_empty())
+        .unwrap();
+    let action = views[seat].legal_actions[0].clone();
+    let options = ActOptions::expecting(0).with_request_id("unacknowledged");
+
+    // Frozen (for less than the node timeout, so no failover starts), the replica cannot
+    // acknowledge: the Act is applied on the master but answered UNAVAILABLE.
+    DrillCluster::signal(&replica, "-STOP");
+    let refused = game.seats[seat]
+        .act_with(action.clone(), options.clone())
+        .await;
+    DrillCluster::signal(&replica, "-CONT");
+    assert!(
+        matches!(&refused, Err(Error::StoreUnavailable(_))),
+        "{refused:?}"
+    );
+
+    // The retry with the same request id answers the stored response once the replica has
+    // it, and applies nothing again.
+    let (response, _) = until_served("retrying", || {
+        game.seats[seat].act_with(action.clone(), options.clone())
+    })
+    .await;
+    assert_eq!(response.version, 1);
+    let history = client.spectate(&game.id).history().await.unwrap();
+    assert_eq!(history.version, 1, "applied once");
+    assert_eq!(game.seats[0].observe().await.unwrap().version, 1);
 }
