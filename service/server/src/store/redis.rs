@@ -243,7 +243,7 @@ impl RedisStore {
         // until one joins would turn the loss of one node into an outage, so such writes go
         // on unreplicated, as they would without the wait.
         let replicas = self.call(what, connection.replica_count(key)).await?;
-        if replicas == 0 {
+        if replicas == Some(0) {
             if seen_alone.is_none() {
                 tracing::warn!(
                     "a Redis master has no replica: its writes are not replicated until one joins"
@@ -321,14 +321,15 @@ fn open_cluster(
     }
     let nodes = cluster_nodes(&settings.url).map_err(OpenError::InvalidUrl)?;
     // Every call has the store's deadline around it; the client's own retries (redirections,
-    // a failover's reconnects) stay within it.
+    // a failover's reconnects and slot-map refreshes) stay within it, frequent enough that a
+    // call waiting out a failover sees the new master soon after it takes over.
     let builder = || {
         ClusterClientBuilder::new(nodes.clone())
             .connection_timeout(settings.timeout)
             .response_timeout(settings.timeout)
-            .retries(4)
-            .min_retry_wait(50)
-            .max_retry_wait(500)
+            .retries(8)
+            .min_retry_wait(25)
+            .max_retry_wait(250)
     };
     let client = builder()
         .build()

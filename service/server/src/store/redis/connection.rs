@@ -48,36 +48,39 @@ impl StoreConnection {
         ::redis::from_redis_value(reply).map_err(Into::into)
     }
 
-    /// How many replicas the server that holds `key` has connected now (`ROLE`).
-    pub(super) async fn replica_count(&mut self, key: &str) -> ::redis::RedisResult<usize> {
+    /// How many replicas the server that holds `key` has connected now (`ROLE`); `None` when
+    /// the node asked is no longer a master (the slot moved or failed over meanwhile).
+    pub(super) async fn replica_count(&mut self, key: &str) -> ::redis::RedisResult<Option<usize>> {
         let reply = self.on_master_of(key, ::redis::cmd("ROLE")).await?;
         Ok(connected_replicas(&reply))
     }
 
-    /// Sends `command` to the master holding `key` (on one server: to the server).
+    /// Sends `command` to the master holding `key` (on one server: to the server). An error
+    /// answer (a node that became a replica, a cluster that is down) is an error, never a value.
     async fn on_master_of(&mut self, key: &str, command: Cmd) -> ::redis::RedisResult<Value> {
-        match self {
-            StoreConnection::Single(connection) => command.query_async(connection).await,
+        let reply = match self {
+            StoreConnection::Single(connection) => command.query_async(connection).await?,
             StoreConnection::Cluster(connection) => {
                 let route = Route::with_key(key, SlotAddr::Master);
                 let routing = RoutingInfo::SingleNode(SingleNodeRoutingInfo::SpecificNode(route));
-                connection.route_command(command, routing).await
+                connection.route_command(command, routing).await?
             }
-        }
+        };
+        reply.extract_error()
     }
 }
 
 /// The number of replicas in a master's `ROLE` answer (`["master", offset, [replica, ...]]`);
-/// 0 for anything else.
-fn connected_replicas(role: &Value) -> usize {
+/// `None` for any other answer.
+fn connected_replicas(role: &Value) -> Option<usize> {
     match role {
         Value::Array(parts) => match parts.as_slice() {
             [Value::BulkString(kind), _, Value::Array(replicas)] if kind == b"master" => {
-                replicas.len()
+                Some(replicas.len())
             }
-            _ => 0,
+            _ => None,
         },
-        _ => 0,
+        _ => None,
     }
 }
 
@@ -124,10 +127,10 @@ mod tests {
         let master = |replicas: Vec<Value>| {
             Value::Array(vec![text("master"), Value::Int(42), Value::Array(replicas)])
         };
-        assert_eq!(connected_replicas(&master(vec![replica.clone()])), 1);
-        assert_eq!(connected_replicas(&master(vec![])), 0);
+        assert_eq!(connected_replicas(&master(vec![replica.clone()])), Some(1));
+        assert_eq!(connected_replicas(&master(vec![])), Some(0));
         let slave = Value::Array(vec![text("slave"), text("127.0.0.1"), Value::Int(7101)]);
-        assert_eq!(connected_replicas(&slave), 0);
-        assert_eq!(connected_replicas(&Value::Nil), 0);
+        assert_eq!(connected_replicas(&slave), None);
+        assert_eq!(connected_replicas(&Value::Nil), None);
     }
 }
