@@ -628,8 +628,9 @@ impl SessionStore for RedisStore {
     }
 }
 
+/// Locks `mutex`, poisoned or not: every lock of this store guards a few map operations that
+/// cannot panic half-way, so a poisoned lock is still consistent.
 fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Every update under this lock is one map operation, so a poisoned lock is consistent.
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())

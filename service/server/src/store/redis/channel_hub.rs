@@ -29,6 +29,7 @@ use tokio::sync::{Notify, mpsc, watch};
 use super::connection::StoreConnection;
 use super::failure::bounded;
 use super::hub::{Signal, subscription};
+use super::lock;
 use crate::store::{StoreError, VersionStream};
 
 /// How often every watched game's version is read, whatever pub/sub delivered.
@@ -331,14 +332,6 @@ fn published_version(data: &[Value]) -> Option<(String, u64)> {
         )),
         _ => None,
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Every update under this lock is a few map operations that cannot panic half-way, so a
-    // poisoned lock is still consistent.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
 use super::failure::{bounded, classify};
+use super::lock;
 use crate::store::{StoreError, VersionStream};
 
 /// How long one `XREAD` blocks; also the longest a new watcher may wait to be read when its
@@ -423,14 +424,6 @@ fn latest_versions(reply: Value) -> Result<Vec<(String, u64)>, StoreError> {
 /// The version of a stream entry id `<version>-0`.
 fn entry_version(entry_id: &str) -> Option<u64> {
     entry_id.split_once('-')?.0.parse().ok()
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // Every update under this lock is a single map operation, so a poisoned lock is still
-    // consistent.
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]
