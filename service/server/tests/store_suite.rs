@@ -179,6 +179,18 @@ macro_rules! suite {
     };
 }
 
+/// The cases of every store that replicas share over the network (two stores, one Redis) and
+/// whose time is the Redis clock, each as its own test.
+macro_rules! networked_cases {
+    ($harness:expr) => {
+        suite!(@cases $harness, #[tokio::test],
+            replicas_watch_each_others_commits,
+            one_reader_follows_many_games,
+            games_expire_on_the_redis_clock,
+        );
+    };
+}
+
 suite!(memory, Memory, #[tokio::test(start_paused = true)]);
 suite!(redis_store, Redis::new(), #[tokio::test]);
 suite!(redis_cluster, cluster::Cluster::new(), #[tokio::test]);
@@ -637,20 +649,7 @@ const POLLS: usize = 200;
 mod redis_only {
     use super::*;
 
-    #[tokio::test]
-    async fn games_expire_on_the_redis_clock() {
-        super::games_expire_on_the_redis_clock(&Redis::new()).await;
-    }
-
-    #[tokio::test]
-    async fn replicas_watch_each_others_commits() {
-        super::replicas_watch_each_others_commits(&Redis::new()).await;
-    }
-
-    #[tokio::test]
-    async fn one_reader_follows_many_games() {
-        super::one_reader_follows_many_games(&Redis::new()).await;
-    }
+    networked_cases!(Redis::new());
 
     #[tokio::test]
     async fn every_key_of_a_game_shares_its_hash_tag_and_ttl() {

@@ -14,6 +14,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::common::{Picker, Played, assert_history_lists, pigeon_chess};
+use crate::redis_replicas::through;
 use crate::server::TestServer;
 use deckmate::{ActOptions, Client, CreateOptions, Error, Game, RetryPolicy, pb};
 use futures::StreamExt;
@@ -176,21 +177,6 @@ async fn patient_client(server: &TestServer) -> Client {
         initial_backoff: Duration::from_millis(50),
         max_backoff: Duration::from_millis(250),
     })
-}
-
-/// The same game as seen through another replica's client.
-fn through(client: &Client, game: &Game) -> Game {
-    Game {
-        id: game.id.clone(),
-        variant: game.variant.clone(),
-        seats: game
-            .seats
-            .iter()
-            .map(|seat| client.seat(&game.id, seat.seat(), seat.token()).unwrap())
-            .collect(),
-        seed_commitment: game.seed_commitment.clone(),
-        version: game.version,
-    }
 }
 
 /// What one game's player saw.

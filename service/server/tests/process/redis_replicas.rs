@@ -58,7 +58,7 @@ async fn replica() -> TestServer {
 }
 
 /// The same game as seen through another replica's client.
-fn through(client: &Client, game: &Game) -> Game {
+pub(crate) fn through(client: &Client, game: &Game) -> Game {
     Game {
         id: game.id.clone(),
         variant: game.variant.clone(),

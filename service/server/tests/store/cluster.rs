@@ -108,20 +108,7 @@ impl Harness for Cluster {
     }
 }
 
-#[tokio::test]
-async fn replicas_watch_each_others_commits() {
-    super::replicas_watch_each_others_commits(&Cluster::new()).await;
-}
-
-#[tokio::test]
-async fn one_reader_follows_many_games() {
-    super::one_reader_follows_many_games(&Cluster::new()).await;
-}
-
-#[tokio::test]
-async fn games_expire_on_the_redis_clock() {
-    super::games_expire_on_the_redis_clock(&Cluster::new()).await;
-}
+networked_cases!(Cluster::new());
 
 #[tokio::test]
 async fn the_game_index_is_sharded_over_slots() {
