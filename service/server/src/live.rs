@@ -13,8 +13,9 @@ use crate::error::ApiError;
 /// A running game: creation parameters, the table and the action log.
 ///
 /// The version is the number of accepted actions. Everything that happened can be rebuilt by
-/// replaying the log from the seed, which is how past versions are viewed (watch resumption,
-/// request-id retries, history).
+/// replaying the log, which is how past versions are viewed (watch resumption, request-id
+/// retries, history); implementations keep snapshots so that such a view costs the same early
+/// and late in a game.
 pub trait LiveGame: Send + Sync + fmt::Debug {
     /// The game.
     fn kind(&self) -> GameKind;
@@ -28,22 +29,32 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     fn seed(&self) -> Seed;
     /// The effective config, defaults filled in.
     fn config(&self) -> pb::GameConfig;
-    /// A copy to apply an action to before committing it.
+    /// A copy to apply an action to before committing it. Its cost does not grow with the
+    /// game's length (the log is shared, not copied).
     fn clone_box(&self) -> Box<dyn LiveGame>;
     /// Decodes and applies one action of `seat`; on success the version grows by one. On error
     /// nothing changes.
     fn act(&mut self, seat: Seat, action: &pb::Action) -> Result<(), ApiError>;
     /// The game as `viewer` sees it now (`game_id` left empty for the caller to fill).
     fn view(&self, viewer: Viewer) -> pb::ObserveResponse;
-    /// The views of every version in `(after, current]`, in order, rebuilt by replay.
-    fn views_since(&self, viewer: Viewer, after: u64)
-    -> Result<Vec<pb::ObserveResponse>, ApiError>;
+    /// The views of every version in `(after, up_to]`, in order (`up_to` at most the current
+    /// version). Callers page long ranges, so that no caller holds a whole game's views at once.
+    fn views_between(
+        &self,
+        viewer: Viewer,
+        after: u64,
+        up_to: u64,
+    ) -> Result<Vec<pb::ObserveResponse>, ApiError>;
     /// The view of one past or current version.
     fn view_at(&self, viewer: Viewer, version: u64) -> Result<pb::ObserveResponse, ApiError>;
-    /// The event log as `viewer` may know it (complete once the game is over), plus, once over,
-    /// every action.
-    fn history(&self, viewer: Viewer)
-    -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError>;
+    /// The events of the versions in `versions` (inclusive, within `0..=current`) as `viewer`
+    /// may know them (complete once the game is over), plus, once over, the actions that
+    /// produced those versions.
+    fn history(
+        &self,
+        viewer: Viewer,
+        versions: std::ops::RangeInclusive<u64>,
+    ) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError>;
     /// The game serialized for a persistent store.
     fn encode(&self) -> Result<Vec<u8>, ApiError>;
 }

@@ -3,8 +3,9 @@
 //! A session holds the creation parameters (config, seat count, seed), the current
 //! [`Table`] (which knows the rules [`Edition`] the game was dealt under), the action log, and
 //! the full events of the current version, so that `act` and `view` never replay. Past versions
-//! (watch resumption, request-id retries, history) are rebuilt by replaying the log from the
-//! seed, under the game's own edition, in a single pass.
+//! (watch resumption, request-id retries, history) are rebuilt by replaying, under the game's
+//! own edition, from the nearest snapshot the [`ActionLog`] keeps every
+//! [`action_log::CHUNK`] actions, so their cost does not grow with the game's length.
 //!
 //! # Stored format
 //!
@@ -30,6 +31,7 @@
 //! in format 2.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 
 use deckmate_engine::{
     Edition, Game, GameKind, PlayError, Seat, Seed, Table, TableAction, TableEvent, Viewer,
@@ -45,6 +47,10 @@ use crate::codec::common::{
 use crate::error::ApiError;
 use crate::live::LiveGame;
 
+mod action_log;
+
+use action_log::{ActionLog, Dealt, Entry};
+
 /// The format version [`LiveGame::encode`] writes (see the module documentation).
 pub const SESSION_FORMAT: u32 = 2;
 
@@ -57,7 +63,7 @@ pub struct Session<G: GameCodec> {
     seats: usize,
     seed: Seed,
     table: Table<G>,
-    log: Vec<(Seat, TableAction<G::Action>)>,
+    log: ActionLog<G>,
     /// The full events of the current version: the setup events at version 0, then those of
     /// the latest action.
     latest_events: Vec<TableEvent<G::Event>>,
@@ -75,7 +81,7 @@ impl<G: GameCodec> Session<G> {
             seats,
             seed,
             table,
-            log: Vec::new(),
+            log: ActionLog::new(),
             latest_events: setup_events,
         })
     }
@@ -102,7 +108,7 @@ impl<G: GameCodec> Session<G> {
                     seats: start.seats as usize,
                     seed: start.seed,
                     table,
-                    log: start.log,
+                    log: ActionLog::from_entries(start.log)?,
                     latest_events,
                 })
             }
@@ -131,10 +137,22 @@ impl<G: GameCodec> Session<G> {
         seats: usize,
         seed: Seed,
         edition: Edition,
-        log: Vec<(Seat, TableAction<G::Action>)>,
+        entries: Vec<Entry<G>>,
     ) -> Result<Self, ApiError> {
-        let (table, latest_events) =
-            replay_log::<G>(&config, seats, seed, edition, &log, |_, _, _| {})?;
+        let (mut table, mut latest_events) = Table::<G>::new_in(&config, seats, seed, edition)
+            .map_err(|error| {
+                ApiError::Internal(format!("replaying a {} game: setup: {error}", G::ID))
+            })?;
+        let mut log = ActionLog::new();
+        for (index, (seat, action)) in entries.into_iter().enumerate() {
+            latest_events = table.apply(seat, &action).map_err(|error| {
+                ApiError::Internal(format!(
+                    "replaying a {} game: action {index} rejected: {error}",
+                    G::ID
+                ))
+            })?;
+            log.push((seat, action), &table)?;
+        }
         Ok(Session {
             config,
             seats,
@@ -147,35 +165,29 @@ impl<G: GameCodec> Session<G> {
 
     /// The current version: the number of accepted actions.
     fn current_version(&self) -> u64 {
-        self.log.len() as u64
+        self.log.len()
     }
 
-    /// The seat whose action made `version`; `None` for version 0 (setup).
-    fn actor(&self, version: u64) -> Option<Seat> {
-        let index = usize::try_from(version.checked_sub(1)?).ok()?;
-        self.log.get(index).map(|(seat, _)| *seat)
+    /// The game's deal under its own edition: version 0 and its setup events.
+    fn deal(&self) -> Result<Dealt<G>, ApiError> {
+        Table::<G>::new_in(&self.config, self.seats, self.seed, self.table.edition()).map_err(
+            |error| ApiError::Internal(format!("replaying a {} game: setup: {error}", G::ID)),
+        )
     }
 
-    /// Rebuilds the game from the seed and calls `visit(version, table, events)` for version 0
-    /// and after each action, up to and including version `last`. One pass, no copies.
+    /// Calls `visit(version, table, events, actor)` for every version in `first..=last` (at most
+    /// the current version), in order, replaying from the nearest snapshot before `first`.
     fn replay(
         &self,
+        first: u64,
         last: u64,
-        visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>]),
+        mut visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>], Option<Seat>),
     ) -> Result<(), ApiError> {
-        let steps = usize::try_from(last)
-            .unwrap_or(usize::MAX)
-            .min(self.log.len());
-        let edition = self.table.edition();
-        replay_log::<G>(
-            &self.config,
-            self.seats,
-            self.seed,
-            edition,
-            &self.log[..steps],
-            visit,
-        )?;
-        Ok(())
+        let deal = || self.deal();
+        self.log
+            .replay(first, last, deal, |version, table, events, entry| {
+                visit(version, table, events, entry.map(|(seat, _)| *seat));
+            })
     }
 
     /// Rejects versions after the current one.
@@ -195,6 +207,7 @@ impl<G: GameCodec> Session<G> {
         table: &Table<G>,
         version: u64,
         events: &[TableEvent<G::Event>],
+        actor: Option<Seat>,
         viewer: Viewer,
     ) -> pb::ObserveResponse {
         let over = table.is_over();
@@ -227,43 +240,12 @@ impl<G: GameCodec> Session<G> {
             seat: seat.map(seat_to_u32),
             legal_actions,
             observation: Some(G::encode_observation(&table.observe(viewer))),
-            recent_events: project_events::<G>(events, version, self.actor(version), viewer, over),
+            recent_events: project_events::<G>(events, version, actor, viewer, over),
             meta_actions,
             seats: self.seats as u32,
             draw_offered_by: table.draw_offer().map(seat_to_u32),
         }
     }
-}
-
-/// A replayed table and the events of its last version.
-type Replayed<G> = (Table<G>, Vec<TableEvent<<G as Game>::Event>>);
-
-/// Deals a game of `G` under `edition` and applies `log` in order, calling
-/// `visit(version, table, events)` for version 0 (the setup) and after each action; returns the
-/// last table and its events. A rejected action means the stored game is corrupt.
-fn replay_log<G: GameCodec>(
-    config: &G::Config,
-    seats: usize,
-    seed: Seed,
-    edition: Edition,
-    log: &[(Seat, TableAction<G::Action>)],
-    mut visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>]),
-) -> Result<Replayed<G>, ApiError> {
-    let (mut table, mut events) =
-        Table::<G>::new_in(config, seats, seed, edition).map_err(|error| {
-            ApiError::Internal(format!("replaying a {} game: setup: {error}", G::ID))
-        })?;
-    visit(0, &table, &events);
-    for (index, (seat, action)) in log.iter().enumerate() {
-        events = table.apply(*seat, action).map_err(|error| {
-            ApiError::Internal(format!(
-                "replaying a {} game: action {index} rejected: {error}",
-                G::ID
-            ))
-        })?;
-        visit(index as u64 + 1, &table, &events);
-    }
-    Ok((table, events))
 }
 
 /// A stored session that cannot be decoded: the store is corrupt.
@@ -372,7 +354,7 @@ impl<G: GameCodec> LiveGame for Session<G> {
         let action = decode_table_action::<G>(action)?;
         // `Table::apply` changes nothing when it fails, so neither does this.
         let events = self.table.apply(seat, &action).map_err(play_error)?;
-        self.log.push((seat, action));
+        self.log.push((seat, action), &self.table)?;
         self.latest_events = events;
         Ok(())
     }
@@ -382,29 +364,29 @@ impl<G: GameCodec> LiveGame for Session<G> {
             &self.table,
             self.current_version(),
             &self.latest_events,
+            self.log.last_actor(),
             viewer,
         )
     }
 
-    fn views_since(
+    fn views_between(
         &self,
         viewer: Viewer,
         after: u64,
+        up_to: u64,
     ) -> Result<Vec<pb::ObserveResponse>, ApiError> {
-        self.check_version(after, "version")?;
-        let current = self.current_version();
-        if after == current {
+        self.check_version(up_to, "version")?;
+        if after >= up_to {
             return Ok(Vec::new());
         }
-        if after + 1 == current {
+        let current = self.current_version();
+        if after + 1 == up_to && up_to == current {
             // The common case of a watcher one version behind: no replay needed.
             return Ok(vec![self.view(viewer)]);
         }
-        let mut views = Vec::with_capacity((current - after) as usize);
-        self.replay(current, |version, table, events| {
-            if version > after {
-                views.push(self.build_view(table, version, events, viewer));
-            }
+        let mut views = Vec::with_capacity((up_to - after) as usize);
+        self.replay(after + 1, up_to, |version, table, events, actor| {
+            views.push(self.build_view(table, version, events, actor, viewer));
         })?;
         Ok(views)
     }
@@ -415,10 +397,8 @@ impl<G: GameCodec> LiveGame for Session<G> {
             return Ok(self.view(viewer));
         }
         let mut found = None;
-        self.replay(version, |at, table, events| {
-            if at == version {
-                found = Some(self.build_view(table, at, events, viewer));
-            }
+        self.replay(version, version, |at, table, events, actor| {
+            found = Some(self.build_view(table, at, events, actor, viewer));
         })?;
         found.ok_or_else(|| {
             ApiError::Internal(format!(
@@ -431,43 +411,49 @@ impl<G: GameCodec> LiveGame for Session<G> {
     fn history(
         &self,
         viewer: Viewer,
+        versions: RangeInclusive<u64>,
     ) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError> {
+        let (first, last) = versions.into_inner();
+        self.check_version(last, "version")?;
+        if first > last {
+            return Ok((Vec::new(), Vec::new()));
+        }
         // Secrets are revealed only once the game is over (docs/ARCHITECTURE.md §3, GetHistory).
         let reveal = self.table.is_over();
         let mut events = Vec::new();
-        self.replay(self.current_version(), |version, _, version_events| {
-            events.extend(project_events::<G>(
-                version_events,
-                version,
-                self.actor(version),
-                viewer,
-                reveal,
-            ));
-        })?;
-        let actions = if reveal {
-            self.log
-                .iter()
-                .enumerate()
-                .map(|(index, (seat, action))| pb::HistoryAction {
-                    version: index as u64 + 1,
-                    seat: seat_to_u32(*seat),
-                    action: Some(encode_table_action::<G>(action)),
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let mut actions = Vec::new();
+        let deal = || self.deal();
+        self.log
+            .replay(first, last, deal, |version, _, version_events, entry| {
+                let actor = entry.map(|(seat, _)| *seat);
+                events.extend(project_events::<G>(
+                    version_events,
+                    version,
+                    actor,
+                    viewer,
+                    reveal,
+                ));
+                // The actions reveal every secret: only once the game is over.
+                if let (true, Some((seat, action))) = (reveal, entry) {
+                    actions.push(pb::HistoryAction {
+                        version,
+                        seat: seat_to_u32(*seat),
+                        action: Some(encode_table_action::<G>(action)),
+                    });
+                }
+            })?;
         Ok((events, actions))
     }
 
     fn encode(&self) -> Result<Vec<u8>, ApiError> {
+        let log = self.log.entries()?;
         let record = StoredSessionRef::<G> {
             format: SESSION_FORMAT,
             game: G::ID,
             config: &self.config,
             seats: self.seats as u32,
             seed: &self.seed,
-            log: &self.log,
+            log: &log,
             table: &self.table,
             latest_events: &self.latest_events,
         };
@@ -739,7 +725,7 @@ mod tests {
             let current = session.version();
             assert_eq!(recorded.len() as u64, current + 1);
             for (index, viewer) in [S0, S1, Viewer::Spectator].into_iter().enumerate() {
-                let views = session.views_since(viewer, 0).unwrap();
+                let views = session.views_between(viewer, 0, current).unwrap();
                 assert_eq!(views.len() as u64, current);
                 for (offset, view) in views.iter().enumerate() {
                     assert_eq!(view.version, offset as u64 + 1);
@@ -747,13 +733,23 @@ mod tests {
                 }
                 assert_eq!(views.last(), Some(&session.view(viewer)));
 
-                let tail = session.views_since(viewer, current - 3).unwrap();
+                let tail = session.views_between(viewer, current - 3, current).unwrap();
                 assert_eq!(tail.as_slice(), &views[views.len() - 3..]);
+                // Any page, including one across a snapshot boundary.
+                for (after, up_to) in [(3, 7), (60, 70.min(current)), (0, 1)] {
+                    let page = session.views_between(viewer, after, up_to).unwrap();
+                    assert_eq!(page.as_slice(), &views[after as usize..up_to as usize]);
+                }
                 assert_eq!(
-                    session.views_since(viewer, current - 1).unwrap(),
+                    session.views_between(viewer, current - 1, current).unwrap(),
                     vec![session.view(viewer)]
                 );
-                assert!(session.views_since(viewer, current).unwrap().is_empty());
+                assert!(
+                    session
+                        .views_between(viewer, current, current)
+                        .unwrap()
+                        .is_empty()
+                );
 
                 for version in [0, 1, current / 2, current - 1, current] {
                     let view = session.view_at(viewer, version).unwrap();
@@ -761,7 +757,7 @@ mod tests {
                 }
             }
             assert!(matches!(
-                session.views_since(S0, current + 1),
+                session.views_between(S0, current, current + 1),
                 Err(ApiError::InvalidRequest(_))
             ));
             assert!(matches!(
@@ -788,7 +784,7 @@ mod tests {
         let mut picker = Picker::new(21);
         // Play until seat 1 has placed a card face down, with the game still running.
         let placed_by_one = |session: &PcSession| {
-            let (events, _) = session.history(S1).unwrap();
+            let (events, _) = session.history(S1, 0..=session.version()).unwrap();
             pc_events(&events).any(|(_, kind)| matches!(kind, PcEvent::Placed(p) if p.seat == 1))
         };
         while !placed_by_one(&session) {
@@ -797,7 +793,7 @@ mod tests {
         }
         assert!(!session.is_over());
 
-        let (seen_by_zero, actions) = session.history(S0).unwrap();
+        let (seen_by_zero, actions) = session.history(S0, 0..=session.version()).unwrap();
         assert!(actions.is_empty());
         assert!(!shows_secrets_of(&seen_by_zero, 1));
         // The counts and spots stay public.
@@ -822,9 +818,11 @@ mod tests {
         );
         // A seat sees its own secrets.
         assert!(shows_secrets_of(&seen_by_zero, 0));
-        let (seen_by_one, _) = session.history(S1).unwrap();
+        let (seen_by_one, _) = session.history(S1, 0..=session.version()).unwrap();
         assert!(shows_secrets_of(&seen_by_one, 1) && !shows_secrets_of(&seen_by_one, 0));
-        let (public, actions) = session.history(Viewer::Spectator).unwrap();
+        let (public, actions) = session
+            .history(Viewer::Spectator, 0..=session.version())
+            .unwrap();
         assert!(actions.is_empty());
         assert!(!shows_secrets_of(&public, 0) && !shows_secrets_of(&public, 1));
 
@@ -837,15 +835,18 @@ mod tests {
                 .all(|pair| pair[0].version <= pair[1].version)
         );
         assert_eq!(public.last().unwrap().version, session.version());
+        let log = session.log.entries().unwrap();
         for event in public.iter().filter(|e| e.version > 0) {
-            let (seat, _) = &session.log[event.version as usize - 1];
+            let (seat, _) = &log[event.version as usize - 1];
             assert_eq!(event.seat, Some(u32::from(seat.0)));
         }
 
         while !session.is_over() {
             random_step(&mut session, &mut picker);
         }
-        let (revealed, actions) = session.history(Viewer::Spectator).unwrap();
+        let (revealed, actions) = session
+            .history(Viewer::Spectator, 0..=session.version())
+            .unwrap();
         assert!(shows_secrets_of(&revealed, 0) && shows_secrets_of(&revealed, 1));
         assert!(pc_events(&revealed).all(|(_, kind)| match kind {
             PcEvent::CardsDrawn(drawn) => drawn.pieces.len() as u32 == drawn.count,
@@ -855,14 +856,18 @@ mod tests {
             _ => true,
         }));
         assert_eq!(actions.len() as u64, session.version());
+        let log = session.log.entries().unwrap();
         for (index, action) in actions.iter().enumerate() {
-            let (seat, logged) = &session.log[index];
+            let (seat, logged) = &log[index];
             assert_eq!(action.version, index as u64 + 1);
             assert_eq!(action.seat, u32::from(seat.0));
             let wire = action.action.as_ref().unwrap();
             assert_eq!(&decode_table_action::<PigeonChess>(wire).unwrap(), logged);
         }
-        assert_eq!(session.history(S0).unwrap().0, revealed);
+        assert_eq!(
+            session.history(S0, 0..=session.version()).unwrap().0,
+            revealed
+        );
         let last = session.view(S1);
         assert!(
             last.recent_events
@@ -883,12 +888,18 @@ mod tests {
         let restored = PcSession::decode(&bytes).unwrap();
         assert_eq!(restored.encode().unwrap(), bytes);
         assert_eq!(restored.table, session.table);
-        assert_eq!(restored.log, session.log);
+        assert_eq!(
+            restored.log.entries().unwrap(),
+            session.log.entries().unwrap()
+        );
         assert_eq!(restored.seed, session.seed);
         for viewer in [S0, S1, Viewer::Spectator] {
             assert_eq!(restored.view(viewer), session.view(viewer));
         }
-        assert_eq!(restored.history(S0), session.history(S0));
+        assert_eq!(
+            restored.history(S0, 0..=restored.version()),
+            session.history(S0, 0..=session.version())
+        );
 
         let mut newer = bytes.clone();
         newer[0] = 3;
@@ -908,7 +919,7 @@ mod tests {
             config: &session.config,
             seats: 2,
             seed: &session.seed,
-            log: &session.log,
+            log: &session.log.entries().unwrap(),
             table: &session.table,
             latest_events: &session.latest_events,
         })

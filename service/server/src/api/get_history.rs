@@ -15,7 +15,7 @@ pub(super) async fn handle(
     let (record, viewer) = load_for_reader(api, request, |request| &request.game_id).await?;
     let game = &record.game;
     let over = game.is_over();
-    let (events, actions) = game.history(viewer)?;
+    let (events, actions) = game.history(viewer, 0..=game.version())?;
     Ok(pb::GetHistoryResponse {
         game_id: record.id.clone(),
         variant: game.kind().id().to_string(),

@@ -63,7 +63,9 @@ pub(super) async fn handle(
             request.from_version
         )));
     }
-    let missed = record.game.views_since(viewer, request.from_version)?;
+    let missed = record
+        .game
+        .views_between(viewer, request.from_version, current)?;
     let watcher = Watcher {
         store: api.store.clone(),
         id: record.id.clone(),
@@ -189,8 +191,11 @@ impl Watcher {
         if current <= self.queued_up_to {
             return Ok(());
         }
-        self.pending
-            .extend(record.game.views_since(self.viewer, self.queued_up_to)?);
+        self.pending.extend(
+            record
+                .game
+                .views_between(self.viewer, self.queued_up_to, current)?,
+        );
         self.queued_up_to = current;
         self.over = record.game.is_over();
         Ok(())

@@ -394,13 +394,22 @@ mod tests {
                 ..Default::default()
             }
         }
-        fn views_since(&self, _: Viewer, _: u64) -> Result<Vec<pb::ObserveResponse>, ApiError> {
+        fn views_between(
+            &self,
+            _: Viewer,
+            _: u64,
+            _: u64,
+        ) -> Result<Vec<pb::ObserveResponse>, ApiError> {
             Ok(Vec::new())
         }
         fn view_at(&self, viewer: Viewer, _: u64) -> Result<pb::ObserveResponse, ApiError> {
             Ok(self.view(viewer))
         }
-        fn history(&self, _: Viewer) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError> {
+        fn history(
+            &self,
+            _: Viewer,
+            _: std::ops::RangeInclusive<u64>,
+        ) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError> {
             Ok((Vec::new(), Vec::new()))
         }
         fn encode(&self) -> Result<Vec<u8>, ApiError> {

@@ -1,0 +1,382 @@
+//! [`ActionLog`]: a session's accepted actions, cheap to copy and with snapshots, so that
+//! neither an `Act` nor a past view costs more as the game grows (docs/PERFORMANCE.md, "Cost
+//! independent of game length").
+//!
+//! The log is cut into chunks of [`CHUNK`] actions. A full chunk is frozen: its actions are
+//! kept postcard-encoded behind an `Arc`, shared by every copy of the session, next to a
+//! snapshot of the table at the chunk's first version (postcard too, so a finished long game
+//! stays small in memory). Copying the log — which `Act` does, to apply an action to a copy
+//! that a failed commit can drop — copies one pointer per frozen chunk and at most
+//! `CHUNK - 1` unfrozen actions, whatever the game's length.
+//!
+//! A snapshot is taken when a chunk fills during play. A log read back from a stored record
+//! (which holds the flat action list, not the snapshots: stored records stay small) starts
+//! without them; the first past view that needs one replays from the nearest earlier snapshot
+//! (at worst from the seed) and keeps every snapshot it passes, for every copy of the log.
+//! Version 0 never needs one: it is the deal, rebuilt from the seed.
+
+use std::sync::{Arc, OnceLock};
+
+use deckmate_engine::{Game, Seat, Table, TableAction, TableEvent};
+
+use crate::error::ApiError;
+
+/// Actions per chunk: a past view replays at most this many actions from its snapshot. Each
+/// frozen chunk costs one table snapshot (a few hundred bytes) in memory.
+pub(super) const CHUNK: usize = 64;
+
+/// One accepted action: the seat that took it and the action.
+pub(super) type Entry<G> = (Seat, TableAction<<G as Game>::Action>);
+
+/// A table snapshot, postcard-encoded, filled at most once (eagerly in play, lazily after
+/// decoding) and shared by every copy of the log.
+type Snapshot = Arc<OnceLock<Box<[u8]>>>;
+
+/// A full chunk of [`CHUNK`] actions.
+struct FrozenChunk {
+    /// The table at the chunk's first version (before its first action).
+    start: Snapshot,
+    /// The chunk's actions, a postcard `Vec<Entry<G>>`.
+    actions: Box<[u8]>,
+}
+
+/// The accepted actions of one game, in order (see the module documentation).
+pub(super) struct ActionLog<G: Game> {
+    frozen: Vec<Arc<FrozenChunk>>,
+    /// The actions after the last frozen chunk (fewer than [`CHUNK`]).
+    tail: Vec<Entry<G>>,
+    /// The table at the tail's first version.
+    tail_start: Snapshot,
+    /// The seat of the last action (the actor of the current version).
+    last_seat: Option<Seat>,
+}
+
+impl<G: Game> Clone for ActionLog<G> {
+    fn clone(&self) -> Self {
+        ActionLog {
+            frozen: self.frozen.clone(),
+            tail: self.tail.clone(),
+            tail_start: self.tail_start.clone(),
+            last_seat: self.last_seat,
+        }
+    }
+}
+
+impl<G: Game> ActionLog<G> {
+    /// An empty log.
+    pub(super) fn new() -> Self {
+        ActionLog {
+            frozen: Vec::new(),
+            tail: Vec::new(),
+            tail_start: Snapshot::default(),
+            last_seat: None,
+        }
+    }
+
+    /// A log of `entries` with no snapshots yet (they are rebuilt when first needed).
+    pub(super) fn from_entries(entries: Vec<Entry<G>>) -> Result<Self, ApiError> {
+        let mut log = ActionLog::new();
+        log.last_seat = entries.last().map(|(seat, _)| *seat);
+        let mut entries = entries.into_iter();
+        loop {
+            let chunk: Vec<Entry<G>> = entries.by_ref().take(CHUNK).collect();
+            if chunk.len() < CHUNK {
+                log.tail = chunk;
+                return Ok(log);
+            }
+            log.frozen.push(Arc::new(FrozenChunk {
+                start: Snapshot::default(),
+                actions: encode::<G, _>(&chunk)?,
+            }));
+        }
+    }
+
+    /// The number of actions.
+    pub(super) fn len(&self) -> u64 {
+        (self.frozen.len() * CHUNK + self.tail.len()) as u64
+    }
+
+    /// Appends the action that made `table` (the table after it). When this fills the tail, the
+    /// tail is frozen and `table` becomes the next chunk's snapshot.
+    pub(super) fn push(&mut self, entry: Entry<G>, table: &Table<G>) -> Result<(), ApiError> {
+        self.last_seat = Some(entry.0);
+        self.tail.push(entry);
+        if self.tail.len() == CHUNK {
+            let actions = encode::<G, _>(&self.tail)?;
+            let snapshot = encode::<G, _>(table)?;
+            let start = std::mem::take(&mut self.tail_start);
+            self.frozen.push(Arc::new(FrozenChunk { start, actions }));
+            self.tail.clear();
+            self.tail_start = Arc::new(OnceLock::from(snapshot));
+        }
+        Ok(())
+    }
+
+    /// Every action, in order (decoding the frozen chunks).
+    pub(super) fn entries(&self) -> Result<Vec<Entry<G>>, ApiError> {
+        let mut entries = Vec::with_capacity(self.len() as usize);
+        for chunk in &self.frozen {
+            entries.extend(decode::<G, Vec<Entry<G>>>(&chunk.actions)?);
+        }
+        entries.extend(self.tail.iter().cloned());
+        Ok(entries)
+    }
+
+    /// The actions of chunk `index` (the tail when `index` is the frozen count).
+    fn chunk_entries(&self, index: usize) -> Result<Vec<Entry<G>>, ApiError> {
+        match self.frozen.get(index) {
+            Some(chunk) => decode::<G, Vec<Entry<G>>>(&chunk.actions),
+            None => Ok(self.tail.clone()),
+        }
+    }
+
+    /// The snapshot cell of chunk `index` (the tail's when `index` is the frozen count).
+    fn start_cell(&self, index: usize) -> &Snapshot {
+        match self.frozen.get(index) {
+            Some(chunk) => &chunk.start,
+            None => &self.tail_start,
+        }
+    }
+
+    /// Replays the versions `first..=last` (`last` at most [`ActionLog::len`]): calls
+    /// `visit(version, table, events, entry)` (`entry` is the action that made the version) for
+    /// each, in order, starting from the nearest
+    /// snapshot before `first` (`deal` builds version 0 and its setup events). Snapshots missing
+    /// on the way are kept. A rejected action means the stored game is corrupt.
+    pub(super) fn replay(
+        &self,
+        first: u64,
+        last: u64,
+        deal: impl FnOnce() -> Result<Dealt<G>, ApiError>,
+        mut visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>], Option<&Entry<G>>),
+    ) -> Result<(), ApiError> {
+        debug_assert!(first <= last && last <= self.len());
+        if first == 0 {
+            let (table, events) = deal()?;
+            visit(0, &table, &events, None);
+            return self.replay_from(table, 0, last, 1, visit);
+        }
+        // The table at version `first - 1`: from the chunk that holds that version.
+        let chunk = (first as usize - 1) / CHUNK;
+        let table = self.snapshot(chunk, deal)?;
+        self.replay_from(table, chunk, last, first, visit)
+    }
+
+    /// Applies the actions from the start of chunk `chunk` (whose table is `table`) up to
+    /// version `last`, visiting versions from `first` on.
+    fn replay_from(
+        &self,
+        mut table: Table<G>,
+        chunk: usize,
+        last: u64,
+        first: u64,
+        mut visit: impl FnMut(u64, &Table<G>, &[TableEvent<G::Event>], Option<&Entry<G>>),
+    ) -> Result<(), ApiError> {
+        let mut version = (chunk * CHUNK) as u64;
+        let mut index = chunk;
+        while version < last {
+            for entry in self.chunk_entries(index)? {
+                version += 1;
+                let (seat, action) = &entry;
+                let events = table.apply(*seat, action).map_err(|error| {
+                    ApiError::Internal(format!(
+                        "replaying a {} game: action {version} rejected: {error}",
+                        G::ID
+                    ))
+                })?;
+                if version >= first {
+                    visit(version, &table, &events, Some(&entry));
+                }
+                if version == last {
+                    return Ok(());
+                }
+            }
+            index += 1;
+            // Keep the snapshot this replay just passed, for later views.
+            if index <= self.frozen.len() && self.start_cell(index).get().is_none() {
+                let _ = self.start_cell(index).set(encode::<G, _>(&table)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// The table at the start of chunk `index`, from its snapshot or rebuilt from the nearest
+    /// earlier one (keeping each snapshot rebuilt on the way).
+    fn snapshot(
+        &self,
+        index: usize,
+        deal: impl FnOnce() -> Result<Dealt<G>, ApiError>,
+    ) -> Result<Table<G>, ApiError> {
+        let known = (1..=index)
+            .rev()
+            .find(|&candidate| self.start_cell(candidate).get().is_some());
+        let (mut table, from) = match known {
+            Some(candidate) => {
+                let bytes = self.start_cell(candidate).get().map(|bytes| &bytes[..]);
+                (decode::<G, Table<G>>(bytes.unwrap_or_default())?, candidate)
+            }
+            None => (deal()?.0, 0),
+        };
+        for chunk in from..index {
+            for (seat, action) in self.chunk_entries(chunk)? {
+                table.apply(seat, &action).map_err(|error| {
+                    ApiError::Internal(format!(
+                        "replaying a {} game: chunk {chunk} rejected an action: {error}",
+                        G::ID
+                    ))
+                })?;
+            }
+            let _ = self.start_cell(chunk + 1).set(encode::<G, _>(&table)?);
+        }
+        Ok(table)
+    }
+
+    /// The seat whose action made the current version (`None` at version 0).
+    pub(super) fn last_actor(&self) -> Option<Seat> {
+        self.last_seat
+    }
+
+    /// The seat whose action made `version` (`None` for version 0).
+    #[cfg(test)]
+    fn actor(&self, version: u64) -> Result<Option<Seat>, ApiError> {
+        if version == self.len() {
+            return Ok(self.last_seat);
+        }
+        let Some(index) = version.checked_sub(1) else {
+            return Ok(None);
+        };
+        let index = index as usize;
+        let (chunk, offset) = (index / CHUNK, index % CHUNK);
+        if chunk == self.frozen.len() {
+            return Ok(self.tail.get(offset).map(|(seat, _)| *seat));
+        }
+        Ok(self
+            .chunk_entries(chunk)?
+            .get(offset)
+            .map(|(seat, _)| *seat))
+    }
+
+    /// Whether snapshot `index` is present (tests).
+    #[cfg(test)]
+    fn has_snapshot(&self, index: usize) -> bool {
+        self.start_cell(index).get().is_some()
+    }
+}
+
+/// A freshly dealt table and its setup events.
+pub(super) type Dealt<G> = (Table<G>, Vec<TableEvent<<G as Game>::Event>>);
+
+fn encode<G: Game, T: serde::Serialize + ?Sized>(value: &T) -> Result<Box<[u8]>, ApiError> {
+    postcard::to_allocvec(value)
+        .map(Vec::into_boxed_slice)
+        .map_err(|error| ApiError::Internal(format!("encoding a {} log chunk: {error}", G::ID)))
+}
+
+fn decode<G: Game, T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    postcard::from_bytes(bytes)
+        .map_err(|error| ApiError::Internal(format!("decoding a {} log chunk: {error}", G::ID)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::test_support::Picker;
+    use deckmate_engine::games::raindrop_chess::{Config, RaindropChess};
+    use deckmate_engine::{Edition, Seed};
+
+    type Game = RaindropChess;
+
+    fn deal() -> Result<Dealt<Game>, ApiError> {
+        Table::<Game>::new_in(&Config::default(), 2, Seed([3; 32]), Edition::LATEST)
+            .map_err(|error| ApiError::Internal(error.to_string()))
+    }
+
+    /// A played game: its log, and every table and event list by version.
+    #[allow(clippy::type_complexity)]
+    fn played(
+        actions: usize,
+    ) -> (
+        ActionLog<Game>,
+        Vec<(
+            Table<Game>,
+            Vec<TableEvent<<Game as deckmate_engine::Game>::Event>>,
+        )>,
+    ) {
+        let (mut table, events) = deal().unwrap();
+        let mut tables = vec![(table.clone(), events)];
+        let mut log = ActionLog::new();
+        let mut picker = Picker::new(5);
+        while tables.len() <= actions && !table.is_over() {
+            let seats: Vec<Seat> = table.to_act().iter().collect();
+            let seat = seats[picker.below(seats.len())];
+            let legal = table.legal_actions(seat);
+            let action = TableAction::Game(legal[picker.below(legal.len())].clone());
+            let events = table.apply(seat, &action).unwrap();
+            log.push((seat, action), &table).unwrap();
+            tables.push((table.clone(), events));
+        }
+        (log, tables)
+    }
+
+    fn replayed(
+        log: &ActionLog<Game>,
+        first: u64,
+        last: u64,
+    ) -> Vec<(u64, Table<Game>, Option<Seat>)> {
+        let mut seen = Vec::new();
+        log.replay(first, last, deal, |version, table, _, entry| {
+            seen.push((version, table.clone(), entry.map(|(seat, _)| *seat)));
+        })
+        .unwrap();
+        seen
+    }
+
+    #[test]
+    fn any_range_replays_exactly_from_snapshots_or_the_seed() {
+        let (log, tables) = played(3 * CHUNK + 10);
+        let current = log.len();
+        assert!(current > 2 * CHUNK as u64, "the game must span chunks");
+        let decoded = ActionLog::<Game>::from_entries(log.entries().unwrap()).unwrap();
+        assert!(
+            !decoded.has_snapshot(1),
+            "a decoded log starts without snapshots"
+        );
+        for source in [&log, &decoded] {
+            for (first, last) in [
+                (0, 0),
+                (0, 3),
+                (1, 1),
+                (60, 70),
+                (64, 64),
+                (65, 129),
+                (current - 2, current),
+                (current, current),
+            ] {
+                let seen = replayed(source, first, last);
+                let versions: Vec<u64> = seen.iter().map(|(version, _, _)| *version).collect();
+                assert_eq!(versions, (first..=last).collect::<Vec<_>>());
+                for (version, table, actor) in seen {
+                    assert_eq!(
+                        table, tables[version as usize].0,
+                        "table at version {version}"
+                    );
+                    assert_eq!(actor, source.actor(version).unwrap());
+                }
+            }
+        }
+        assert!(
+            decoded.has_snapshot(1) && decoded.has_snapshot(2),
+            "replays keep snapshots"
+        );
+        assert_eq!(decoded.entries().unwrap().len() as u64, current);
+    }
+
+    #[test]
+    fn copies_share_frozen_chunks() {
+        let (log, _) = played(2 * CHUNK + 3);
+        let copy = log.clone();
+        assert!(Arc::ptr_eq(&log.frozen[0], &copy.frozen[0]));
+        assert_eq!(copy.len(), log.len());
+        assert!(copy.tail.len() < CHUNK);
+    }
+}
