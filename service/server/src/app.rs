@@ -85,6 +85,8 @@ pub fn open_store(config: &Config) -> Result<Arc<dyn SessionStore>, ServeError> 
                     matches!(config.store, StoreUrl::RedisCluster(_)),
                     config.store_timeout,
                 ),
+                write_record_format: config.write_record_format,
+                record_cache: config.record_cache,
                 ..RedisSettings::new(url.clone())
             };
             Ok(Arc::new(RedisStore::open(settings)?))

@@ -60,6 +60,23 @@ fn restore_session<G: GameCodec>(bytes: &[u8]) -> Result<Box<dyn LiveGame>, ApiE
     Ok(Box::new(Session::<G>::decode(bytes)?))
 }
 
+/// Loads a game of `kind` kept as [`LiveGame::encode_head`] plus its
+/// [`LiveGame::encode_entries`]; errors as for [`restore`].
+pub fn restore_split(
+    kind: GameKind,
+    head: &[u8],
+    entries: &[Vec<u8>],
+) -> Result<Box<dyn LiveGame>, ApiError> {
+    with_game!(kind, G => restore_split_session::<G>(head, entries))
+}
+
+fn restore_split_session<G: GameCodec>(
+    head: &[u8],
+    entries: &[Vec<u8>],
+) -> Result<Box<dyn LiveGame>, ApiError> {
+    Ok(Box::new(Session::<G>::decode_split(head, entries)?))
+}
+
 /// Every hosted game, in the order of [`GameKind::ALL`].
 pub fn variants() -> Vec<pb::Variant> {
     GameKind::ALL

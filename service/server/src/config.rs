@@ -12,6 +12,7 @@ use ipnet::IpNet;
 use crate::protection::caller::parse_range;
 use crate::protection::cors::CorsOrigins;
 use crate::protection::rate::Rate;
+use crate::store::redis::{DEFAULT_RECORD_CACHE, RECORD_FORMATS};
 
 /// The default listen address.
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:50051";
@@ -133,6 +134,20 @@ pub struct Config {
     /// `STORE_UNAVAILABLE`; retrying it with the same request id is safe.
     #[arg(long, env = "DECKMATE_REDIS_REPLICA_ACK", default_value = "auto", value_parser = ReplicaAck::parse)]
     pub redis_replica_ack: ReplicaAck,
+    /// The Redis record format written: 2 (a game's record plus an action log that each commit
+    /// appends to), or 1 (the whole game rewritten by each commit), which replicas of the first
+    /// release can read: use 1 during a rolling upgrade from it, then 2. Both are read.
+    #[arg(
+        long,
+        env = "DECKMATE_WRITE_RECORD_FORMAT",
+        default_value_t = *RECORD_FORMATS.end(),
+        value_parser = clap::value_parser!(u32).range(i64::from(*RECORD_FORMATS.start())..=i64::from(*RECORD_FORMATS.end()))
+    )]
+    pub write_record_format: u32,
+    /// How many games' records a replica keeps copies of, so that an action on a game it served
+    /// last needs one Redis call (0: none; each copy is validated by the commit).
+    #[arg(long, env = "DECKMATE_RECORD_CACHE", default_value_t = DEFAULT_RECORD_CACHE)]
+    pub record_cache: usize,
     /// The longest a unary call may take, such as `10s`; past it the client gets
     /// DEADLINE_EXCEEDED while the call finishes (a commit is never cut). A shorter client
     /// deadline wins. Watch is exempt.
@@ -235,6 +250,8 @@ impl Default for Config {
             tls_client_ca: None,
             redis_ca_cert: None,
             redis_replica_ack: ReplicaAck::Auto,
+            write_record_format: *RECORD_FORMATS.end(),
+            record_cache: DEFAULT_RECORD_CACHE,
             max_call_time: DEFAULT_MAX_CALL_TIME,
             max_concurrent_calls: DEFAULT_MAX_CONCURRENT_CALLS,
             create_rate: Rate::DEFAULT,

@@ -57,6 +57,13 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     ) -> Result<(Vec<pb::Event>, Vec<pb::HistoryAction>), ApiError>;
     /// The game serialized for a persistent store.
     fn encode(&self) -> Result<Vec<u8>, ApiError>;
+    /// The game without its action log, for a store that keeps the log apart and appends to
+    /// it: together with [`LiveGame::encode_entries`] from 0 it holds what
+    /// [`LiveGame::encode`] does. Its size does not grow with the game's length.
+    fn encode_head(&self) -> Result<Vec<u8>, ApiError>;
+    /// The actions that made the versions after `from`, in order, one encoded item per action
+    /// (the steady state of a store that appends: the one action after the version it holds).
+    fn encode_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError>;
 }
 
 impl Clone for Box<dyn LiveGame> {

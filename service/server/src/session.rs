@@ -131,6 +131,38 @@ impl<G: GameCodec> Session<G> {
         }
     }
 
+    /// Reads a session written as [`LiveGame::encode_head`] and the
+    /// [`LiveGame::encode_entries`] of its whole log. Errors as for [`Session::decode`].
+    pub fn decode_split(head: &[u8], entries: &[Vec<u8>]) -> Result<Self, ApiError> {
+        let (format, _) = postcard::take_from_bytes::<u32>(head).map_err(|error| {
+            ApiError::Internal(format!("stored {} head has no format: {error}", G::ID))
+        })?;
+        if format != HEAD_FORMAT {
+            return Err(ApiError::Internal(format!(
+                "stored {} head has unknown format {format}",
+                G::ID
+            )));
+        }
+        let StoredHead {
+            format: _,
+            game,
+            config,
+            seats,
+            seed,
+            table,
+            latest_events,
+        } = postcard::from_bytes(head).map_err(malformed::<G>)?;
+        check_game::<G>(&game)?;
+        Ok(Session {
+            config,
+            seats: seats as usize,
+            seed,
+            table,
+            log: ActionLog::from_encoded(entries)?,
+            latest_events,
+        })
+    }
+
     /// A session rebuilt from its creation parameters and log, by replay under `edition`.
     fn rebuild(
         config: G::Config,
@@ -460,6 +492,54 @@ impl<G: GameCodec> LiveGame for Session<G> {
         postcard::to_allocvec(&record)
             .map_err(|error| ApiError::Internal(format!("encoding a {} session: {error}", G::ID)))
     }
+
+    fn encode_head(&self) -> Result<Vec<u8>, ApiError> {
+        let head = StoredHeadRef::<G> {
+            format: HEAD_FORMAT,
+            game: G::ID,
+            config: &self.config,
+            seats: self.seats as u32,
+            seed: &self.seed,
+            table: &self.table,
+            latest_events: &self.latest_events,
+        };
+        postcard::to_allocvec(&head)
+            .map_err(|error| ApiError::Internal(format!("encoding a {} head: {error}", G::ID)))
+    }
+
+    fn encode_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError> {
+        self.log.encoded_entries(from)
+    }
+}
+
+/// The format [`LiveGame::encode_head`] writes: [`StoredHead`].
+pub const HEAD_FORMAT: u32 = 1;
+
+/// A session without its log (see [`LiveGame::encode_head`]): the stored record's fields but
+/// `log`, in the same order.
+#[derive(Serialize, Deserialize)]
+#[serde(bound = "")]
+struct StoredHead<G: Game> {
+    format: u32,
+    game: String,
+    config: G::Config,
+    seats: u32,
+    seed: Seed,
+    table: Table<G>,
+    latest_events: Vec<TableEvent<G::Event>>,
+}
+
+/// [`StoredHead`] written from borrowed parts.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct StoredHeadRef<'a, G: Game> {
+    format: u32,
+    game: &'a str,
+    config: &'a G::Config,
+    seats: u32,
+    seed: &'a Seed,
+    table: &'a Table<G>,
+    latest_events: &'a [TableEvent<G::Event>],
 }
 
 /// The stored record, written from borrowed parts (see the module documentation).
@@ -887,6 +967,16 @@ mod tests {
         assert_eq!(bytes[0], SESSION_FORMAT as u8);
         let restored = PcSession::decode(&bytes).unwrap();
         assert_eq!(restored.encode().unwrap(), bytes);
+        // Kept apart (head plus one item per action), the same session comes back.
+        let head = session.encode_head().unwrap();
+        let entries = session.encode_entries(0).unwrap();
+        assert_eq!(entries.len() as u64, session.version());
+        let split = PcSession::decode_split(&head, &entries).unwrap();
+        assert_eq!(split.encode().unwrap(), bytes);
+        assert!(matches!(
+            PcSession::decode_split(&bytes, &entries),
+            Err(ApiError::Internal(_))
+        ));
         assert_eq!(restored.table, session.table);
         assert_eq!(
             restored.log.entries().unwrap(),

@@ -662,8 +662,8 @@ mod redis_only {
         let keys: Vec<String> = connection.keys(&pattern).await.unwrap();
         assert_eq!(
             keys.len(),
-            3,
-            "record, event stream and request window: {keys:?}"
+            4,
+            "record, action log, event stream and request window: {keys:?}"
         );
         for key in &keys {
             let ttl: i64 = connection.pttl(key).await.unwrap();
@@ -677,7 +677,11 @@ mod redis_only {
             .query_async(&mut connection)
             .await
             .unwrap();
-        assert_eq!((format.as_str(), version.as_str()), ("1", "1"));
+        assert_eq!((format.as_str(), version.as_str()), ("2", "1"));
+        // The action log holds one item per version.
+        let log_key = format!("{}:{{{}}}:log", harness.namespace, game.id);
+        let logged: usize = connection.llen(&log_key).await.unwrap();
+        assert_eq!(logged, 1);
         // The event stream holds one entry per version, with the version as its id.
         let events_key = format!("{}:{{{}}}:events", harness.namespace, game.id);
         let entries: redis::Value = redis::cmd("XRANGE")
@@ -734,6 +738,69 @@ mod redis_only {
         }
         assert!(admitted, "the expired game still counts after 20 s");
         assert!(store.load(&game.id).await.unwrap().is_none());
+    }
+
+    /// A rolling upgrade: replicas writing record format 1 (`--write-record-format 1`) and
+    /// format 2 take turns on one game; each reads what the other wrote, and the stored game is
+    /// always the one committed last.
+    #[tokio::test]
+    async fn either_record_format_is_read_and_continued_by_the_other() {
+        let harness = Redis::new();
+        let format_one = RedisStore::open(RedisSettings {
+            write_record_format: 1,
+            ..harness.settings(LONG_TTL, 100)
+        })
+        .unwrap();
+        let format_two = harness.store(LONG_TTL, 100).await;
+        let mut connection = raw_connection().await;
+        let mut game = created(&format_one).await;
+        let game_key = format!("{}:{{{}}}:game", harness.namespace, game.id);
+        let log_key = format!("{}:{{{}}}:log", harness.namespace, game.id);
+        for (writer, format, logged) in [
+            (&format_one, "1", 0),
+            (&format_two, "2", 2),
+            (&format_two, "2", 3),
+            (&format_one, "1", 0),
+            (&format_two, "2", 5),
+        ] {
+            game = commit_next(writer, &game, None).await;
+            let stored: String = connection.hget(&game_key, "format").await.unwrap();
+            let length: usize = connection.llen(&log_key).await.unwrap();
+            assert_eq!(
+                (stored.as_str(), length),
+                (format, logged),
+                "at version {}",
+                game.version()
+            );
+            for reader in [&format_one, &format_two] {
+                let loaded = reader.load(&game.id).await.unwrap().unwrap();
+                assert_eq!(loaded.game.encode(), game.game.encode());
+            }
+        }
+    }
+
+    /// An update from a copy another replica made stale loses its commit and changes nothing;
+    /// the copy is dropped, so the next update starts from the stored game.
+    #[tokio::test]
+    async fn stale_copies_for_updates_lose_their_commit() {
+        let harness = Redis::new();
+        let a = harness.store(LONG_TTL, 100).await;
+        let b = harness.store(LONG_TTL, 100).await;
+        let game = created(&a).await;
+        let copy = a.load_for_update(&game.id).await.unwrap().unwrap();
+        let on_b = commit_next(&b, &game, None).await;
+        assert_eq!(copy.version(), 0, "a keeps its copy until it commits");
+        let outcome = a
+            .commit(Commit {
+                id: game.id.clone(),
+                expected_version: copy.version(),
+                record: successor(&copy),
+                request: None,
+            })
+            .await;
+        assert_eq!(outcome, Ok(CommitOutcome::Conflict { current_version: 1 }));
+        let fresh = a.load_for_update(&game.id).await.unwrap().unwrap();
+        assert_eq!(fresh.game.encode(), on_b.game.encode());
     }
 
     #[tokio::test]

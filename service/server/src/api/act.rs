@@ -4,6 +4,13 @@
 //! loaded (no lost updates, docs/ARCHITECTURE.md §4). A non-empty `request_id` makes the call
 //! idempotent for its (game, seat): a retry gets the first call's response, rebuilt from the game's
 //! log at the version that call produced, and applies nothing.
+//!
+//! The common case costs one store round trip: the record comes from
+//! [`SessionStore::load_for_update`] (a networked store answers from its copy of the record it
+//! last committed), and the commit itself checks both the request id and the version. Only when
+//! that copy turns out stale, the action is refused, or the request was already committed does
+//! the handler load again, so that every answer that depends on the state is given from the
+//! current record.
 
 use std::sync::Arc;
 
@@ -11,15 +18,21 @@ use deckmate_engine::{Seat, Viewer};
 use deckmate_proto::v1 as pb;
 use tonic::Request;
 
-use super::{GameApi, check_request_id, load_game, with_game_id};
+use super::{GameApi, check_request_id, require_game_id, with_game_id};
 use crate::auth;
 use crate::error::ApiError;
-use crate::store::{Commit, CommitOutcome, GameRecord, RequestKey, unix_millis};
+use crate::store::{
+    Commit, CommitOutcome, GameRecord, RequestKey, SeatRequest, SessionStore, unix_millis,
+};
 use crate::{monitoring, telemetry};
 
 /// How often a commit is retried after losing a race to another seat's action (only without
 /// `expected_version`: with it, a lost race is the client's STALE_VERSION).
 const COMMIT_ATTEMPTS: usize = 8;
+
+/// How often an answer to a remembered request reloads a record older than the version that
+/// request produced (a concurrent commit landed between the load and the lookup).
+const RELOAD_ATTEMPTS: usize = 4;
 
 pub(super) async fn handle(
     api: &GameApi,
@@ -32,30 +45,54 @@ pub(super) async fn handle(
         .action
         .as_ref()
         .ok_or_else(|| ApiError::InvalidRequest("action is required".to_string()))?;
+    require_game_id(&request.game_id)?;
     let store = api.store.as_ref();
-    let mut record = load_game(store, &request.game_id).await?;
+    let mut record = store
+        .load_for_update(&request.game_id)
+        .await?
+        .ok_or(ApiError::GameNotFound)?;
+    telemetry::record_kind(record.game.kind());
     let seat = auth::actor(&record.token_hashes, presented.as_ref())?;
     telemetry::record_seat(seat);
-    let request_key =
-        (!request.request_id.is_empty()).then(|| RequestKey::for_act(&request.request_id));
-
-    if let Some(key) = request_key
-        && let Some(version) = store.find_request(&record.id, (seat, key)).await?
-    {
-        monitoring::idempotent_replay();
-        return answer_at(&record, seat, version);
-    }
+    let request = Attempt {
+        seat,
+        key: (!request.request_id.is_empty())
+            .then(|| (seat, RequestKey::for_act(&request.request_id))),
+        expected_version: request.expected_version,
+    };
+    // Whether `record` was loaded during this call (not a copy kept from before).
+    let mut fresh = false;
 
     for _ in 0..COMMIT_ATTEMPTS {
         let current = record.version();
         if let Some(expected) = request.expected_version
             && expected != current
         {
+            if !fresh {
+                record = reload(store, &record.id).await?;
+                fresh = true;
+                continue;
+            }
+            if let Some(answer) = remembered(store, &record, &request).await? {
+                return Ok(answer);
+            }
             monitoring::version_conflict();
             return Err(ApiError::StaleVersion { expected, current });
         }
         let mut game = record.game.clone_box();
-        tracing::debug_span!("engine.apply").in_scope(|| game.act(seat, action))?;
+        if let Err(error) = tracing::debug_span!("engine.apply").in_scope(|| game.act(seat, action))
+        {
+            if !fresh {
+                record = reload(store, &record.id).await?;
+                fresh = true;
+                continue;
+            }
+            // A retry of a request that was applied: the action may not fit the state any more.
+            if let Some(answer) = remembered(store, &record, &request).await? {
+                return Ok(answer);
+            }
+            return Err(error);
+        }
         let observation = with_game_id(game.view(Viewer::Seat(seat)), &record.id);
         let finished = game
             .is_over()
@@ -64,7 +101,7 @@ pub(super) async fn handle(
             id: record.id.clone(),
             expected_version: current,
             record: successor(&record, game),
-            request: request_key.map(|key| (seat, key)),
+            request: request.key,
         };
         match store.commit(commit).await? {
             CommitOutcome::Committed { version } => {
@@ -79,21 +116,23 @@ pub(super) async fn handle(
             }
             CommitOutcome::Conflict { current_version } => {
                 monitoring::version_conflict();
-                if let Some(expected) = request.expected_version {
+                if let Some(expected) = request.expected_version
+                    && fresh
+                {
                     return Err(ApiError::StaleVersion {
                         expected,
                         current: current_version,
                     });
                 }
-                // Another seat acted first: try again on the new state, where this action may
-                // no longer be legal (then the client hears why).
-                record = reload(api, &record.id).await?;
+                // Another seat acted first (or the copy was stale): try again on the current
+                // state, where this action may no longer be legal (then the client hears why).
+                record = reload(store, &record.id).await?;
+                fresh = true;
             }
             CommitOutcome::Duplicate { version } => {
-                // A concurrent retry of this request committed first.
+                // The request was committed before (a retry, or a concurrent copy of it).
                 monitoring::idempotent_replay();
-                let latest = reload(api, &record.id).await?;
-                return answer_at(&latest, seat, version);
+                return answer_at(store, record, seat, version).await;
             }
             CommitOutcome::NotFound => return Err(ApiError::GameNotFound),
         }
@@ -103,6 +142,31 @@ pub(super) async fn handle(
         "act lost every commit race; asking the client to retry"
     );
     Err(ApiError::Overloaded)
+}
+
+/// What one `Act` call asks for.
+struct Attempt {
+    seat: Seat,
+    key: Option<SeatRequest>,
+    expected_version: Option<u64>,
+}
+
+/// The first answer to `request` when the store remembers it as committed.
+async fn remembered(
+    store: &dyn SessionStore,
+    record: &Arc<GameRecord>,
+    request: &Attempt,
+) -> Result<Option<pb::ActResponse>, ApiError> {
+    let Some(key) = request.key else {
+        return Ok(None);
+    };
+    let Some(version) = store.find_request(&record.id, key).await? else {
+        return Ok(None);
+    };
+    monitoring::idempotent_replay();
+    answer_at(store, record.clone(), request.seat, version)
+        .await
+        .map(Some)
 }
 
 /// Why the game in `observation` ended, as its outcome says.
@@ -127,15 +191,28 @@ fn successor(record: &GameRecord, game: Box<dyn crate::live::LiveGame>) -> GameR
     }
 }
 
-/// The response a request that produced `version` got.
-fn answer_at(record: &GameRecord, seat: Seat, version: u64) -> Result<pb::ActResponse, ApiError> {
-    let view = record.game.view_at(Viewer::Seat(seat), version)?;
-    Ok(pb::ActResponse {
-        version,
-        observation: Some(with_game_id(view, &record.id)),
-    })
+/// The response a request that produced `version` got, from `record` or, when `record` is
+/// older than that version (the request committed after it was loaded), a reloaded one.
+async fn answer_at(
+    store: &dyn SessionStore,
+    mut record: Arc<GameRecord>,
+    seat: Seat,
+    version: u64,
+) -> Result<pb::ActResponse, ApiError> {
+    for _ in 0..RELOAD_ATTEMPTS {
+        if record.version() >= version {
+            let view = record.game.view_at(Viewer::Seat(seat), version)?;
+            return Ok(pb::ActResponse {
+                version,
+                observation: Some(with_game_id(view, &record.id)),
+            });
+        }
+        record = reload(store, &record.id).await?;
+    }
+    // The store remembers a version its record never reached: ask the client to retry.
+    Err(ApiError::Overloaded)
 }
 
-async fn reload(api: &GameApi, id: &str) -> Result<Arc<GameRecord>, ApiError> {
-    api.store.load(id).await?.ok_or(ApiError::GameNotFound)
+async fn reload(store: &dyn SessionStore, id: &str) -> Result<Arc<GameRecord>, ApiError> {
+    store.load(id).await?.ok_or(ApiError::GameNotFound)
 }

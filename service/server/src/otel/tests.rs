@@ -167,12 +167,8 @@ async fn an_act_is_a_server_span_with_store_and_engine_children_under_the_caller
     let under_act = children(&spans, act);
     assert_eq!(
         names(under_act.iter().copied()),
-        [
-            "store.load",
-            "store.find_request",
-            "engine.apply",
-            "store.commit"
-        ],
+        // The request id is checked by the commit itself: one read, then the commit.
+        ["store.load_for_update", "engine.apply", "store.commit"],
         "the Act's children, in the order they ran"
     );
     for child in &under_act {

@@ -91,6 +91,55 @@ impl<G: Game> ActionLog<G> {
         }
     }
 
+    /// A log of entries each encoded on its own (as [`ActionLog::encoded_entries`] writes
+    /// them), with no snapshots yet. Full chunks are assembled from the bytes as they are
+    /// (postcard writes a sequence as its length then its items), so reading a long game's log
+    /// decodes only its last, unfrozen actions.
+    pub(super) fn from_encoded(entries: &[Vec<u8>]) -> Result<Self, ApiError> {
+        let mut log = ActionLog::new();
+        let frozen = entries.len() / CHUNK;
+        let length = encode::<G, _>(&CHUNK)?;
+        for chunk in entries.chunks_exact(CHUNK) {
+            let mut actions =
+                Vec::with_capacity(length.len() + chunk.iter().map(Vec::len).sum::<usize>());
+            actions.extend_from_slice(&length);
+            for entry in chunk {
+                actions.extend_from_slice(entry);
+            }
+            log.frozen.push(Arc::new(FrozenChunk {
+                start: Snapshot::default(),
+                actions: actions.into_boxed_slice(),
+            }));
+        }
+        log.tail = entries[frozen * CHUNK..]
+            .iter()
+            .map(|entry| decode::<G, Entry<G>>(entry))
+            .collect::<Result<_, _>>()?;
+        log.last_seat = match (log.tail.last(), entries.last()) {
+            (Some((seat, _)), _) => Some(*seat),
+            (None, Some(last)) => Some(decode::<G, Entry<G>>(last)?.0),
+            (None, None) => None,
+        };
+        Ok(log)
+    }
+
+    /// The actions after version `from`, each encoded on its own.
+    pub(super) fn encoded_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError> {
+        let frozen_actions = (self.frozen.len() * CHUNK) as u64;
+        let encode_each = |entries: &[Entry<G>]| -> Result<Vec<Vec<u8>>, ApiError> {
+            entries
+                .iter()
+                .map(|entry| encode::<G, _>(entry).map(Vec::from))
+                .collect()
+        };
+        if from >= frozen_actions {
+            let skip = usize::try_from(from - frozen_actions).unwrap_or(usize::MAX);
+            return encode_each(self.tail.get(skip..).unwrap_or_default());
+        }
+        let entries = self.entries()?;
+        encode_each(entries.get(from as usize..).unwrap_or_default())
+    }
+
     /// The number of actions.
     pub(super) fn len(&self) -> u64 {
         (self.frozen.len() * CHUNK + self.tail.len()) as u64
@@ -369,6 +418,35 @@ mod tests {
             "replays keep snapshots"
         );
         assert_eq!(decoded.entries().unwrap().len() as u64, current);
+    }
+
+    #[test]
+    fn entries_encoded_one_by_one_read_back_as_the_same_log() {
+        let (log, _) = played(2 * CHUNK + 5);
+        let all = log.encoded_entries(0).unwrap();
+        assert_eq!(all.len() as u64, log.len());
+        let read = ActionLog::<Game>::from_encoded(&all).unwrap();
+        assert_eq!(read.entries().unwrap(), log.entries().unwrap());
+        assert_eq!(read.last_actor(), log.last_actor());
+        assert_eq!(read.frozen.len(), 2);
+        assert_eq!(read.frozen[1].actions, log.frozen[1].actions);
+        assert_eq!(
+            log.encoded_entries(log.len() - 1).unwrap(),
+            all[all.len() - 1..]
+        );
+        assert_eq!(log.encoded_entries(3).unwrap(), all[3..]);
+        assert!(log.encoded_entries(log.len()).unwrap().is_empty());
+        let whole_chunks = ActionLog::<Game>::from_encoded(&all[..2 * CHUNK]).unwrap();
+        assert_eq!(
+            whole_chunks.last_actor(),
+            log.actor(2 * CHUNK as u64).unwrap()
+        );
+        assert!(
+            ActionLog::<Game>::from_encoded(&[])
+                .unwrap()
+                .last_actor()
+                .is_none()
+        );
     }
 
     #[test]

@@ -415,6 +415,14 @@ mod tests {
         fn encode(&self) -> Result<Vec<u8>, ApiError> {
             Ok(self.0.to_le_bytes().to_vec())
         }
+        fn encode_head(&self) -> Result<Vec<u8>, ApiError> {
+            self.encode()
+        }
+        fn encode_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError> {
+            Ok((from..self.0)
+                .map(|version| version.to_le_bytes().to_vec())
+                .collect())
+        }
     }
 
     fn record(id: &str, version: u64) -> GameRecord {

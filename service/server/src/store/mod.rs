@@ -216,6 +216,15 @@ pub trait SessionStore: Send + Sync + 'static {
     /// The game with this id, unless it does not exist or expired.
     async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError>;
 
+    /// The game with this id for an update: a store may answer from a copy it kept of the
+    /// record it last loaded or committed, which can be stale (another replica committed since).
+    /// A stale copy is harmless because [`SessionStore::commit`] checks the version it was read
+    /// at; callers reload with [`SessionStore::load`] before telling a client anything that
+    /// depends on the state being current (an illegal action, a stale version).
+    async fn load_for_update(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        self.load(id).await
+    }
+
     /// Replaces the record if the stored version equals `commit.expected_version`, remembering
     /// `commit.request` with the new version; atomic. A request key already remembered for the
     /// same seat gives [`CommitOutcome::Duplicate`] before the version is compared.

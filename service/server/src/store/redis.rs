@@ -1,13 +1,18 @@
 //! The Redis [`SessionStore`] (docs/ARCHITECTURE.md §4): games live in Redis, so the server process
 //! keeps no state and any replica serves any game.
 //!
-//! * **Layout.** Each game is a hash (format, version, record bytes), a stream of its committed
-//!   versions and a list of its recent request keys, all under the hash tag `{<game id>}`
-//!   (`redis/keys.rs`). Records carry a format version (`redis/record.rs`).
+//! * **Layout.** Each game is a hash (format, version, record bytes), a list of its actions, a
+//!   stream of its committed versions and a list of its recent request keys, all under the hash
+//!   tag `{<game id>}` (`redis/keys.rs`). Records carry a format version (`redis/record.rs`).
 //! * **Atomic commits.** One Lua script per commit checks the request window and the expected
-//!   version, appends the version to the game's stream, writes the record, remembers the request
-//!   key and refreshes the TTL of every key of the game (`redis/scripts.rs`). Creation, the game
+//!   version, appends the version to the game's stream, writes the record (whose size does not
+//!   grow with the game) and appends the new action to the log, remembers the request key and
+//!   refreshes the TTL of every key of the game (`redis/scripts.rs`). Creation, loading, the game
 //!   limit and CreateGame answers are scripts too.
+//! * **One round trip per action.** The store keeps copies of the records it last loaded or
+//!   committed (`redis/record_cache.rs`) for [`SessionStore::load_for_update`]; the commit's
+//!   version check validates them, so an `Act` on a game this replica served last costs one
+//!   script call.
 //! * **Watching across replicas.** On one server, a reader task per store follows the streams
 //!   of the games watched in this process, on a connection of its own (`redis/hub.rs`). On a
 //!   Redis Cluster, commits publish on each game's shard channel and the store subscribes to
@@ -31,6 +36,7 @@ mod hub;
 mod keys;
 mod nodes;
 mod record;
+mod record_cache;
 mod scripts;
 
 use std::fmt;
@@ -50,8 +56,13 @@ use self::failure::bounded;
 use self::hub::Hub;
 use self::keys::{KeySpace, request_entry};
 pub use self::nodes::cluster_nodes;
-use self::record::{RECORD_FORMAT, decode_create, decode_record, encode_create, encode_record};
-use self::scripts::{Scripts, commit_outcome};
+pub use self::record::RECORD_FORMATS;
+use self::record::{
+    RECORD_FORMAT, RECORD_FORMAT_ONE, decode_create, decode_record, encode_create, encode_record,
+};
+pub use self::record_cache::DEFAULT_RECORD_CACHE;
+use self::record_cache::RecordCache;
+use self::scripts::{CommitReply, Scripts, commit_outcome};
 use super::{
     Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
     REQUEST_WINDOW, SealedCreate, SeatRequest, SessionStore, StoreError, VersionStream,
@@ -94,6 +105,11 @@ pub struct RedisSettings {
     /// have been applied: the caller's retry with the same request id is safe). `None` skips
     /// the wait.
     pub replica_ack: Option<Duration>,
+    /// The record format written (one of [`RECORD_FORMATS`]): 2, or 1 while replicas of a
+    /// release that reads only format 1 still share the store (a rolling upgrade).
+    pub write_record_format: u32,
+    /// How many games' records this replica keeps copies of for updates (0: none).
+    pub record_cache: usize,
 }
 
 impl RedisSettings {
@@ -108,6 +124,8 @@ impl RedisSettings {
             namespace: DEFAULT_NAMESPACE.to_string(),
             ca_cert_pem: None,
             replica_ack: None,
+            write_record_format: RECORD_FORMAT,
+            record_cache: DEFAULT_RECORD_CACHE,
         }
     }
 
@@ -168,6 +186,8 @@ struct Inner {
     /// Slots whose master was last seen without any replica, and when: writes there are not
     /// waited for until [`UNREPLICATED_RECHECK`] has passed.
     unreplicated: std::sync::Mutex<std::collections::HashMap<Slot, std::time::Instant>>,
+    write_record_format: u32,
+    cache: RecordCache,
 }
 
 /// How long a master seen without replicas is written to without waiting, before the store
@@ -207,6 +227,8 @@ impl RedisStore {
                 watching,
                 replica_ack: settings.replica_ack,
                 unreplicated: Default::default(),
+                write_record_format: settings.write_record_format,
+                cache: RecordCache::new(settings.record_cache),
             }),
         })
     }
@@ -351,6 +373,27 @@ fn open_cluster(
     ))
 }
 
+/// What a commit does to the game's log list (the `COMMIT` script's log mode).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LogWrite {
+    /// Record format 1 holds the log in the record: the list is dropped.
+    Drop,
+    /// Push the actions after this version.
+    Append(u64),
+    /// Replace the list with the whole log.
+    Full,
+}
+
+impl LogWrite {
+    fn mode(self) -> &'static str {
+        match self {
+            LogWrite::Drop => "",
+            LogWrite::Append(_) => "append",
+            LogWrite::Full => "full",
+        }
+    }
+}
+
 /// A lifetime in whole milliseconds, at least 1 and at most [`MAX_LIFETIME`].
 fn millis(duration: Duration) -> u64 {
     duration.min(MAX_LIFETIME).as_millis().max(1) as u64
@@ -359,9 +402,10 @@ fn millis(duration: Duration) -> u64 {
 #[async_trait]
 impl SessionStore for RedisStore {
     async fn create(&self, record: GameRecord) -> Result<CreateOutcome, CreateError> {
+        let record = Arc::new(record);
         let inner = &self.inner;
         let keys = inner.keys.game(&record.id);
-        let bytes = encode_record(&record)?;
+        let bytes = encode_record(&record, inner.write_record_format)?;
         let mut connection = self.connection();
         let (mut reserve, limit) = self.on_index(&inner.scripts.reserve, &record.id);
         let admitted: i64 = self
@@ -382,7 +426,8 @@ impl SessionStore for RedisStore {
                     .key(&keys.game)
                     .key(&keys.events)
                     .key(&keys.requests)
-                    .arg(RECORD_FORMAT)
+                    .key(&keys.log)
+                    .arg(inner.write_record_format)
                     .arg(record.version())
                     .arg(bytes)
                     .arg(inner.ttl_ms)
@@ -392,72 +437,135 @@ impl SessionStore for RedisStore {
         if created != 1 {
             return Ok(CreateOutcome::AlreadyExists);
         }
+        // The creator's replica usually serves the first action too.
+        inner.cache.put(record);
         self.replicated(&mut connection, &keys.game, "replicating a new game")
             .await?;
         Ok(CreateOutcome::Created)
     }
 
     async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
-        let keys = self.inner.keys.game(id);
+        let inner = &self.inner;
+        let keys = inner.keys.game(id);
         let mut connection = self.connection();
-        let (format, version, bytes): (Option<u32>, Option<u64>, Option<Vec<u8>>) = self
+        let reply: Vec<Vec<u8>> = self
             .call(
                 "loading a game",
-                ::redis::cmd("HMGET")
-                    .arg(&keys.game)
-                    .arg("format")
-                    .arg("version")
-                    .arg("record")
-                    .query_async(&mut connection),
+                inner
+                    .scripts
+                    .load
+                    .key(&keys.game)
+                    .key(&keys.log)
+                    .invoke_async(&mut connection),
             )
             .await?;
-        match (format, version, bytes) {
-            (Some(format), Some(version), Some(bytes)) => {
-                Ok(Some(Arc::new(decode_record(id, format, version, &bytes)?)))
+        let Some((hash, log)) = reply.split_first_chunk::<3>() else {
+            if reply.is_empty() {
+                return Ok(None);
             }
-            (None, None, None) => Ok(None),
-            partial => Err(StoreError::Corrupt(format!(
-                "game {id} has an incomplete hash (format, version, record present: {:?})",
-                (
-                    partial.0.is_some(),
-                    partial.1.is_some(),
-                    partial.2.is_some()
-                )
-            ))),
+            return Err(StoreError::Corrupt(format!(
+                "loading game {id} returned {} values",
+                reply.len()
+            )));
+        };
+        let [format, version, bytes] = hash;
+        let number = |field: &str, text: &[u8]| -> Result<u64, StoreError> {
+            std::str::from_utf8(text)
+                .ok()
+                .and_then(|text| text.parse().ok())
+                .ok_or_else(|| {
+                    StoreError::Corrupt(format!(
+                        "game {id} has an incomplete hash: no readable {field}"
+                    ))
+                })
+        };
+        let format = u32::try_from(number("format", format)?)
+            .map_err(|_| StoreError::Corrupt(format!("game {id} has an unknown format")))?;
+        let version = number("version", version)?;
+        if bytes.is_empty() {
+            return Err(StoreError::Corrupt(format!(
+                "game {id} has an incomplete hash: no record"
+            )));
+        }
+        let record = Arc::new(decode_record(id, format, version, bytes, log)?);
+        inner.cache.put(record.clone());
+        Ok(Some(record))
+    }
+
+    async fn load_for_update(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        match self.inner.cache.get(id) {
+            Some(record) => Ok(Some(record)),
+            None => self.load(id).await,
         }
     }
 
     async fn commit(&self, commit: Commit) -> Result<CommitOutcome, StoreError> {
         let inner = &self.inner;
-        let version = commit.record.version();
         let keys = inner.keys.game(&commit.id);
-        let bytes = encode_record(&commit.record)?;
+        let format = inner.write_record_format;
+        let bytes = encode_record(&commit.record, format)?;
         let request = commit
             .request
             .map(|(seat, key)| request_entry(seat, key))
             .unwrap_or_default();
         let mut connection = self.connection();
-        let mut write = inner.scripts.commit.prepare_invoke();
-        write
-            .key(&keys.game)
-            .key(&keys.events)
-            .key(&keys.requests)
-            .arg(commit.expected_version)
-            .arg(version)
-            .arg(RECORD_FORMAT)
-            .arg(bytes)
-            .arg(inner.ttl_ms)
-            .arg(request)
-            .arg(REQUEST_WINDOW)
-            .arg(STREAM_CAP)
-            .arg(match &inner.watching {
-                Watching::Channels(_) => inner.keys.channel(&commit.id),
-                Watching::Streams(_) => String::new(),
-            });
-        let reply: Vec<String> = self
-            .call("committing", write.invoke_async(&mut connection))
-            .await?;
-        let (outcome, refresh_index) = commit_outcome(&reply)?;
+        // Format 2 appends the actions after the version read; a store that cannot take them
+        // (its record is in format 1, or its log is not where the version says) gets the whole
+        // log once.
+        let mut log = if format == RECORD_FORMAT_ONE {
+            LogWrite::Drop
+        } else {
+            LogWrite::Append(commit.expected_version)
+        };
+        let (outcome, refresh_index) = loop {
+            let entries = match log {
+                LogWrite::Drop => Ok(Vec::new()),
+                LogWrite::Append(from) => commit.record.game.encode_entries(from),
+                LogWrite::Full => commit.record.game.encode_entries(0),
+            }
+            .map_err(|error| {
+                StoreError::Corrupt(format!("encoding game {}: {error:?}", commit.id))
+            })?;
+            let mut write = inner.scripts.commit.prepare_invoke();
+            write
+                .key(&keys.game)
+                .key(&keys.events)
+                .key(&keys.requests)
+                .key(&keys.log)
+                .arg(commit.expected_version)
+                .arg(commit.record.version())
+                .arg(format)
+                .arg(&bytes)
+                .arg(inner.ttl_ms)
+                .arg(&request)
+                .arg(REQUEST_WINDOW)
+                .arg(STREAM_CAP)
+                .arg(match &inner.watching {
+                    Watching::Channels(_) => inner.keys.channel(&commit.id),
+                    Watching::Streams(_) => String::new(),
+                })
+                .arg(log.mode());
+            for entry in entries {
+                write.arg(entry);
+            }
+            let reply: Vec<String> = self
+                .call("committing", write.invoke_async(&mut connection))
+                .await?;
+            match commit_outcome(&reply)? {
+                CommitReply::Done(outcome, refresh) => break (outcome, refresh),
+                CommitReply::NeedLog if log != LogWrite::Full => log = LogWrite::Full,
+                CommitReply::NeedLog => {
+                    return Err(StoreError::Corrupt(format!(
+                        "game {}: the store refused its whole log",
+                        commit.id
+                    )));
+                }
+            }
+        };
+        match outcome {
+            CommitOutcome::Committed { .. } => inner.cache.put(Arc::new(commit.record)),
+            _ => inner.cache.forget(&commit.id),
+        }
         if matches!(
             outcome,
             CommitOutcome::Committed { .. } | CommitOutcome::Duplicate { .. }
@@ -511,9 +619,10 @@ impl SessionStore for RedisStore {
         let () = self
             .call(
                 "removing a game",
-                connection.del(&[&keys.game, &keys.events, &keys.requests]),
+                connection.del(&[&keys.game, &keys.events, &keys.requests, &keys.log]),
             )
             .await?;
+        inner.cache.forget(id);
         let () = self
             .call(
                 "removing a game from the index",

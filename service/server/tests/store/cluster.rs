@@ -157,7 +157,11 @@ async fn every_key_of_a_game_lives_on_one_master() {
             holders.push((key, node));
         }
     }
-    assert_eq!(holders.len(), 3, "record, events, requests: {holders:?}");
+    assert_eq!(
+        holders.len(),
+        4,
+        "record, log, events, requests: {holders:?}"
+    );
     assert!(
         holders.iter().all(|(_, node)| *node == holders[0].1),
         "{holders:?}"

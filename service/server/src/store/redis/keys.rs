@@ -7,6 +7,7 @@
 //! | `<ns>:{<id>}:game` | hash | `format`, `version` (decimal), `record` (the encoded record), `index_due` |
 //! | `<ns>:{<id>}:events` | stream | one entry per committed version, with id `<version>-0` |
 //! | `<ns>:{<id>}:requests` | sorted set | the last request keys as `<seat>:<hex>`, scored by the version each produced |
+//! | `<ns>:{<id>}:log` | list | record format 2: one encoded action per version, in order (absent in format 1) |
 //! | `<ns>:create:{<key>}` | string | a remembered CreateGame answer, expiring with its window |
 //! | `<ns>:games` | sorted set | game ids scored by when they stop counting (Unix ms), for the game limit (one Redis server) |
 //! | `<ns>:games:{<n>}` | sorted set | the same for the games of index shard `n` of [`CLUSTER_INDEX_SHARDS`] (Redis Cluster) |
@@ -31,6 +32,8 @@ pub(super) struct GameKeys {
     pub(super) events: String,
     /// The request-key window.
     pub(super) requests: String,
+    /// The action log (record format 2): one item per action.
+    pub(super) log: String,
 }
 
 /// How many shards the game index has on a Redis Cluster.
@@ -69,6 +72,7 @@ impl KeySpace {
             game: format!("{prefix}:game"),
             events: format!("{prefix}:events"),
             requests: format!("{prefix}:requests"),
+            log: format!("{prefix}:log"),
         }
     }
 
@@ -142,11 +146,12 @@ mod tests {
     #[test]
     fn every_key_of_a_game_shares_its_hash_tag() {
         let keys = KeySpace::new("deckmate").game("0af3");
-        for key in [&keys.game, &keys.events, &keys.requests] {
+        let all = [&keys.game, &keys.events, &keys.requests, &keys.log];
+        for key in all {
             assert!(key.starts_with("deckmate:{0af3}:"), "{key}");
         }
-        assert_ne!(keys.game, keys.events);
-        assert_ne!(keys.events, keys.requests);
+        let distinct: std::collections::HashSet<_> = all.into_iter().collect();
+        assert_eq!(distinct.len(), 4);
         let space = KeySpace::new("ns");
         assert_eq!(space.create("ab"), "ns:create:{ab}");
         assert_eq!(space.index_for("0af3", 10), ("ns:games".to_string(), 10));

@@ -1,10 +1,21 @@
 //! The stored forms of a [`GameRecord`] and of a remembered CreateGame answer, each with a
 //! format version (docs/ARCHITECTURE.md §7: a record written by an older release must still load).
 //!
-//! A game's hash holds `format` next to the `record` bytes; the bytes of format 1 are a postcard
-//! [`RecordV1`]: the game kind, the token hashes, the spectator policy, the seed commitment, the
-//! timestamps and the game's own [`LiveGame::encode`](crate::live::LiveGame::encode) bytes. A
-//! CreateGame answer is one byte of format followed by a postcard [`CreateEntryV1`].
+//! A game's hash holds `format` next to the `record` bytes.
+//!
+//! * Format 1 (the first release): the bytes are a postcard [`RecordV1`]: the game kind, the
+//!   token hashes, the spectator policy, the seed commitment, the timestamps and the game's own
+//!   [`LiveGame::encode`](crate::live::LiveGame::encode) bytes, action log included. Every
+//!   commit rewrites all of it.
+//! * Format 2: the bytes are a postcard [`RecordV2`], the same fields with the game's
+//!   [`LiveGame::encode_head`](crate::live::LiveGame::encode_head) (everything but the log) in
+//!   place of the whole game; the log is the game's `log` list, one
+//!   [`LiveGame::encode_entries`](crate::live::LiveGame::encode_entries) item per action, so a
+//!   commit appends one item and rewrites only a record whose size does not grow with the game.
+//!
+//! Format 2 is written unless the server runs with `--write-record-format 1` (a rolling upgrade
+//! from a release that reads only format 1); both are read. A CreateGame answer is one byte of
+//! format followed by a postcard [`CreateEntryV1`].
 //!
 //! Decoding dispatches on the format: a later release that changes a layout adds a new format
 //! number and keeps the decoder of every older one.
@@ -16,8 +27,14 @@ use crate::auth::TokenHash;
 use crate::catalog;
 use crate::store::{GameRecord, SealedCreate, StoreError};
 
-/// The game record format this release writes.
-pub(super) const RECORD_FORMAT: u32 = 1;
+/// The game record format this release writes unless told to write [`RECORD_FORMAT_ONE`].
+pub(super) const RECORD_FORMAT: u32 = 2;
+
+/// The first release's record format: the whole game in the hash.
+pub(super) const RECORD_FORMAT_ONE: u32 = 1;
+
+/// Every record format this release reads, and may be told to write.
+pub const RECORD_FORMATS: std::ops::RangeInclusive<u32> = RECORD_FORMAT_ONE..=RECORD_FORMAT;
 
 /// The CreateGame answer format this release writes.
 pub(super) const CREATE_FORMAT: u8 = 1;
@@ -36,6 +53,19 @@ struct RecordV1 {
     game: Vec<u8>,
 }
 
+/// Record format 2: [`RecordV1`] with the game's head in place of the whole game.
+#[derive(Debug, Serialize, Deserialize)]
+struct RecordV2 {
+    kind: String,
+    token_hashes: Vec<[u8; 32]>,
+    spectators_allowed: bool,
+    seed_commitment: [u8; 32],
+    created_at: u64,
+    updated_at: u64,
+    /// The game as [`LiveGame::encode_head`](crate::live::LiveGame::encode_head) wrote it.
+    head: Vec<u8>,
+}
+
 /// CreateGame answer format 1.
 #[derive(Debug, Serialize, Deserialize)]
 struct CreateEntryV1 {
@@ -44,35 +74,54 @@ struct CreateEntryV1 {
     ciphertext: Vec<u8>,
 }
 
-/// The record bytes of `record` in [`RECORD_FORMAT`].
-pub(super) fn encode_record(record: &GameRecord) -> Result<Vec<u8>, StoreError> {
-    let game = record
-        .game
-        .encode()
-        .map_err(|error| StoreError::Corrupt(format!("encoding game {}: {error:?}", record.id)))?;
-    let stored = RecordV1 {
-        kind: record.game.kind().id().to_string(),
-        token_hashes: record.token_hashes.iter().map(|hash| hash.0).collect(),
-        spectators_allowed: record.spectators_allowed,
-        seed_commitment: record.seed_commitment,
-        created_at: record.created_at,
-        updated_at: record.updated_at,
-        game,
+/// The record bytes of `record` in `format` ([`RECORD_FORMAT`] or [`RECORD_FORMAT_ONE`]).
+pub(super) fn encode_record(record: &GameRecord, format: u32) -> Result<Vec<u8>, StoreError> {
+    let failed =
+        |error: String| StoreError::Corrupt(format!("encoding game {}: {error}", record.id));
+    let game = if format == RECORD_FORMAT_ONE {
+        record.game.encode()
+    } else {
+        record.game.encode_head()
+    }
+    .map_err(|error| failed(format!("{error:?}")))?;
+    let kind = record.game.kind().id().to_string();
+    let token_hashes = record.token_hashes.iter().map(|hash| hash.0).collect();
+    let encoded = if format == RECORD_FORMAT_ONE {
+        postcard::to_allocvec(&RecordV1 {
+            kind,
+            token_hashes,
+            spectators_allowed: record.spectators_allowed,
+            seed_commitment: record.seed_commitment,
+            created_at: record.created_at,
+            updated_at: record.updated_at,
+            game,
+        })
+    } else {
+        postcard::to_allocvec(&RecordV2 {
+            kind,
+            token_hashes,
+            spectators_allowed: record.spectators_allowed,
+            seed_commitment: record.seed_commitment,
+            created_at: record.created_at,
+            updated_at: record.updated_at,
+            head: game,
+        })
     };
-    postcard::to_allocvec(&stored)
-        .map_err(|error| StoreError::Corrupt(format!("encoding game {}: {error}", record.id)))
+    encoded.map_err(|error| failed(error.to_string()))
 }
 
 /// Reads the record of game `id` stored in `format`; `version` is the hash's version field,
-/// which must agree with the game.
+/// which must agree with the game, and `log` the game's log list (format 2; empty in format 1).
 pub(super) fn decode_record(
     id: &str,
     format: u32,
     version: u64,
     bytes: &[u8],
+    log: &[Vec<u8>],
 ) -> Result<GameRecord, StoreError> {
     let record = match format {
-        1 => decode_v1(id, bytes)?,
+        RECORD_FORMAT_ONE => decode_v1(id, bytes)?,
+        RECORD_FORMAT => decode_v2(id, bytes, log)?,
         other => {
             return Err(StoreError::Corrupt(format!(
                 "game {id} is stored in record format {other}, which this release cannot read \
@@ -89,12 +138,32 @@ pub(super) fn decode_record(
     Ok(record)
 }
 
+fn decode_v2(id: &str, bytes: &[u8], log: &[Vec<u8>]) -> Result<GameRecord, StoreError> {
+    let stored: RecordV2 = postcard::from_bytes(bytes)
+        .map_err(|error| StoreError::Corrupt(format!("game {id}: malformed record: {error}")))?;
+    let kind = game_kind(id, &stored.kind)?;
+    let game = catalog::restore_split(kind, &stored.head, log)
+        .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?;
+    Ok(GameRecord {
+        id: id.to_string(),
+        game,
+        token_hashes: stored.token_hashes.into_iter().map(TokenHash).collect(),
+        spectators_allowed: stored.spectators_allowed,
+        seed_commitment: stored.seed_commitment,
+        created_at: stored.created_at,
+        updated_at: stored.updated_at,
+    })
+}
+
+fn game_kind(id: &str, stored: &str) -> Result<GameKind, StoreError> {
+    GameKind::from_id(stored)
+        .ok_or_else(|| StoreError::Corrupt(format!("game {id}: unknown game kind {stored:?}")))
+}
+
 fn decode_v1(id: &str, bytes: &[u8]) -> Result<GameRecord, StoreError> {
     let stored: RecordV1 = postcard::from_bytes(bytes)
         .map_err(|error| StoreError::Corrupt(format!("game {id}: malformed record: {error}")))?;
-    let kind = GameKind::from_id(&stored.kind).ok_or_else(|| {
-        StoreError::Corrupt(format!("game {id}: unknown game kind {:?}", stored.kind))
-    })?;
+    let kind = game_kind(id, &stored.kind)?;
     let game = catalog::restore(kind, &stored.game)
         .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?;
     Ok(GameRecord {
@@ -173,8 +242,21 @@ mod tests {
         let action = game.view(Viewer::Seat(Seat(0))).legal_actions[0].clone();
         game.act(Seat(0), &action).unwrap();
         let original = record(game);
-        let bytes = encode_record(&original).unwrap();
-        let loaded = decode_record(&original.id, RECORD_FORMAT, 1, &bytes).unwrap();
+        let log = original.game.encode_entries(0).unwrap();
+        for (format, log) in [(RECORD_FORMAT, &log[..]), (RECORD_FORMAT_ONE, &[][..])] {
+            let bytes = encode_record(&original, format).unwrap();
+            let loaded = decode_record(&original.id, format, 1, &bytes, log).unwrap();
+            same_record(&loaded, &original);
+        }
+        // A log that does not match the record's version is corrupt.
+        let bytes = encode_record(&original, RECORD_FORMAT).unwrap();
+        assert!(matches!(
+            decode_record(&original.id, RECORD_FORMAT, 1, &bytes, &[]),
+            Err(StoreError::Corrupt(m)) if m.contains("version 1")
+        ));
+    }
+
+    fn same_record(loaded: &GameRecord, original: &GameRecord) {
         assert_eq!(loaded.id, original.id);
         assert_eq!(loaded.version(), 1);
         assert_eq!(loaded.token_hashes, original.token_hashes);
@@ -207,7 +289,7 @@ mod tests {
     #[test]
     fn format_one_records_keep_loading() {
         let bytes = hex::decode(FORMAT_ONE_RECORD.concat()).unwrap();
-        let loaded = decode_record("g", 1, 1, &bytes).unwrap();
+        let loaded = decode_record("g", 1, 1, &bytes, &[]).unwrap();
         assert_eq!(loaded.version(), 1);
         assert_eq!(
             loaded.token_hashes,
@@ -235,19 +317,21 @@ mod tests {
 
     #[test]
     fn unreadable_records_are_corrupt_not_panics() {
-        let bytes = encode_record(&record(pigeon_chess(1))).unwrap();
-        let future = decode_record("g", 99, 0, &bytes).unwrap_err();
-        assert!(matches!(&future, StoreError::Corrupt(m) if m.contains("format 99")));
-        let wrong_version = decode_record("g", 1, 4, &bytes).unwrap_err();
-        assert!(matches!(&wrong_version, StoreError::Corrupt(m) if m.contains("version 4")));
-        let truncated = decode_record("g", 1, 0, &bytes[..20]).unwrap_err();
-        assert!(matches!(truncated, StoreError::Corrupt(_)));
-        let mut unknown_kind = bytes.clone();
-        unknown_kind[1..13].copy_from_slice(b"queen_chess!");
-        assert!(matches!(
-            decode_record("g", 1, 0, &unknown_kind),
-            Err(StoreError::Corrupt(m)) if m.contains("unknown game kind")
-        ));
+        for format in [RECORD_FORMAT_ONE, RECORD_FORMAT] {
+            let bytes = encode_record(&record(pigeon_chess(1)), format).unwrap();
+            let future = decode_record("g", 99, 0, &bytes, &[]).unwrap_err();
+            assert!(matches!(&future, StoreError::Corrupt(m) if m.contains("format 99")));
+            let wrong_version = decode_record("g", format, 4, &bytes, &[]).unwrap_err();
+            assert!(matches!(&wrong_version, StoreError::Corrupt(m) if m.contains("version 4")));
+            let truncated = decode_record("g", format, 0, &bytes[..20], &[]).unwrap_err();
+            assert!(matches!(truncated, StoreError::Corrupt(_)));
+            let mut unknown_kind = bytes.clone();
+            unknown_kind[1..13].copy_from_slice(b"queen_chess!");
+            assert!(matches!(
+                decode_record("g", format, 0, &unknown_kind, &[]),
+                Err(StoreError::Corrupt(m)) if m.contains("unknown game kind")
+            ));
+        }
     }
 
     #[test]

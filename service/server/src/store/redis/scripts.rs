@@ -14,11 +14,12 @@ use ::redis::Script;
 
 use crate::store::{CommitOutcome, StoreError};
 
-/// Creates a game unless its hash exists; clears stale events and requests left by an earlier
-/// game of the same id, writes the hash (with the time its game-index entry is next due for a
-/// refresh, half a TTL from now) and starts its TTL.
+/// Creates a game unless its hash exists; clears stale events, requests and log left by an
+/// earlier game of the same id, writes the hash (with the time its game-index entry is next due
+/// for a refresh, half a TTL from now) and starts its TTL. A new game has no actions, so its log
+/// starts empty in either record format.
 ///
-/// KEYS: game, events, requests. ARGV: format, version, record, ttl (ms).
+/// KEYS: game, events, requests, log. ARGV: format, version, record, ttl (ms).
 /// Returns 1 when created, 0 when the id is taken.
 const CREATE: &str = r"#!lua
 if redis.call('EXISTS', KEYS[1]) == 1 then
@@ -26,28 +27,57 @@ if redis.call('EXISTS', KEYS[1]) == 1 then
 end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-redis.call('DEL', KEYS[2], KEYS[3])
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
 redis.call('HSET', KEYS[1], 'format', ARGV[1], 'version', ARGV[2], 'record', ARGV[3],
   'index_due', now + math.floor(tonumber(ARGV[4]) / 2))
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 ";
 
-/// One commit: the request window is checked first (a retry is a duplicate whatever version it
-/// read), then the version; only then are the stream entry, the record, the request key (the
-/// window is a sorted set of `<seat>:<hex>` scored by the version it produced, trimmed to its
-/// newest entries) and every key's TTL written. It also tells the caller when the game's index
-/// entry is due for a refresh (at most once per half TTL, so commits rarely pay for it).
+/// Loads a game in one call: the hash's format, version and record, then (record format 2)
+/// every item of its log, read atomically with the hash. Returns an empty array when the game
+/// does not exist; a missing hash field comes back as an empty string.
 ///
-/// KEYS: game, events, requests.
+/// KEYS: game, log.
+const LOAD: &str = r"#!lua flags=no-writes
+local stored = redis.call('HMGET', KEYS[1], 'format', 'version', 'record')
+if not stored[1] and not stored[2] and not stored[3] then
+  return {}
+end
+local reply = {stored[1] or '', stored[2] or '', stored[3] or ''}
+if stored[1] ~= '1' then
+  local log = redis.call('LRANGE', KEYS[2], 0, -1)
+  for i = 1, #log do
+    reply[#reply + 1] = log[i]
+  end
+end
+return reply
+";
+
+/// One commit: the request window is checked first (a retry is a duplicate whatever version it
+/// read), then the version, then that the stored log can take the new actions; only then are
+/// the stream entry, the record, the log, the request key (the window is a sorted set of
+/// `<seat>:<hex>` scored by the version it produced, trimmed to its newest entries) and every
+/// key's TTL written. It also tells the caller when the game's index entry is due for a refresh
+/// (at most once per half TTL, so commits rarely pay for it).
+///
+/// The log mode says what happens to the game's log list: `append` (record format 2, the list
+/// holds exactly the stored version's actions: the new actions are pushed), `full` (format 2,
+/// the list is replaced by the actions given: the first format-2 write of a game stored in
+/// format 1) or empty (format 1, whose record holds the log: the list is dropped).
+///
+/// KEYS: game, events, requests, log.
 /// ARGV: expected version, new version, format, record, ttl (ms), request entry (`<seat>:<hex>`,
-/// or empty), request window, stream length cap, and the game's shard channel to publish the
-/// new version on (a Redis Cluster; empty on one server, whose watchers read the stream).
+/// or empty), request window, stream length cap, the game's shard channel to publish the new
+/// version on (a Redis Cluster; empty on one server, whose watchers read the stream), the log
+/// mode, then the log items to write.
 /// Returns `{'committed', v, refresh index ('1' or '0')}`, `{'conflict', current}`,
-/// `{'duplicate', v}` or `{'not_found'}`; `{'not_newer', current}` refuses a record that is not
-/// newer than the stored one (a caller bug) before anything is written.
+/// `{'duplicate', v}`, `{'not_found'}` or `{'need_log', current}` (an `append` the stored log
+/// cannot take: send the whole log with `full`); `{'not_newer', current}` and `{'bad_log',
+/// current}` refuse a caller bug (a record not newer than the stored one, or a number of log
+/// items that does not fit the versions) before anything is written.
 const COMMIT: &str = r"#!lua
-local stored = redis.call('HMGET', KEYS[1], 'version', 'index_due')
+local stored = redis.call('HMGET', KEYS[1], 'version', 'index_due', 'format')
 local current = stored[1]
 if not current then
   return {'not_found'}
@@ -66,6 +96,22 @@ local version = ARGV[2]
 if tonumber(version) <= tonumber(current) then
   return {'not_newer', current}
 end
+local mode = ARGV[10]
+local items = #ARGV - 10
+if mode == 'append' then
+  if stored[3] ~= ARGV[3] or redis.call('LLEN', KEYS[4]) ~= tonumber(current) then
+    return {'need_log', current}
+  end
+  if items ~= tonumber(version) - tonumber(current) then
+    return {'bad_log', current}
+  end
+elseif mode == 'full' then
+  if items ~= tonumber(version) then
+    return {'bad_log', current}
+  end
+elseif items ~= 0 then
+  return {'bad_log', current}
+end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local refresh = now >= tonumber(stored[2] or '0')
@@ -78,6 +124,13 @@ if refresh then
     'index_due', now + math.floor(tonumber(ARGV[5]) / 2))
 else
   redis.call('HSET', KEYS[1], 'format', ARGV[3], 'version', version, 'record', ARGV[4])
+end
+if mode ~= 'append' then
+  redis.call('DEL', KEYS[4])
+end
+-- In batches: Lua limits how many values one call may unpack.
+for first = 11, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[4], unpack(ARGV, first, math.min(first + 999, #ARGV)))
 end
 if request ~= '' then
   redis.call('ZADD', KEYS[3], version, request)
@@ -160,6 +213,7 @@ return false
 pub(super) struct Scripts {
     pub(super) live_games: Script,
     pub(super) create: Script,
+    pub(super) load: Script,
     pub(super) commit: Script,
     pub(super) reserve: Script,
     pub(super) touch: Script,
@@ -171,6 +225,7 @@ impl Scripts {
         Scripts {
             live_games: Script::new(LIVE_GAMES),
             create: Script::new(CREATE),
+            load: Script::new(LOAD),
             commit: Script::new(COMMIT),
             reserve: Script::new(RESERVE),
             touch: Script::new(TOUCH),
@@ -179,36 +234,49 @@ impl Scripts {
     }
 }
 
-/// Reads the answer of [`COMMIT`]: the outcome, and whether the game's index entry is due for
-/// a refresh.
-pub(super) fn commit_outcome(reply: &[String]) -> Result<(CommitOutcome, bool), StoreError> {
+/// What [`COMMIT`] answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CommitReply {
+    /// The outcome, and whether the game's index entry is due for a refresh.
+    Done(CommitOutcome, bool),
+    /// The stored log cannot take an `append`: commit again with the whole log.
+    NeedLog,
+}
+
+/// Reads the answer of [`COMMIT`].
+pub(super) fn commit_outcome(reply: &[String]) -> Result<CommitReply, StoreError> {
     let version = |text: &str| {
         text.parse::<u64>().map_err(|_| {
             StoreError::Corrupt(format!("the commit script returned version {text:?}"))
         })
     };
+    let done = |outcome, refresh| Ok(CommitReply::Done(outcome, refresh));
     match reply {
-        [tag] if tag == "not_found" => Ok((CommitOutcome::NotFound, false)),
-        [tag, value, refresh] if tag == "committed" => Ok((
+        [tag] if tag == "not_found" => done(CommitOutcome::NotFound, false),
+        [tag, value, refresh] if tag == "committed" => done(
             CommitOutcome::Committed {
                 version: version(value)?,
             },
             refresh == "1",
-        )),
-        [tag, value] if tag == "conflict" => Ok((
+        ),
+        [tag, value] if tag == "conflict" => done(
             CommitOutcome::Conflict {
                 current_version: version(value)?,
             },
             false,
-        )),
-        [tag, value] if tag == "duplicate" => Ok((
+        ),
+        [tag, value] if tag == "duplicate" => done(
             CommitOutcome::Duplicate {
                 version: version(value)?,
             },
             false,
-        )),
+        ),
+        [tag, _] if tag == "need_log" => Ok(CommitReply::NeedLog),
         [tag, value] if tag == "not_newer" => Err(StoreError::Corrupt(format!(
             "a commit over version {value} carried a record that is not newer"
+        ))),
+        [tag, value] if tag == "bad_log" => Err(StoreError::Corrupt(format!(
+            "a commit over version {value} carried log items that do not fit its versions"
         ))),
         other => Err(StoreError::Corrupt(format!(
             "the commit script returned {other:?}"
@@ -226,27 +294,33 @@ mod tests {
 
     #[test]
     fn commit_answers_parse() {
+        let done = |outcome, refresh| Ok(CommitReply::Done(outcome, refresh));
         assert_eq!(
             commit_outcome(&reply(&["committed", "7", "0"])),
-            Ok((CommitOutcome::Committed { version: 7 }, false))
+            done(CommitOutcome::Committed { version: 7 }, false)
         );
         assert_eq!(
             commit_outcome(&reply(&["committed", "8", "1"])),
-            Ok((CommitOutcome::Committed { version: 8 }, true))
+            done(CommitOutcome::Committed { version: 8 }, true)
         );
         assert_eq!(
             commit_outcome(&reply(&["conflict", "3"])),
-            Ok((CommitOutcome::Conflict { current_version: 3 }, false))
+            done(CommitOutcome::Conflict { current_version: 3 }, false)
         );
         assert_eq!(
             commit_outcome(&reply(&["duplicate", "2"])),
-            Ok((CommitOutcome::Duplicate { version: 2 }, false))
+            done(CommitOutcome::Duplicate { version: 2 }, false)
         );
         assert_eq!(
             commit_outcome(&reply(&["not_found"])),
-            Ok((CommitOutcome::NotFound, false))
+            done(CommitOutcome::NotFound, false)
+        );
+        assert_eq!(
+            commit_outcome(&reply(&["need_log", "5"])),
+            Ok(CommitReply::NeedLog)
         );
         assert!(commit_outcome(&reply(&["not_newer", "4"])).is_err());
+        assert!(commit_outcome(&reply(&["bad_log", "4"])).is_err());
         assert!(commit_outcome(&reply(&["committed", "x", "0"])).is_err());
         assert!(commit_outcome(&reply(&["committed", "7"])).is_err());
         assert!(commit_outcome(&reply(&["weird"])).is_err());
@@ -258,5 +332,6 @@ mod tests {
         for script in [CREATE, COMMIT, RESERVE, TOUCH, PUT_CREATE] {
             assert!(script.starts_with("#!lua\n"));
         }
+        assert!(LOAD.starts_with("#!lua flags=no-writes\n"));
     }
 }
