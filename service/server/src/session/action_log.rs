@@ -359,7 +359,7 @@ mod tests {
             let seats: Vec<Seat> = table.to_act().iter().collect();
             let seat = seats[picker.below(seats.len())];
             let legal = table.legal_actions(seat);
-            let action = TableAction::Game(legal[picker.below(legal.len())].clone());
+            let action = TableAction::Game(legal[picker.below(legal.len())]);
             let events = table.apply(seat, &action).unwrap();
             log.push((seat, action), &table).unwrap();
             tables.push((table.clone(), events));
