@@ -780,7 +780,7 @@ mod redis_only {
     }
 
     /// An update from a copy another replica made stale loses its commit and changes nothing;
-    /// the copy is dropped, so the next update starts from the stored game.
+    /// the conflict answer brings the stored game along, so the retry starts from it.
     #[tokio::test]
     async fn stale_copies_for_updates_lose_their_commit() {
         let harness = Redis::new();

@@ -126,7 +126,11 @@ pub(super) async fn handle(
                 }
                 // Another seat acted first (or the copy was stale): try again on the current
                 // state, where this action may no longer be legal (then the client hears why).
-                record = reload(store, &record.id).await?;
+                // A store whose conflict answer carried the current game has it ready.
+                record = store
+                    .load_for_update(&record.id)
+                    .await?
+                    .ok_or(ApiError::GameNotFound)?;
                 fresh = true;
             }
             CommitOutcome::Duplicate { version } => {

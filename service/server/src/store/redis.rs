@@ -287,6 +287,30 @@ impl RedisStore {
         bounded(self.inner.timeout, what, call).await
     }
 
+    /// Keeps, as this replica's copy of game `id`, the stored game a conflicting commit was
+    /// answered with (`{'conflict', version, format, record, log...}`); an answer that does not
+    /// decode drops the copy instead, and the next update loads.
+    fn keep_conflicting(&self, id: &str, version: u64, reply: &[Vec<u8>]) {
+        let cache = &self.inner.cache;
+        let decoded = match reply {
+            [_, _, format, record, log @ ..] => std::str::from_utf8(format)
+                .ok()
+                .and_then(|format| format.parse().ok())
+                .ok_or_else(|| StoreError::Corrupt(format!("game {id}: unreadable format")))
+                .and_then(|format| decode_record(id, format, version, record, log)),
+            _ => Err(StoreError::Corrupt(format!(
+                "game {id}: short conflict answer"
+            ))),
+        };
+        match decoded {
+            Ok(record) => cache.put(Arc::new(record)),
+            Err(error) => {
+                tracing::warn!(%error, "a conflicting commit's game did not decode");
+                cache.forget(id);
+            }
+        }
+    }
+
     /// `script` invoked on the game index (shard) of game `id` with the store's TTL: the first
     /// key and arguments of every script that keeps the index (`reserve`, `touch`), and the
     /// game limit of that index (shard).
@@ -548,10 +572,16 @@ impl SessionStore for RedisStore {
             for entry in entries {
                 write.arg(entry);
             }
-            let reply: Vec<String> = self
+            let reply: Vec<Vec<u8>> = self
                 .call("committing", write.invoke_async(&mut connection))
                 .await?;
-            match commit_outcome(&reply)? {
+            let answer = commit_outcome(&reply)?;
+            if let CommitReply::Done(CommitOutcome::Conflict { current_version }, _) = answer {
+                // The script sent the stored game along: the caller's retry starts from it
+                // without loading.
+                self.keep_conflicting(&commit.id, current_version, &reply);
+            }
+            match answer {
                 CommitReply::Done(outcome, refresh) => break (outcome, refresh),
                 CommitReply::NeedLog if log != LogWrite::Full => log = LogWrite::Full,
                 CommitReply::NeedLog => {
@@ -564,7 +594,10 @@ impl SessionStore for RedisStore {
         };
         match outcome {
             CommitOutcome::Committed { .. } => inner.cache.put(Arc::new(commit.record)),
-            _ => inner.cache.forget(&commit.id),
+            CommitOutcome::Conflict { .. } => {}
+            CommitOutcome::Duplicate { .. } | CommitOutcome::NotFound => {
+                inner.cache.forget(&commit.id);
+            }
         }
         if matches!(
             outcome,

@@ -25,14 +25,14 @@ const POLLS: usize = 300;
 const UNAVAILABLE_MESSAGE: &str = "the session store is unavailable; retry later";
 
 /// A `redis-server` of this test's own, appending every write to its AOF before answering.
-struct PrivateRedis {
+pub(crate) struct PrivateRedis {
     child: Child,
 }
 
 impl PrivateRedis {
     /// Starts Redis on `port` with its data in `dir` (loading what an earlier run left there)
     /// and waits until it answers.
-    async fn start(port: u16, dir: &Path) -> PrivateRedis {
+    pub(crate) async fn start(port: u16, dir: &Path) -> PrivateRedis {
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .arg("--dir")
@@ -86,10 +86,10 @@ impl Drop for PrivateRedis {
 }
 
 /// A directory under the system's temporary directory, removed when dropped.
-struct TempDir(PathBuf);
+pub(crate) struct TempDir(pub(crate) PathBuf);
 
 impl TempDir {
-    fn new() -> TempDir {
+    pub(crate) fn new() -> TempDir {
         let nanos = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap()

@@ -71,7 +71,9 @@ return reply
 /// or empty), request window, stream length cap, the game's shard channel to publish the new
 /// version on (a Redis Cluster; empty on one server, whose watchers read the stream), the log
 /// mode, then the log items to write.
-/// Returns `{'committed', v, refresh index ('1' or '0')}`, `{'conflict', current}`,
+/// Returns `{'committed', v, refresh index ('1' or '0')}`, `{'conflict', current, format,
+/// record, log items...}` (the stored game, as [`LOAD`] reads it, so that the caller can retry
+/// without loading),
 /// `{'duplicate', v}`, `{'not_found'}` or `{'need_log', current}` (an `append` the stored log
 /// cannot take: send the whole log with `full`); `{'not_newer', current}` and `{'bad_log',
 /// current}` refuse a caller bug (a record not newer than the stored one, or a number of log
@@ -90,7 +92,15 @@ if request ~= '' then
   end
 end
 if current ~= ARGV[1] then
-  return {'conflict', current}
+  local hash = redis.call('HMGET', KEYS[1], 'format', 'record')
+  local reply = {'conflict', current, hash[1] or '', hash[2] or ''}
+  if hash[1] ~= '1' then
+    local log = redis.call('LRANGE', KEYS[4], 0, -1)
+    for i = 1, #log do
+      reply[#reply + 1] = log[i]
+    end
+  end
+  return reply
 end
 local version = ARGV[2]
 if tonumber(version) <= tonumber(current) then
@@ -244,42 +254,52 @@ pub(super) enum CommitReply {
 }
 
 /// Reads the answer of [`COMMIT`].
-pub(super) fn commit_outcome(reply: &[String]) -> Result<CommitReply, StoreError> {
-    let version = |text: &str| {
-        text.parse::<u64>().map_err(|_| {
-            StoreError::Corrupt(format!("the commit script returned version {text:?}"))
-        })
+pub(super) fn commit_outcome(reply: &[Vec<u8>]) -> Result<CommitReply, StoreError> {
+    let version = |text: &Vec<u8>| {
+        std::str::from_utf8(text)
+            .ok()
+            .and_then(|text| text.parse::<u64>().ok())
+            .ok_or_else(|| {
+                StoreError::Corrupt(format!(
+                    "the commit script returned version {:?}",
+                    String::from_utf8_lossy(text)
+                ))
+            })
     };
     let done = |outcome, refresh| Ok(CommitReply::Done(outcome, refresh));
     match reply {
-        [tag] if tag == "not_found" => done(CommitOutcome::NotFound, false),
-        [tag, value, refresh] if tag == "committed" => done(
+        [tag] if tag == b"not_found" => done(CommitOutcome::NotFound, false),
+        [tag, value, refresh] if tag == b"committed" => done(
             CommitOutcome::Committed {
                 version: version(value)?,
             },
-            refresh == "1",
+            refresh == b"1",
         ),
-        [tag, value] if tag == "conflict" => done(
+        [tag, value, ..] if tag == b"conflict" => done(
             CommitOutcome::Conflict {
                 current_version: version(value)?,
             },
             false,
         ),
-        [tag, value] if tag == "duplicate" => done(
+        [tag, value] if tag == b"duplicate" => done(
             CommitOutcome::Duplicate {
                 version: version(value)?,
             },
             false,
         ),
-        [tag, _] if tag == "need_log" => Ok(CommitReply::NeedLog),
-        [tag, value] if tag == "not_newer" => Err(StoreError::Corrupt(format!(
-            "a commit over version {value} carried a record that is not newer"
+        [tag, _] if tag == b"need_log" => Ok(CommitReply::NeedLog),
+        [tag, value] if tag == b"not_newer" => Err(StoreError::Corrupt(format!(
+            "a commit over version {} carried a record that is not newer",
+            version(value)?
         ))),
-        [tag, value] if tag == "bad_log" => Err(StoreError::Corrupt(format!(
-            "a commit over version {value} carried log items that do not fit its versions"
+        [tag, value] if tag == b"bad_log" => Err(StoreError::Corrupt(format!(
+            "a commit over version {} carried log items that do not fit its versions",
+            version(value)?
         ))),
         other => Err(StoreError::Corrupt(format!(
-            "the commit script returned {other:?}"
+            "the commit script returned {} values starting {:?}",
+            other.len(),
+            other.first().map(|tag| String::from_utf8_lossy(tag))
         ))),
     }
 }
@@ -288,8 +308,8 @@ pub(super) fn commit_outcome(reply: &[String]) -> Result<CommitReply, StoreError
 mod tests {
     use super::*;
 
-    fn reply(parts: &[&str]) -> Vec<String> {
-        parts.iter().map(|part| part.to_string()).collect()
+    fn reply(parts: &[&str]) -> Vec<Vec<u8>> {
+        parts.iter().map(|part| part.as_bytes().to_vec()).collect()
     }
 
     #[test]
@@ -304,7 +324,7 @@ mod tests {
             done(CommitOutcome::Committed { version: 8 }, true)
         );
         assert_eq!(
-            commit_outcome(&reply(&["conflict", "3"])),
+            commit_outcome(&reply(&["conflict", "3", "2", "record"])),
             done(CommitOutcome::Conflict { current_version: 3 }, false)
         );
         assert_eq!(
