@@ -13,7 +13,7 @@
 //!   game's log at the version it produced, not applied);
 //! * **catch-up**: `Watch` from [`CATCH_UP`] versions back, every view read.
 //!
-//! CPU is the calling thread's (from `/proc/thread-self/schedstat`): the handlers run on a
+//! CPU is the calling thread's (`CLOCK_THREAD_CPUTIME_ID`, through `cpu-time`): the handlers run on a
 //! current-thread runtime, so it holds everything the server does for the call, the Redis
 //! client included, and nothing else on the machine. The Redis server's own CPU is not in it.
 //!
@@ -334,15 +334,7 @@ async fn redis_store() -> Option<Arc<dyn SessionStore>> {
         .then(|| Arc::new(store) as Arc<dyn SessionStore>)
 }
 
-/// The calling thread's CPU time so far, in µs: the first field of
-/// `/proc/thread-self/schedstat`, the nanoseconds it has run on a CPU (Linux).
+/// The calling thread's CPU time so far, in µs.
 fn thread_cpu() -> f64 {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat")
-        .expect("this bench reads the thread's CPU time from /proc (Linux only)");
-    let nanos: u64 = stat
-        .split_whitespace()
-        .next()
-        .and_then(|field| field.parse().ok())
-        .expect("schedstat starts with the thread's CPU nanoseconds");
-    nanos as f64 / 1e3
+    cpu_time::ThreadTime::now().as_duration().as_secs_f64() * 1e6
 }
