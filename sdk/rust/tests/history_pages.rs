@@ -139,7 +139,11 @@ fn tokens(server: &PagedServer) -> Vec<String> {
 fn assert_joined(history: &pb::GetHistoryResponse) {
     let events: Vec<u64> = history.events.iter().map(|event| event.version).collect();
     assert_eq!(events, vec![0, 1, 2, 3, 4, 5]);
-    let actions: Vec<u64> = history.actions.iter().map(|action| action.version).collect();
+    let actions: Vec<u64> = history
+        .actions
+        .iter()
+        .map(|action| action.version)
+        .collect();
     assert_eq!(actions, vec![1, 2, 3, 4, 5]);
     assert_eq!(history.version, 5);
     assert_eq!(history.status(), pb::GameStatus::Finished);

@@ -218,9 +218,13 @@ impl Watcher {
     /// Records `record` as the latest known state of the game and queues the views of the
     /// versions after `queued_up_to` in it, at most [`PAGE_VERSIONS`] of them.
     fn queue_page(&mut self, record: &GameRecord) -> Result<(), ApiError> {
+        if record.version() < self.queued_up_to {
+            // An older copy than one already read: it says nothing new.
+            return Ok(());
+        }
         self.latest = record.version();
         self.over = record.game.is_over();
-        if self.latest <= self.queued_up_to {
+        if self.latest == self.queued_up_to {
             return Ok(());
         }
         let up_to = self
