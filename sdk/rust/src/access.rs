@@ -64,10 +64,58 @@ impl GameAccess {
             .await
     }
 
-    /// The event log as the viewer may know it.
+    /// The whole event log as the viewer may know it: every page, from version 0 to the last,
+    /// in one response.
     pub(crate) async fn history(&self) -> Result<pb::GetHistoryResponse, Error> {
+        loop {
+            let whole = self.every_page().await?;
+            // A game that finished while its pages were read: the first pages were projected
+            // and had no actions. Finished is final, so the second reading is consistent.
+            if whole.finished_while_read {
+                continue;
+            }
+            return Ok(whole.history);
+        }
+    }
+
+    /// Reads every page of the history and joins them.
+    async fn every_page(&self) -> Result<WholeHistory, Error> {
+        let mut history = self.history_page(0, 0, "").await?;
+        let finished_at_first = history.status() == pb::GameStatus::Finished;
+        while !history.next_page_token.is_empty() {
+            let mut page = self.history_page(0, 0, &history.next_page_token).await?;
+            let mut events = std::mem::take(&mut history.events);
+            events.append(&mut page.events);
+            let mut actions = std::mem::take(&mut history.actions);
+            actions.append(&mut page.actions);
+            // The last page's fields (version, status, seed) describe the joined log.
+            history = pb::GetHistoryResponse {
+                events,
+                actions,
+                ..page
+            };
+        }
+        let finished_while_read =
+            !finished_at_first && history.status() == pb::GameStatus::Finished;
+        Ok(WholeHistory {
+            history,
+            finished_while_read,
+        })
+    }
+
+    /// One page of the event log: the versions from `from_version` (or from where
+    /// `page_token` says) on, `page_size` of them (0: the server's default).
+    pub(crate) async fn history_page(
+        &self,
+        from_version: u64,
+        page_size: i32,
+        page_token: &str,
+    ) -> Result<pb::GetHistoryResponse, Error> {
         let message = pb::GetHistoryRequest {
             game_id: self.game_id.clone(),
+            from_version,
+            page_size,
+            page_token: page_token.to_string(),
         };
         self.retry()
             .run(|| {
@@ -121,4 +169,11 @@ impl GameAccess {
     {
         watch::resuming_watch(self.clone(), from_version)
     }
+}
+
+/// Every page of a history joined into one response.
+struct WholeHistory {
+    history: pb::GetHistoryResponse,
+    /// Whether the game was running at the first page and finished at the last.
+    finished_while_read: bool,
 }

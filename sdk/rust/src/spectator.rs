@@ -42,7 +42,23 @@ impl Spectator {
 
     /// The public event log; complete, with every action and the seed, once the game has
     /// finished.
+    /// It reads every page of `GetHistory` (see [`Self::history_page`]).
     pub async fn history(&self) -> Result<pb::GetHistoryResponse, Error> {
         self.access.history().await
+    }
+
+    /// One page of `GetHistory`: the versions from `from_version` on (or from where
+    /// `page_token`, the `next_page_token` of the previous page, says), `page_size` of them (0
+    /// for the server's default of 1000, its most). The last page has an empty
+    /// `next_page_token`.
+    pub async fn history_page(
+        &self,
+        from_version: u64,
+        page_size: i32,
+        page_token: &str,
+    ) -> Result<pb::GetHistoryResponse, Error> {
+        self.access
+            .history_page(from_version, page_size, page_token)
+            .await
     }
 }

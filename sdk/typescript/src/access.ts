@@ -8,6 +8,7 @@ import {
   type ActResponse,
   ActionSchema,
   type GameService,
+  GameStatus,
   type GetHistoryResponse,
   type ObserveResponse,
 } from "./gen/deckmate/v1/game_service_pb.js";
@@ -62,9 +63,39 @@ export class GameAccess {
     return this.#retry.run(() => this.#rpc.observe({ gameId: this.gameId }, this.callOptions()));
   }
 
-  /** The event log as the caller may know it. */
-  history(): Promise<GetHistoryResponse> {
-    return this.#retry.run(() => this.#rpc.getHistory({ gameId: this.gameId }, this.callOptions()));
+  /**
+   * The whole event log as the caller may know it: every page of GetHistory joined, with the
+   * last page's other fields (version, status, seed).
+   */
+  async history(): Promise<GetHistoryResponse> {
+    for (;;) {
+      const first = await this.historyPage();
+      const pages = [first];
+      let last = first;
+      while (last.nextPageToken !== "") {
+        last = await this.historyPage(0n, 0, last.nextPageToken);
+        pages.push(last);
+      }
+      // A game that finished while its pages were read: the first pages were projected and had
+      // no actions. Finished is final, so reading again is consistent.
+      if (first.status !== GameStatus.FINISHED && last.status === GameStatus.FINISHED) {
+        continue;
+      }
+      if (pages.length > 1) {
+        last.events = pages.flatMap((page) => page.events);
+        last.actions = pages.flatMap((page) => page.actions);
+      }
+      return last;
+    }
+  }
+
+  /**
+   * One page of GetHistory: `pageSize` versions (0 for the server's default of 1000, its most)
+   * from `fromVersion`, or from where `pageToken` (the previous page's `nextPageToken`) says.
+   */
+  historyPage(fromVersion: bigint | number = 0n, pageSize = 0, pageToken = ""): Promise<GetHistoryResponse> {
+    const request = { gameId: this.gameId, fromVersion: BigInt(fromVersion), pageSize, pageToken };
+    return this.#retry.run(() => this.#rpc.getHistory(request, this.callOptions()));
   }
 
   /**

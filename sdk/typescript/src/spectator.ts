@@ -34,6 +34,15 @@ export class Spectator {
     return this.#access.history();
   }
 
+  /**
+   * One page of GetHistory: `pageSize` versions (0 for the server's default of 1000, its most)
+   * from `fromVersion`, or from where `pageToken` (the previous page's `nextPageToken`) says.
+   * The last page has an empty `nextPageToken`; {@link history} reads them all.
+   */
+  historyPage(fromVersion: bigint | number = 0n, pageSize = 0, pageToken = ""): Promise<GetHistoryResponse> {
+    return this.#access.historyPage(fromVersion, pageSize, pageToken);
+  }
+
   /** Describes the spectator. */
   toString(): string {
     return `Spectator(gameId=${this.gameId})`;

@@ -9,6 +9,7 @@ import "./scripted-retry.js";
 import "./scripted-compat.js";
 import "./tls.js";
 import "./web-imports.js";
+import "./history-pages.js";
 import "./live-games.js";
 import "./live-errors.js";
 import "./live-web.js";

@@ -104,8 +104,39 @@ class _Viewer:
         return self._rpc.watch(self._game_id, self._token, from_version)
 
     def history(self) -> pb.GetHistoryResponse:
-        """Return the event log as this viewer may know it (complete once the game finished)."""
-        request = pb.GetHistoryRequest(game_id=self._game_id)
+        """Return the event log as this viewer may know it (complete once the game finished).
+
+        Reads every page of GetHistory (see `history_page`) and returns them joined: every
+        event and action, with the fields of the last page (version, status, seed).
+        """
+        while True:
+            first = self.history_page()
+            if not first.next_page_token:
+                return first
+            pages = [first]
+            while pages[-1].next_page_token:
+                pages.append(self.history_page(page_token=pages[-1].next_page_token))
+            # A game that finished while its pages were read: the first pages were projected
+            # and had no actions. Finished is final, so reading again is consistent.
+            if first.status != pb.GAME_STATUS_FINISHED == pages[-1].status:
+                continue
+            return _joined(pages)
+
+    def history_page(
+        self, from_version: int = 0, page_size: int = 0, page_token: str = ""
+    ) -> pb.GetHistoryResponse:
+        """Return one page of GetHistory.
+
+        A page covers `page_size` versions (0 for the server's default of 1000, its most) from
+        `from_version`, or from where `page_token` (the previous page's `next_page_token`)
+        says. The last page has an empty `next_page_token`.
+        """
+        request = pb.GetHistoryRequest(
+            game_id=self._game_id,
+            from_version=from_version,
+            page_size=page_size,
+            page_token=page_token,
+        )
         return self._rpc.unary(self._rpc.stub.GetHistory, request, self._token)
 
 
@@ -256,3 +287,15 @@ class Client:
 
     def __repr__(self) -> str:
         return f"Client(address={self._address!r})"
+
+
+def _joined(pages: list[pb.GetHistoryResponse]) -> pb.GetHistoryResponse:
+    """Return the pages of one history as one response, with the last page's other fields."""
+    joined = pb.GetHistoryResponse()
+    joined.CopyFrom(pages[-1])
+    joined.ClearField("events")
+    joined.ClearField("actions")
+    for page in pages:
+        joined.events.extend(page.events)
+        joined.actions.extend(page.actions)
+    return joined

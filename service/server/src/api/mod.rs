@@ -11,6 +11,7 @@ mod create_game;
 mod get_history;
 mod list_variants;
 mod observe;
+mod page_token;
 mod seal;
 mod server_info;
 mod watch;

@@ -520,6 +520,7 @@ async fn history_reveals_the_seed_only_after_the_end() {
     fx.play_one(&game).await;
     let request = || pb::GetHistoryRequest {
         game_id: game.game_id.clone(),
+        ..Default::default()
     };
     let running = fx
         .api

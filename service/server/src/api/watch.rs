@@ -7,6 +7,10 @@
 //! game's log rebuilds every version in between). The stream finishes (OK) after the last
 //! version of a finished game. On server shutdown it ends with UNAVAILABLE, asking the client
 //! to reconnect and resume from the last version it received.
+//!
+//! Views are built a page of at most [`PAGE_VERSIONS`] at a time, and the next page only once
+//! the last one was sent, so that a stream catching up on a long game (from version 0, say)
+//! holds a page of views, not the whole game's.
 
 use std::collections::VecDeque;
 use std::pin::Pin;
@@ -15,7 +19,7 @@ use std::time::Instant;
 
 use deckmate_engine::Viewer;
 use deckmate_proto::v1 as pb;
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 use tokio::sync::OwnedSemaphorePermit;
 use tonic::{Request, Status};
 use tracing::{Instrument, Span};
@@ -25,7 +29,10 @@ use crate::auth;
 use crate::error::ApiError;
 use crate::monitoring;
 use crate::protection::watchers::WatchSlot;
-use crate::store::{SessionStore, VersionStream};
+use crate::store::{GameRecord, SessionStore, VersionStream};
+
+/// The most views a stream builds ahead of sending them.
+const PAGE_VERSIONS: u64 = 32;
 
 /// The status a stream ends with when the server shuts down: UNAVAILABLE `SHUTTING_DOWN` with
 /// `RetryInfo`, so that clients resume from their last version on another replica.
@@ -63,16 +70,14 @@ pub(super) async fn handle(
             request.from_version
         )));
     }
-    let missed = record
-        .game
-        .views_between(viewer, request.from_version, current)?;
-    let watcher = Watcher {
+    let mut watcher = Watcher {
         store: api.store.clone(),
         id: record.id.clone(),
         viewer,
-        queued_up_to: current,
+        queued_up_to: request.from_version,
+        latest: current,
         over: record.game.is_over(),
-        pending: missed.into(),
+        pending: VecDeque::new(),
         versions,
         shutdown: Box::pin(api.shutdown.wait()),
         ended: false,
@@ -80,6 +85,9 @@ pub(super) async fn handle(
         _open: OpenStream::new(permit),
         _slot: slot,
     };
+    // The first page comes from the record just loaded; the next ones are reloaded as they are
+    // needed.
+    watcher.queue_page(&record)?;
     tracing::debug!(from_version = request.from_version, "watch started");
     Ok(futures::stream::unfold(watcher, Watcher::next).boxed())
 }
@@ -91,9 +99,11 @@ struct Watcher {
     viewer: Viewer,
     /// The version of the last view queued (or sent).
     queued_up_to: u64,
-    /// Whether the game had finished at `queued_up_to`.
+    /// The game's version in the last record loaded: the store's latest known version.
+    latest: u64,
+    /// Whether the game had finished at `latest`.
     over: bool,
-    /// Views to send, in version order.
+    /// Views to send, in version order; at most [`PAGE_VERSIONS`].
     pending: VecDeque<pb::ObserveResponse>,
     versions: VersionStream,
     shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
@@ -151,6 +161,21 @@ impl Watcher {
             if self.ended {
                 return None;
             }
+            if self.queued_up_to < self.latest {
+                // Catching up: a shutdown ends the stream between two pages, as it would
+                // while waiting, since the client resumes from the last version it received.
+                if (&mut self.shutdown).now_or_never().is_some() {
+                    self.ended = true;
+                    tracing::debug!("watch closed for shutdown");
+                    return Some(Err(shutting_down()));
+                }
+                if let Err(error) = self.queue_next_page().await {
+                    self.ended = true;
+                    log_error(&error);
+                    return Some(Err(error.into()));
+                }
+                continue;
+            }
             if self.over {
                 tracing::debug!(version = self.queued_up_to, "watch finished: game over");
                 return None;
@@ -165,7 +190,7 @@ impl Watcher {
                 notified = self.versions.next() => {
                     let result = match notified {
                         Some(Ok(version)) if version <= self.queued_up_to => Ok(()),
-                        Some(Ok(_)) => self.queue_new_views().await,
+                        Some(Ok(_)) => self.queue_next_page().await,
                         Some(Err(error)) => Err(error.into()),
                         // The store dropped the game (expired or removed).
                         None => Err(ApiError::GameNotFound),
@@ -180,24 +205,38 @@ impl Watcher {
         }
     }
 
-    /// Reloads the game and queues the views of every version not yet queued.
-    async fn queue_new_views(&mut self) -> Result<(), ApiError> {
+    /// Reloads the game and queues the next page of versions not yet queued.
+    async fn queue_next_page(&mut self) -> Result<(), ApiError> {
         let record = self
             .store
             .load(&self.id)
             .await?
             .ok_or(ApiError::GameNotFound)?;
-        let current = record.version();
-        if current <= self.queued_up_to {
+        self.queue_page(&record)
+    }
+
+    /// Records `record` as the latest known state of the game and queues the views of the
+    /// versions after `queued_up_to` in it, at most [`PAGE_VERSIONS`] of them.
+    fn queue_page(&mut self, record: &GameRecord) -> Result<(), ApiError> {
+        if record.version() < self.queued_up_to {
+            // An older copy than one already read: it says nothing new.
             return Ok(());
         }
+        self.latest = record.version();
+        self.over = record.game.is_over();
+        if self.latest == self.queued_up_to {
+            return Ok(());
+        }
+        let up_to = self
+            .queued_up_to
+            .saturating_add(PAGE_VERSIONS)
+            .min(self.latest);
         self.pending.extend(
             record
                 .game
-                .views_between(self.viewer, self.queued_up_to, current)?,
+                .views_between(self.viewer, self.queued_up_to, up_to)?,
         );
-        self.queued_up_to = current;
-        self.over = record.game.is_over();
+        self.queued_up_to = up_to;
         Ok(())
     }
 }

@@ -15,6 +15,7 @@
 mod common;
 mod errors;
 mod games;
+mod history_pages;
 mod no_leak;
 mod reflection;
 mod reflection_client;

@@ -982,21 +982,46 @@ Global___WatchRequest: _TypeAlias = WatchRequest  # noqa: Y015
 
 @_typing.final
 class GetHistoryRequest(_message.Message):
-    """GetHistoryRequest asks for a game's event log."""
+    """GetHistoryRequest asks for one page of a game's event log. A page covers the versions
+    `[start, start + page_size - 1]`, clipped to the game's current version, where `start` is
+    `from_version` on the first call and comes from `page_token` on the next ones. A request
+    without any of the paging fields gets the first 1000 versions, which is every version of a
+    game up to 1000 versions long.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     GAME_ID_FIELD_NUMBER: _builtins.int
+    FROM_VERSION_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     """The game."""
+    from_version: _builtins.int
+    """The first version of the first page (0, the default, starts with the setup events). It must
+    not be after the current version (INVALID_ARGUMENT, field violation `from_version`). Ignored
+    when `page_token` is set.
+    """
+    page_size: _builtins.int
+    """How many versions a page covers: 0 means the default, 1000; larger values are treated as
+    1000. Negative is INVALID_ARGUMENT (field violation `page_size`).
+    """
+    page_token: _builtins.str
+    """The `next_page_token` of the previous page, to read the next one; empty for the first page.
+    Opaque. A token that does not decode or was issued for another game is INVALID_ARGUMENT
+    (field violation `page_token`).
+    """
     def __init__(
         self,
         *,
         game_id: _builtins.str = ...,
+        from_version: _builtins.int = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["game_id", b"game_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["from_version", b"from_version", "game_id", b"game_id", "page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1036,7 +1061,10 @@ Global___HistoryAction: _TypeAlias = HistoryAction  # noqa: Y015
 
 @_typing.final
 class GetHistoryResponse(_message.Message):
-    """GetHistoryResponse is the event log as the caller may know it."""
+    """GetHistoryResponse is one page of the event log as the caller may know it. Every page carries
+    the game's config, seats, current version, status, seed commitment and, once the game has
+    finished, its seed; `events` and `actions` hold only the versions of the page.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1050,6 +1078,7 @@ class GetHistoryResponse(_message.Message):
     ACTIONS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     """The game."""
     variant: _builtins.str
@@ -1064,19 +1093,23 @@ class GetHistoryResponse(_message.Message):
     """The 32-byte seed; only once the game has finished. Its SHA-256 is `seed_commitment`."""
     seed_commitment: _builtins.bytes
     """SHA-256 of the seed, as returned by CreateGame."""
+    next_page_token: _builtins.str
+    """The token that reads the next page; empty on the last page, the one that reaches `version`."""
     @_builtins.property
     def config(self) -> Global___GameConfig:
         """The game's config, with every default filled in."""
 
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___Event]:
-        """Every event so far, in order, projected for the caller while the game runs and complete
-        once it has finished.
+        """The events of the page's versions (version 0: the setup events), in order, projected for
+        the caller while the game runs and complete once it has finished.
         """
 
     @_builtins.property
     def actions(self) -> _containers.RepeatedCompositeFieldContainer[Global___HistoryAction]:
-        """Every accepted action in order; only once the game has finished."""
+        """The accepted actions that produced the page's versions, in order; only once the game has
+        finished.
+        """
 
     def __init__(
         self,
@@ -1091,10 +1124,11 @@ class GetHistoryResponse(_message.Message):
         actions: _abc.Iterable[Global___HistoryAction] | None = ...,
         seed: _builtins.bytes = ...,
         seed_commitment: _builtins.bytes = ...,
+        next_page_token: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["config", b"config"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "config", b"config", "events", b"events", "game_id", b"game_id", "seats", b"seats", "seed", b"seed", "seed_commitment", b"seed_commitment", "status", b"status", "variant", b"variant", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "config", b"config", "events", b"events", "game_id", b"game_id", "next_page_token", b"next_page_token", "seats", b"seats", "seed", b"seed", "seed_commitment", b"seed_commitment", "status", b"status", "variant", b"variant", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

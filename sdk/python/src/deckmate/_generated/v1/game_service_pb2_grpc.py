@@ -119,7 +119,8 @@ class GameServiceServicer:
 
     def GetHistory(self, request, context):
         """GetHistory returns the event log as the caller may see it; once the game has finished it
-        also returns every action and the seed, so that anyone can replay and verify the game.
+        also returns every action and the seed, so that anyone can replay and verify the game. It is
+        paged by version (AIP-158): follow `next_page_token` until it is empty.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -55,7 +55,8 @@ class GameServiceStub:
     """
     GetHistory: _grpc.UnaryUnaryMultiCallable[_game_service_pb2.GetHistoryRequest, _game_service_pb2.GetHistoryResponse]
     """GetHistory returns the event log as the caller may see it; once the game has finished it
-    also returns every action and the seed, so that anyone can replay and verify the game.
+    also returns every action and the seed, so that anyone can replay and verify the game. It is
+    paged by version (AIP-158): follow `next_page_token` until it is empty.
     """
     ListVariants: _grpc.UnaryUnaryMultiCallable[_game_service_pb2.ListVariantsRequest, _game_service_pb2.ListVariantsResponse]
     """ListVariants describes every hosted game: seat counts, config defaults and a rule summary."""
@@ -92,7 +93,8 @@ class GameServiceAsyncStub(GameServiceStub):
     """
     GetHistory: _aio.UnaryUnaryMultiCallable[_game_service_pb2.GetHistoryRequest, _game_service_pb2.GetHistoryResponse]  # type: ignore[assignment]
     """GetHistory returns the event log as the caller may see it; once the game has finished it
-    also returns every action and the seed, so that anyone can replay and verify the game.
+    also returns every action and the seed, so that anyone can replay and verify the game. It is
+    paged by version (AIP-158): follow `next_page_token` until it is empty.
     """
     ListVariants: _aio.UnaryUnaryMultiCallable[_game_service_pb2.ListVariantsRequest, _game_service_pb2.ListVariantsResponse]  # type: ignore[assignment]
     """ListVariants describes every hosted game: seat counts, config defaults and a rule summary."""
@@ -156,7 +158,8 @@ class GameServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_game_service_pb2.GetHistoryResponse, _abc.Awaitable[_game_service_pb2.GetHistoryResponse]]:
         """GetHistory returns the event log as the caller may see it; once the game has finished it
-        also returns every action and the seed, so that anyone can replay and verify the game.
+        also returns every action and the seed, so that anyone can replay and verify the game. It is
+        paged by version (AIP-158): follow `next_page_token` until it is empty.
         """
 
     @_abc_1.abstractmethod
