@@ -1,5 +1,5 @@
 //! `Act` throughput over the Redis store as a ratio of the in-memory store's, measured side by side
-//! in one run (docs/ARCHITECTURE.md §6: the Redis store should reach at least 0.4× the memory
+//! in one run (docs/ARCHITECTURE.md §6: the Redis store should reach at least 0.6× the memory
 //! store).
 //!
 //! Each store gets an in-process server on a loopback port, driven through the Rust SDK by

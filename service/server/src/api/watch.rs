@@ -78,6 +78,7 @@ pub(super) async fn handle(
         latest: current,
         over: record.game.is_over(),
         pending: VecDeque::new(),
+        catching_up: None,
         versions,
         shutdown: Box::pin(api.shutdown.wait()),
         ended: false,
@@ -87,7 +88,7 @@ pub(super) async fn handle(
     };
     // The first page comes from the record just loaded; the next ones are reloaded as they are
     // needed.
-    watcher.queue_page(&record)?;
+    watcher.queue_page(record)?;
     tracing::debug!(from_version = request.from_version, "watch started");
     Ok(futures::stream::unfold(watcher, Watcher::next).boxed())
 }
@@ -105,6 +106,10 @@ struct Watcher {
     over: bool,
     /// Views to send, in version order; at most [`PAGE_VERSIONS`].
     pending: VecDeque<pb::ObserveResponse>,
+    /// While catching up, the record the next page is read from (it holds every version up to
+    /// `latest`), so that a catch-up loads the game once, not once per page. Dropped once the
+    /// stream has caught up.
+    catching_up: Option<Arc<GameRecord>>,
     versions: VersionStream,
     shutdown: Pin<Box<dyn Future<Output = ()> + Send>>,
     /// Set once an error was sent: nothing follows it.
@@ -205,38 +210,45 @@ impl Watcher {
         }
     }
 
-    /// Reloads the game and queues the next page of versions not yet queued.
+    /// Queues the next page of versions not yet queued: from the record a catch-up holds, else
+    /// from the game reloaded.
     async fn queue_next_page(&mut self) -> Result<(), ApiError> {
-        let record = self
-            .store
-            .load(&self.id)
-            .await?
-            .ok_or(ApiError::GameNotFound)?;
-        self.queue_page(&record)
+        let record = match self.catching_up.take() {
+            Some(record) if record.version() > self.queued_up_to => record,
+            _ => self
+                .store
+                .load(&self.id)
+                .await?
+                .ok_or(ApiError::GameNotFound)?,
+        };
+        self.queue_page(record)
     }
 
     /// Records `record` as the latest known state of the game and queues the views of the
     /// versions after `queued_up_to` in it, at most [`PAGE_VERSIONS`] of them.
-    fn queue_page(&mut self, record: &GameRecord) -> Result<(), ApiError> {
+    fn queue_page(&mut self, record: Arc<GameRecord>) -> Result<(), ApiError> {
         if record.version() < self.queued_up_to {
             // An older copy than one already read: it says nothing new.
             return Ok(());
         }
-        self.latest = record.version();
+        self.latest = self.latest.max(record.version());
         self.over = record.game.is_over();
-        if self.latest == self.queued_up_to {
+        if record.version() == self.queued_up_to {
             return Ok(());
         }
         let up_to = self
             .queued_up_to
             .saturating_add(PAGE_VERSIONS)
-            .min(self.latest);
+            .min(record.version());
         self.pending.extend(
             record
                 .game
                 .views_between(self.viewer, self.queued_up_to, up_to)?,
         );
         self.queued_up_to = up_to;
+        if up_to < record.version() {
+            self.catching_up = Some(record);
+        }
         Ok(())
     }
 }
