@@ -12,6 +12,12 @@ use deckmate_server::store::instrumented::InstrumentedStore;
 use deckmate_server::{app, health_check, monitoring, otel, shutdown, telemetry};
 use tokio::net::TcpListener;
 
+/// With the `mimalloc` feature, the server allocates with mimalloc (docs/PERFORMANCE.md,
+/// "Allocator").
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let config = match Cli::parse() {

@@ -5,6 +5,7 @@
 //! exporter's bucket settings and the recording sites cannot drift apart.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use deckmate_proto::v1 as pb;
@@ -39,6 +40,11 @@ pub const LIMIT_REJECTIONS: &str = "deckmate_limit_rejections_total";
 pub const STORE_DURATION: &str = "deckmate_store_duration_seconds";
 /// Always 1, labelled with the server's `version`.
 pub const BUILD_INFO: &str = "deckmate_build_info";
+
+/// Whether [`install`] has installed the exporter. Every RPC records two labelled series, and
+/// building their label sets allocates even when no recorder is there to read them: without the
+/// exporter, [`rpc_answered`] skips that work.
+static INSTALLED: AtomicBool = AtomicBool::new(false);
 
 /// Keeps `deckmate_games_live` current: reads the store's count every [`GAMES_LIVE_PERIOD`]
 /// until the process ends. A failed read leaves the last value (the store's own health and
@@ -118,6 +124,7 @@ pub fn install(address: SocketAddr) -> Result<(), BuildError> {
         .set_buckets_for_metric(Matcher::Full(STORE_DURATION.to_string()), RPC_BUCKETS)?
         .set_buckets_for_metric(Matcher::Full(WATCH_STREAM.to_string()), WATCH_BUCKETS)?
         .install()?;
+    INSTALLED.store(true, Ordering::Release);
     describe();
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
     // Present from the first scrape, before any stream opened.
@@ -168,6 +175,9 @@ fn describe() {
 /// Records one answered RPC; `elapsed` is `None` for Watch, which the duration histogram leaves
 /// out (a stream's lifetime is not a latency).
 pub fn rpc_answered(method: &'static str, code: Code, elapsed: Option<Duration>) {
+    if !INSTALLED.load(Ordering::Acquire) {
+        return;
+    }
     counter!(RPC_REQUESTS, "method" => method, "code" => code_name(code)).increment(1);
     if let Some(elapsed) = elapsed {
         histogram!(RPC_DURATION, "method" => method).record(elapsed.as_secs_f64());

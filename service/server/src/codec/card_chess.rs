@@ -14,7 +14,7 @@ use deckmate_proto::v1 as pb;
 use pb::card_chess_action::Kind as ActionKind;
 use pb::card_chess_event::Kind as EventKind;
 
-use super::common::{indexed, seat_to_u32};
+use super::common::{display_text, indexed, seat_to_u32};
 use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
@@ -82,12 +82,12 @@ impl GameCodec for CardChess {
         let kind = match *action {
             Action::PlayIn { card, spot } => ActionKind::PlayIn(pb::CardChessPlayIn {
                 card: Some(encode_card(card)),
-                spot: spot.to_string(),
+                spot: spot_name(spot),
             }),
             Action::Exchange => ActionKind::Exchange(pb::CardChessExchange {}),
             Action::Move { from, to } => ActionKind::Move(pb::CardChessMove {
-                from: from.to_string(),
-                to: to.to_string(),
+                from: spot_name(from),
+                to: spot_name(to),
             }),
             Action::Replace { card } => ActionKind::Replace(pb::CardChessReplace {
                 card: Some(encode_card(card)),
@@ -112,7 +112,7 @@ impl GameCodec for CardChess {
                 draw_count: observation.draw_count,
                 discard: encode_cards(&observation.discard),
                 current_player: observation.current_player.map(seat_to_u32),
-                replacement_spot: observation.replacement_spot.map(|spot| spot.to_string()),
+                replacement_spot: observation.replacement_spot.map(spot_name),
                 turn: observation.turn,
                 turns_without_progress: observation.turns_without_progress,
                 config: Some(Self::config_message(&observation.config)),
@@ -149,7 +149,7 @@ fn event_kind(event: &EventView) -> EventKind {
         EventView::PlayedIn { seat, card, spot } => EventKind::PlayedIn(pb::CardChessPlayedIn {
             seat: seat_to_u32(*seat),
             card: Some(encode_card(*card)),
-            spot: spot.to_string(),
+            spot: spot_name(*spot),
         }),
         EventView::Exchanged { seat, cards } => EventKind::Exchanged(pb::CardChessExchanged {
             seat: seat_to_u32(*seat),
@@ -163,8 +163,8 @@ fn event_kind(event: &EventView) -> EventKind {
             jump,
         } => EventKind::Moved(pb::CardChessMoved {
             seat: seat_to_u32(*seat),
-            from: from.to_string(),
-            to: to.to_string(),
+            from: spot_name(*from),
+            to: spot_name(*to),
             piece: Some(encode_card(*piece)),
             jump: *jump,
         }),
@@ -177,8 +177,8 @@ fn event_kind(event: &EventView) -> EventKind {
             revealed,
         } => EventKind::Captured(pb::CardChessCaptured {
             seat: seat_to_u32(*seat),
-            from: from.to_string(),
-            to: to.to_string(),
+            from: spot_name(*from),
+            to: spot_name(*to),
             piece: Some(encode_card(*piece)),
             captured: Some(encode_card(*captured)),
             revealed: Some(encode_card(*revealed)),
@@ -190,19 +190,19 @@ fn event_kind(event: &EventView) -> EventKind {
             discarded,
         } => EventKind::Replaced(pb::CardChessReplaced {
             seat: seat_to_u32(*seat),
-            spot: spot.to_string(),
+            spot: spot_name(*spot),
             card: Some(encode_card(*card)),
             discarded: Some(encode_card(*discarded)),
         }),
         EventView::RevealedKept { seat, spot } => {
             EventKind::RevealedKept(pb::CardChessRevealedKept {
                 seat: seat_to_u32(*seat),
-                spot: spot.to_string(),
+                spot: spot_name(*spot),
             })
         }
         EventView::Checked { seat, spot, piece } => EventKind::Checked(pb::CardChessChecked {
             seat: seat_to_u32(*seat),
-            spot: spot.to_string(),
+            spot: spot_name(*spot),
             piece: Some(encode_card(*piece)),
         }),
         EventView::NoLegalAction {
@@ -261,9 +261,17 @@ fn encode_cards(cards: &[Card]) -> Vec<pb::CardChessCard> {
     cards.iter().copied().map(encode_card).collect()
 }
 
+/// The longest spot name, `black kingdom 5`.
+const SPOT_NAME_BYTES: usize = 15;
+
+/// A spot's name, such as `red castle 3` (docs/rules/card_chess.md §1).
+fn spot_name(spot: Spot) -> String {
+    display_text(spot, SPOT_NAME_BYTES)
+}
+
 fn spot_message(spot: Spot, view: &SpotView) -> pb::CardChessSpot {
     pb::CardChessSpot {
-        name: spot.to_string(),
+        name: spot_name(spot),
         piece: view.piece.map(encode_card),
         owner: view.owner.map(seat_to_u32),
         in_check: view.in_check,

@@ -15,7 +15,7 @@ use deckmate_proto::v1 as pb;
 use pb::chuno_action::Kind as ActionKind;
 use pb::chuno_event::Kind as EventKind;
 
-use super::common::seat_to_u32;
+use super::common::{display_text, seat_to_u32, square_name, uci_text};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
@@ -127,7 +127,7 @@ impl GameCodec for Chuno {
                 colour: colour.map(pb::ChunoColour::encode),
             }),
             Action::Move(chess_move) => ActionKind::Move(pb::ChunoMove {
-                uci: chess_move.to_string(),
+                uci: uci_text(chess_move),
             }),
             Action::EndTurn => ActionKind::EndTurn(pb::ChunoEndTurn {}),
             Action::Draw => ActionKind::Draw(pb::ChunoDraw {}),
@@ -163,7 +163,7 @@ impl GameCodec for Chuno {
                 skips: observation.skips.clone(),
                 chuno_pending: observation.chuno_pending.map(seat_to_u32),
                 draw_offered_by: observation.draw_offered_by.map(seat_to_u32),
-                en_passant: observation.en_passant.map(|square| square.to_string()),
+                en_passant: observation.en_passant.map(square_name),
                 turn: observation.turn,
                 quiet_moves: observation.quiet_moves,
                 config: Some(Self::config_message(&observation.config)),
@@ -279,11 +279,14 @@ fn decode_card(card: &pb::ChunoCard, field: &str) -> Result<Card, ApiError> {
 }
 
 /// A card on the wire, with its notation.
+/// The longest card notation: a colour letter and `W+4`.
+const CARD_NOTATION_BYTES: usize = 4;
+
 fn encode_card(card: Card) -> pb::ChunoCard {
     pb::ChunoCard {
         kind: pb::ChunoCardKind::encode(card.kind),
         colour: card.colour.map(pb::ChunoColour::encode),
-        notation: card.to_string(),
+        notation: display_text(card, CARD_NOTATION_BYTES),
     }
 }
 
@@ -293,7 +296,7 @@ fn encode_cards(cards: &[Card]) -> Vec<pb::ChunoCard> {
 
 fn piece_message(square: Square, piece: Piece) -> pb::ChunoPiece {
     pb::ChunoPiece {
-        square: square.to_string(),
+        square: square_name(square),
         side: pb::ChunoSide::encode(piece.color),
         role: pb::ChunoRole::encode(piece.role),
     }
@@ -302,7 +305,7 @@ fn piece_message(square: Square, piece: Piece) -> pb::ChunoPiece {
 fn moved_message(record: &MoveRecord) -> pb::ChunoMoved {
     pb::ChunoMoved {
         seat: seat_to_u32(record.seat),
-        uci: record.chess_move.to_string(),
+        uci: uci_text(record.chess_move),
         role: pb::ChunoRole::encode(record.role),
         captured: record.captured.map(pb::ChunoRole::encode),
         promotion: record.chess_move.promotion.map(pb::ChunoRole::encode),

@@ -14,7 +14,7 @@ use deckmate_proto::v1 as pb;
 use pb::pigeon_chess_action::Kind as ActionKind;
 use pb::pigeon_chess_event::Kind as EventKind;
 
-use super::common::{indexed, seat_to_u32};
+use super::common::{display_text, indexed, seat_to_u32};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
@@ -116,12 +116,12 @@ impl GameCodec for PigeonChess {
                 })
             }
             Action::Move { from, to } => ActionKind::Move(pb::PigeonChessMove {
-                from: from.to_string(),
-                to: to.to_string(),
+                from: spot_name(from),
+                to: spot_name(to),
             }),
             Action::Place { piece, spot } => ActionKind::Place(pb::PigeonChessPlace {
                 piece: pb::PigeonChessPiece::encode(piece),
-                spot: spot.to_string(),
+                spot: spot_name(spot),
             }),
             Action::EndGame => ActionKind::EndGame(pb::PigeonChessEndGame {}),
             Action::Pass => ActionKind::Pass(pb::PigeonChessPass {}),
@@ -217,7 +217,7 @@ impl GameCodec for PigeonChess {
             EventView::Flipped { seat, spot, piece } => {
                 EventKind::Flipped(pb::PigeonChessFlipped {
                     seat: seat_to_u32(*seat),
-                    spot: spot.to_string(),
+                    spot: spot_name(*spot),
                     piece: pb::PigeonChessPiece::encode(*piece),
                 })
             }
@@ -231,8 +231,8 @@ impl GameCodec for PigeonChess {
                 pawn_scored,
             } => EventKind::Moved(pb::PigeonChessMoved {
                 seat: seat_to_u32(*seat),
-                from: from.to_string(),
-                to: to.to_string(),
+                from: spot_name(*from),
+                to: spot_name(*to),
                 piece: pb::PigeonChessPiece::encode(*piece),
                 captured: captured.map(pb::PigeonChessPiece::encode),
                 captured_scored: *captured_scored,
@@ -240,7 +240,7 @@ impl GameCodec for PigeonChess {
             }),
             EventView::Placed { seat, spot, piece } => EventKind::Placed(pb::PigeonChessPlaced {
                 seat: seat_to_u32(*seat),
-                spot: spot.to_string(),
+                spot: spot_name(*spot),
                 piece: piece.map(pb::PigeonChessPiece::encode),
             }),
             EventView::Passed { seat } => EventKind::Passed(pb::PigeonChessPassed {
@@ -302,9 +302,14 @@ fn seat_row_message(seat: usize, pieces: &[Role]) -> pb::PigeonChessSeatRow {
     }
 }
 
+/// A spot's name, such as `b3`.
+fn spot_name(spot: Spot) -> String {
+    display_text(spot, 2)
+}
+
 fn spot_message(spot: Spot, view: &SpotView) -> pb::PigeonChessSpot {
     pb::PigeonChessSpot {
-        name: spot.to_string(),
+        name: spot_name(spot),
         owner: view.owner.map(seat_to_u32),
         face_down: view.face_down,
         piece: view.piece.map(pb::PigeonChessPiece::encode),

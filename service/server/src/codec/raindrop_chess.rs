@@ -13,7 +13,7 @@ use deckmate_proto::v1 as pb;
 use pb::raindrop_chess_action::Kind as ActionKind;
 use pb::raindrop_chess_event::Kind as EventKind;
 
-use super::common::seat_to_u32;
+use super::common::{seat_to_u32, square_name, uci_text};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
@@ -99,13 +99,13 @@ impl GameCodec for RaindropChess {
         let kind = match *action {
             Action::Flip => ActionKind::Flip(pb::RaindropChessFlip {}),
             Action::Place(square) => ActionKind::Place(pb::RaindropChessPlace {
-                square: square.to_string(),
+                square: square_name(square),
             }),
             Action::Remove(square) => ActionKind::Remove(pb::RaindropChessRemove {
-                square: square.to_string(),
+                square: square_name(square),
             }),
             Action::Move(chess_move) => ActionKind::Move(pb::RaindropChessMove {
-                uci: chess_move.to_string(),
+                uci: uci_text(chess_move),
             }),
         };
         pb::RaindropChessAction { kind: Some(kind) }
@@ -171,7 +171,7 @@ impl GameCodec for RaindropChess {
             } => EventKind::Placed(pb::RaindropChessPlaced {
                 seat: seat(placer),
                 role: pb::RaindropChessRole::encode(*role),
-                square: square.to_string(),
+                square: square_name(*square),
                 check: *check,
             }),
             Event::CardReturned { seat: owner, card } => {
@@ -190,7 +190,7 @@ impl GameCodec for RaindropChess {
             } => EventKind::PieceRemoved(pb::RaindropChessPieceRemoved {
                 seat: seat(remover),
                 role: pb::RaindropChessRole::encode(*role),
-                square: square.to_string(),
+                square: square_name(*square),
             }),
             Event::JokerUnused { seat: player } => {
                 EventKind::JokerUnused(pb::RaindropChessSeatEvent { seat: seat(player) })
@@ -203,7 +203,7 @@ impl GameCodec for RaindropChess {
                 check,
             } => EventKind::Moved(pb::RaindropChessMoved {
                 seat: seat(mover),
-                uci: chess_move.to_string(),
+                uci: uci_text(*chess_move),
                 role: pb::RaindropChessRole::encode(*role),
                 captured: captured.map(pb::RaindropChessRole::encode),
                 check: *check,
@@ -237,7 +237,7 @@ fn decode_move(text: &str) -> Result<ChessMove, ApiError> {
 
 fn piece_message(square: Square, piece: Piece) -> pb::RaindropChessPiece {
     pb::RaindropChessPiece {
-        square: square.to_string(),
+        square: square_name(square),
         side: pb::RaindropChessSide::encode(piece.color),
         role: pb::RaindropChessRole::encode(piece.role),
     }
