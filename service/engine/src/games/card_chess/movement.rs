@@ -8,6 +8,7 @@ use super::capture::{Class, may_capture};
 use super::spot::Spot;
 use super::state::{State, forward, own_castle, owner_of};
 use crate::cards::{Card, Rank};
+use crate::games::inline::InlineList;
 use crate::seat::Seat;
 
 /// What a grid cell allows (§4).
@@ -104,16 +105,20 @@ fn capturable(state: &State, seat: Seat, attacker: Card, spot: Spot) -> bool {
     }
 }
 
+/// The destinations of one piece: at most 16, an Ace's eight steps and eight jumps (the King
+/// grid is the largest, and only the Ace adds jumps).
+pub(crate) type Steps = InlineList<(Spot, Step), 16>;
+
 /// Every destination of the piece on `from` and what happens there, in spot order; empty when
 /// the spot holds no piece of `seat` or its piece is in check (§3.C).
-pub(crate) fn steps(state: &State, seat: Seat, from: Spot) -> Vec<(Spot, Step)> {
+pub(crate) fn steps(state: &State, seat: Seat, from: Spot) -> Steps {
+    let mut out = Steps::new((from, Step::Move));
     let here = state.spot(from);
     let piece = match here.piece {
         Some(piece) if owner_of(piece) == seat && !here.in_check => piece,
-        _ => return Vec::new(),
+        _ => return out,
     };
     let ahead = forward(seat);
-    let mut out = Vec::new();
     for &(files, ranks, mark) in grid(piece.rank, seat, from) {
         let Some(to) = from.offset(files, ranks * ahead) else {
             continue;
@@ -148,7 +153,9 @@ pub(crate) fn steps(state: &State, seat: Seat, from: Spot) -> Vec<(Spot, Step)> 
             }
         }
     }
-    out.sort_by_key(|(spot, _)| *spot);
+    // Destinations are distinct spots (steps, the double step and jumps reach different
+    // distances), so an unstable sort gives the one spot order.
+    out.as_mut_slice().sort_unstable_by_key(|(spot, _)| *spot);
     out
 }
 
