@@ -28,6 +28,11 @@ impl<T: Copy, const N: usize> InlineList<T, N> {
         self.len += 1;
     }
 
+    /// Empties the list, so that one list serves many lookups in turn.
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
+
     /// The items, mutable (to sort them).
     pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
         &mut self.items[..self.len]
@@ -57,6 +62,10 @@ mod tests {
         assert_eq!(&*list, &[2, 7]);
         list.push(9);
         assert_eq!(list.len(), 3);
+        list.clear();
+        assert!(list.is_empty());
+        list.push(4);
+        assert_eq!(&*list, &[4]);
     }
 
     #[test]

@@ -113,11 +113,26 @@ pub(crate) type Steps = InlineList<(Spot, Step), 16>;
 /// the spot holds no piece of `seat` or its piece is in check (§3.C).
 pub(crate) fn steps(state: &State, seat: Seat, from: Spot) -> Steps {
     let mut out = Steps::new((from, Step::Move));
+    steps_into(state, seat, from, &mut out);
+    out
+}
+
+/// [`steps`] into `out`, which is emptied first: listing every piece's steps reuses one list,
+/// and most spots, holding no piece of the seat, leave it empty at once.
+#[inline]
+pub(crate) fn steps_into(state: &State, seat: Seat, from: Spot, out: &mut Steps) {
+    out.clear();
     let here = state.spot(from);
-    let piece = match here.piece {
-        Some(piece) if owner_of(piece) == seat && !here.in_check => piece,
-        _ => return out,
-    };
+    if let Some(piece) = here.piece
+        && owner_of(piece) == seat
+        && !here.in_check
+    {
+        piece_steps(state, seat, from, piece, out);
+    }
+}
+
+/// The steps of `piece` of `seat` on `from` (not in check) into the empty `out`.
+fn piece_steps(state: &State, seat: Seat, from: Spot, piece: Card, out: &mut Steps) {
     let ahead = forward(seat);
     for &(files, ranks, mark) in grid(piece.rank, seat, from) {
         let Some(to) = from.offset(files, ranks * ahead) else {
@@ -156,10 +171,13 @@ pub(crate) fn steps(state: &State, seat: Seat, from: Spot) -> Steps {
     // Destinations are distinct spots (steps, the double step and jumps reach different
     // distances), so an unstable sort gives the one spot order.
     out.as_mut_slice().sort_unstable_by_key(|(spot, _)| *spot);
-    out
 }
 
 /// Whether `seat` has any legal move or capture (§3.C, §6).
 pub(crate) fn has_any_move(state: &State, seat: Seat) -> bool {
-    Spot::all().any(|from| !steps(state, seat, from).is_empty())
+    let mut out = Steps::new((Spot::FIRST, Step::Move));
+    Spot::all().any(|from| {
+        steps_into(state, seat, from, &mut out);
+        !out.is_empty()
+    })
 }

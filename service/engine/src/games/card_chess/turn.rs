@@ -15,7 +15,7 @@
 use super::CardChess;
 use super::action::Action;
 use super::event::Event;
-use super::movement::{Step, has_any_move, steps};
+use super::movement::{Step, Steps, has_any_move, steps, steps_into};
 use super::observation::Phase;
 use super::spot::Spot;
 use super::state::{
@@ -45,8 +45,10 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
             if may_exchange(state, seat) {
                 actions.push(Action::Exchange);
             }
+            let mut destinations = Steps::new((Spot::FIRST, Step::Move));
             for from in Spot::all() {
-                for &(to, _) in steps(state, seat, from).iter() {
+                steps_into(state, seat, from, &mut destinations);
+                for &(to, _) in destinations.iter() {
                     actions.push(Action::Move { from, to });
                 }
             }

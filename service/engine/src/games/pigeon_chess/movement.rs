@@ -37,32 +37,43 @@ fn target(state: &State, seat: Seat, spot: Spot) -> Target {
 /// Empty when `from` holds no face-up card of `seat`.
 pub(crate) fn destinations(state: &State, seat: Seat, from: Spot) -> Destinations {
     let mut out = Destinations::new(from);
+    destinations_into(state, seat, from, &mut out);
+    out
+}
+
+/// [`destinations`] into `out`, which is emptied first: listing every card's destinations
+/// reuses one list, and most spots, holding no face-up card of the seat, leave it empty at once.
+pub(crate) fn destinations_into(state: &State, seat: Seat, from: Spot, out: &mut Destinations) {
+    out.clear();
     let Some(card) = state.card(from) else {
-        return out;
+        return;
     };
     if card.owner != seat || card.face_down {
-        return out;
+        return;
     }
     match card.piece {
-        Role::Pawn => pawn(state, seat, from, &mut out),
-        Role::Knight => steps(state, seat, from, &KNIGHT_STEPS, &mut out),
-        Role::Bishop => slides(state, seat, from, &BISHOP_DIRECTIONS, &mut out),
-        Role::Rook => slides(state, seat, from, &ROOK_DIRECTIONS, &mut out),
+        Role::Pawn => pawn(state, seat, from, out),
+        Role::Knight => steps(state, seat, from, &KNIGHT_STEPS, out),
+        Role::Bishop => slides(state, seat, from, &BISHOP_DIRECTIONS, out),
+        Role::Rook => slides(state, seat, from, &ROOK_DIRECTIONS, out),
         Role::Queen => {
-            slides(state, seat, from, &ROOK_DIRECTIONS, &mut out);
-            slides(state, seat, from, &BISHOP_DIRECTIONS, &mut out);
+            slides(state, seat, from, &ROOK_DIRECTIONS, out);
+            slides(state, seat, from, &BISHOP_DIRECTIONS, out);
         }
         Role::King => {
-            steps(state, seat, from, &ROOK_DIRECTIONS, &mut out);
-            steps(state, seat, from, &BISHOP_DIRECTIONS, &mut out);
+            steps(state, seat, from, &ROOK_DIRECTIONS, out);
+            steps(state, seat, from, &BISHOP_DIRECTIONS, out);
         }
     }
-    out
 }
 
 /// Whether `seat` has any move or attack at all (cheaper than listing them).
 pub(crate) fn has_any_move(state: &State, seat: Seat) -> bool {
-    Spot::all().any(|from| !destinations(state, seat, from).is_empty())
+    let mut out = Destinations::new(Spot::FIRST);
+    Spot::all().any(|from| {
+        destinations_into(state, seat, from, &mut out);
+        !out.is_empty()
+    })
 }
 
 /// Pawn: one step straight forward into an empty spot, or one step diagonally forward onto a

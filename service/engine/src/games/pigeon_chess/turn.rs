@@ -14,7 +14,7 @@
 
 use super::action::Action;
 use super::event::{Event, RowSide};
-use super::movement::{destinations, has_any_move};
+use super::movement::{Destinations, destinations, destinations_into, has_any_move};
 use super::observation::Phase;
 use super::piece::{Role, Spot};
 use super::state::{Card, State, row_index, row_spots, seats};
@@ -41,8 +41,10 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     }
     // Enough for a typical turn: a dozen moves and a few placements.
     let mut actions = Vec::with_capacity(24);
+    let mut targets = Destinations::new(Spot::FIRST);
     for from in Spot::all() {
-        for &to in destinations(state, seat, from).iter() {
+        destinations_into(state, seat, from, &mut targets);
+        for &to in targets.iter() {
             actions.push(Action::Move { from, to });
         }
     }
