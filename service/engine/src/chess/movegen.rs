@@ -598,6 +598,8 @@ mod tests {
         let promotions = [
             None,
             Some(Role::Queen),
+            Some(Role::Rook),
+            Some(Role::Bishop),
             Some(Role::Knight),
             Some(Role::King),
         ];
