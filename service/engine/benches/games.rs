@@ -9,15 +9,19 @@
 //! - `<id>/observe`: the observation of the seat to act, over the recorded positions.
 //!
 //! After criterion's own output a summary table gives, per game, the figures the design's
-//! targets name: games/s, ns per action, observation ns, and the state's size in bytes
+//! targets name: games/s, ns per action, observation ns, the state's size in bytes
 //! (postcard, as a store keeps it, mean and max over the recorded positions, and the inline
-//! size of `Table<G>`). Under `cargo test --benches` everything runs once, as a smoke test.
+//! size of `Table<G>`), and the size of a finished game as the server stores it (p99 and max
+//! over [`STORED_GAMES`] random games). Under `cargo test --benches` everything runs once (the
+//! stored size over [`STORED_GAMES_TEST`] games), as a smoke test.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use criterion::{BatchSize, Criterion, Throughput};
-use deckmate_engine::{Game, GameKind, Seat, Seed, Table, TableAction, Viewer, with_game};
+use deckmate_engine::{
+    Dealt, Game, GameKind, Seat, Seed, Table, TableAction, TableEvent, Viewer, with_game,
+};
 use rand::SeedableRng;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -29,6 +33,10 @@ const RECORDED_GAMES: u64 = 16;
 const RANDOM_GAME_SEEDS: u64 = 1_000;
 /// Time each summary figure is measured for (after criterion, in benchmark mode).
 const SUMMARY_BUDGET: Duration = Duration::from_secs(1);
+/// Random games (seeds `0..STORED_GAMES`) played to their end for the stored-size figures.
+const STORED_GAMES: u64 = 1_000;
+/// The same in test mode, where the figure is only a smoke test.
+const STORED_GAMES_TEST: u64 = 20;
 
 /// A recorded random game.
 struct Recorded<G: Game> {
@@ -36,6 +44,15 @@ struct Recorded<G: Game> {
     actions: Vec<(Seat, TableAction<G::Action>)>,
     /// Every position before an action, with the seat that took it.
     positions: Vec<(Table<G>, Seat)>,
+}
+
+/// The end of a random game.
+struct Finished<G: Game> {
+    plies: usize,
+    table: Table<G>,
+    /// The events of the last action (of the deal when no action was taken): what the server
+    /// keeps of the current version.
+    latest_events: Vec<TableEvent<G::Event>>,
 }
 
 /// The figures of the summary table for one game.
@@ -48,6 +65,8 @@ struct Figures {
     state_bytes_mean: f64,
     state_bytes_max: usize,
     table_inline_bytes: usize,
+    stored_bytes_p99: usize,
+    stored_bytes_max: usize,
 }
 
 fn main() {
@@ -60,7 +79,9 @@ fn main() {
         .configure_from_args();
     let mut figures = Vec::new();
     for &kind in GameKind::ALL {
-        if !filters.is_empty() && !filters.iter().any(|filter| kind.id().contains(filter)) {
+        let named =
+            |filter: &String| kind.id().contains(filter.as_str()) || filter.contains(kind.id());
+        if !filters.is_empty() && !filters.iter().any(named) {
             continue;
         }
         with_game!(kind, G => {
@@ -79,7 +100,7 @@ fn is_benchmark_mode() -> bool {
 }
 
 /// The positional arguments, which criterion reads as benchmark name filters; the summary only
-/// covers games whose id contains one of them.
+/// covers games whose id contains one of them or which one names (`card_chess/apply_and_list`).
 fn name_filters() -> Vec<String> {
     let mut filters = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -121,19 +142,23 @@ fn seats<G: Game>() -> usize {
 
 /// Deals the default game of `G` from `seed`.
 fn deal<G: Game>(seed: Seed) -> Table<G> {
+    deal_with_events::<G>(seed).0
+}
+
+/// Deals the default game of `G` from `seed`, with the setup events.
+fn deal_with_events<G: Game>(seed: Seed) -> Dealt<G> {
     Table::new(&G::Config::default(), seats::<G>(), seed)
         .unwrap_or_else(|error| panic!("{}: the default game does not deal: {error}", G::ID))
-        .0
 }
 
 /// Plays the game of `seed` to its end with random legal actions of random seats to act,
-/// calling `visit` before each action; returns the number of actions.
+/// calling `visit` before each action.
 fn play_random<G: Game>(
     seed: u64,
     mut visit: impl FnMut(&Table<G>, Seat, &TableAction<G::Action>),
-) -> usize {
+) -> Finished<G> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut table = deal::<G>(Seed::from_u64(seed));
+    let (mut table, mut latest_events) = deal_with_events::<G>(Seed::from_u64(seed));
     let mut plies = 0;
     while !table.is_over() {
         let to_act: Vec<Seat> = table.to_act().iter().collect();
@@ -148,12 +173,46 @@ fn play_random<G: Game>(
                 .clone(),
         );
         visit(&table, seat, &action);
-        table
+        latest_events = table
             .apply(seat, &action)
             .unwrap_or_else(|error| panic!("{}: a listed action failed: {error}", G::ID));
         plies += 1;
     }
-    plies
+    Finished {
+        plies,
+        table,
+        latest_events,
+    }
+}
+
+/// The postcard size of the random game of `seed` once finished, in the form the server stores
+/// a game: (config, seats, seed, action log, table, latest events), as its session record
+/// lays them out (the record adds only its format number and the game id).
+fn stored_size<G: Game>(seed: u64) -> usize {
+    let mut log: Vec<(Seat, TableAction<G::Action>)> = Vec::new();
+    let finished = play_random::<G>(seed, |_, seat, action| log.push((seat, action.clone())));
+    let record = (
+        G::Config::default(),
+        seats::<G>() as u32,
+        Seed::from_u64(seed),
+        log,
+        finished.table,
+        finished.latest_events,
+    );
+    postcard::to_allocvec(&record)
+        .unwrap_or_else(|error| panic!("{}: a finished game does not serialize: {error}", G::ID))
+        .len()
+}
+
+/// The p99 and the max of the stored size over the random games of seeds `0..games`.
+fn stored_sizes<G: Game>(games: u64) -> (usize, usize) {
+    let mut sizes: Vec<usize> = (0..games).map(stored_size::<G>).collect();
+    sizes.sort_unstable();
+    let p99 = (sizes.len() * 99).div_ceil(100).max(1) - 1;
+    (
+        sizes.get(p99).copied().unwrap_or(0),
+        sizes.last().copied().unwrap_or(0),
+    )
 }
 
 /// Records the random games of seeds `0..RECORDED_GAMES`.
@@ -269,7 +328,7 @@ fn summary_figures<G: Game>(benchmarking: bool) -> Figures {
     let (_, games_per_second) = time_per_unit(budget, || {
         seed += 1;
         let started = Instant::now();
-        random_plies += black_box(play_random::<G>(seed, |_, _, _| {}));
+        random_plies += black_box(play_random::<G>(seed, |_, _, _| {})).plies;
         (1, started.elapsed())
     });
     let random_games = seed - RANDOM_GAME_SEEDS;
@@ -298,6 +357,11 @@ fn summary_figures<G: Game>(benchmarking: bool) -> Figures {
                 .len()
         })
         .collect();
+    let (stored_bytes_p99, stored_bytes_max) = stored_sizes::<G>(if benchmarking {
+        STORED_GAMES
+    } else {
+        STORED_GAMES_TEST
+    });
     Figures {
         id: G::ID,
         games_per_second,
@@ -307,6 +371,8 @@ fn summary_figures<G: Game>(benchmarking: bool) -> Figures {
         state_bytes_mean: sizes.iter().sum::<usize>() as f64 / sizes.len().max(1) as f64,
         state_bytes_max: sizes.iter().copied().max().unwrap_or(0),
         table_inline_bytes: std::mem::size_of::<Table<G>>(),
+        stored_bytes_p99,
+        stored_bytes_max,
     }
 }
 
@@ -325,7 +391,7 @@ fn print_summary(figures: &[Figures], benchmarking: bool) {
         "docs/ARCHITECTURE.md §6 targets: >= 3000 random full games/s per core; <= 1000 ns per chess-variant action"
     );
     println!(
-        "{:<16}{:>12}{:>12}{:>12}{:>14}{:>16}{:>15}{:>18}",
+        "{:<16}{:>12}{:>12}{:>12}{:>14}{:>16}{:>15}{:>18}{:>16}{:>16}",
         "game",
         "games/s",
         "plies/game",
@@ -333,11 +399,13 @@ fn print_summary(figures: &[Figures], benchmarking: bool) {
         "observe ns",
         "state B mean",
         "state B max",
-        "Table inline B"
+        "Table inline B",
+        "stored B p99",
+        "stored B max"
     );
     for figure in figures {
         println!(
-            "{:<16}{:>12.0}{:>12.1}{:>12.0}{:>14.0}{:>16.0}{:>15}{:>18}",
+            "{:<16}{:>12.0}{:>12.1}{:>12.0}{:>14.0}{:>16.0}{:>15}{:>18}{:>16}{:>16}",
             figure.id,
             figure.games_per_second,
             figure.plies_per_game,
@@ -345,7 +413,9 @@ fn print_summary(figures: &[Figures], benchmarking: bool) {
             figure.ns_per_observation,
             figure.state_bytes_mean,
             figure.state_bytes_max,
-            figure.table_inline_bytes
+            figure.table_inline_bytes,
+            figure.stored_bytes_p99,
+            figure.stored_bytes_max
         );
     }
 }

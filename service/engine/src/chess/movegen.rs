@@ -50,37 +50,31 @@ impl Promotions {
     }
 }
 
-/// Receives generated moves.
+/// Receives generated moves. Every method but [`MoveSink::add`] has a default that adds the
+/// moves one by one, in the order every sink sees them; a sink that needs no single moves
+/// (the counter) overrides them.
 pub(crate) trait MoveSink {
     /// Ordinary moves of the piece on `from` to each square of `targets`.
-    fn add_targets(&mut self, from: Square, targets: Bitboard);
-    /// Pawn moves to each square of `targets`, each from `delta` squares back.
-    fn add_pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind);
-    /// Pawn moves onto the last rank, each from `delta` squares back, once per choice.
-    fn add_promotions(&mut self, targets: Bitboard, delta: i8, choices: &Promotions);
-    /// One move.
-    fn add(&mut self, mv: Move);
-}
-
-impl MoveSink for MoveList {
     #[inline]
     fn add_targets(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
-            self.push(Move::new(from, to, MoveKind::Normal));
+            self.add(Move::new(from, to, MoveKind::Normal));
         }
     }
 
+    /// Pawn moves to each square of `targets`, each from `delta` squares back.
     #[inline]
     fn add_pawn_moves(&mut self, targets: Bitboard, delta: i8, kind: MoveKind) {
         for to in targets {
-            self.push(Move::new(from_delta(to, delta), to, kind));
+            self.add(Move::new(from_delta(to, delta), to, kind));
         }
     }
 
+    /// Pawn moves onto the last rank, each from `delta` squares back, once per choice.
     fn add_promotions(&mut self, targets: Bitboard, delta: i8, choices: &Promotions) {
         for to in targets {
             for promotion in choices.iter() {
-                self.push(Move {
+                self.add(Move {
                     from: from_delta(to, delta),
                     to,
                     promotion,
@@ -90,9 +84,24 @@ impl MoveSink for MoveList {
         }
     }
 
+    /// One move.
+    fn add(&mut self, mv: Move);
+}
+
+impl MoveSink for MoveList {
     #[inline]
     fn add(&mut self, mv: Move) {
         self.push(mv);
+    }
+}
+
+/// Hands each move to a closure, for callers that keep the moves in their own form.
+struct Visitor<F>(F);
+
+impl<F: FnMut(Move)> MoveSink for Visitor<F> {
+    #[inline]
+    fn add(&mut self, mv: Move) {
+        (self.0)(mv);
     }
 }
 
@@ -143,6 +152,8 @@ struct Context<'a> {
     check_mask: Bitboard,
     /// Our pieces pinned to our king (legal rules only).
     pinned: Bitboard,
+    /// Our pieces whose moves are generated (all of them but for a search for one move).
+    movers: Bitboard,
     legal: bool,
 }
 
@@ -165,6 +176,13 @@ impl Context<'_> {
 
 /// Generates the moves of the side to move under `rules` into `sink`.
 pub(crate) fn generate<S: MoveSink>(pos: &Position, rules: &Rules, sink: &mut S) {
+    generate_from(pos, rules, Bitboard::FULL, sink);
+}
+
+/// Generates the moves of the side to move under `rules` that start on a square of `from`, in
+/// the order [`generate`] gives them: every piece's moves depend only on the position, so
+/// leaving out the other pieces leaves exactly the other pieces' moves out.
+fn generate_from<S: MoveSink>(pos: &Position, rules: &Rules, from: Bitboard, sink: &mut S) {
     let us = pos.turn;
     let them = us.other();
     let ours = pos.by_color[us.index()];
@@ -189,14 +207,18 @@ pub(crate) fn generate<S: MoveSink>(pos: &Position, rules: &Rules, sink: &mut S)
         target,
         check_mask: Bitboard::FULL,
         pinned: Bitboard::EMPTY,
+        movers: ours & from,
         legal,
     };
+    let king_moves_too = king.is_some_and(|k| ctx.movers.contains(k));
     if legal && let Some(k) = king {
         let checkers = pos.attackers_to(k, occupied) & theirs;
         if let Some(checker) = checkers.first() {
             if checkers.has_several() {
                 // Double check: only the king can move.
-                king_moves(&ctx, k, sink);
+                if king_moves_too {
+                    king_moves(&ctx, k, sink);
+                }
                 return;
             }
             ctx.check_mask = between(k, checker).with(checker);
@@ -207,19 +229,22 @@ pub(crate) fn generate<S: MoveSink>(pos: &Position, rules: &Rules, sink: &mut S)
     pawn_moves(&ctx, sink);
 
     let piece_target = ctx.target & ctx.check_mask;
-    for from in pos.pieces(us, Role::Knight) & !ctx.pinned {
+    let movers = ctx.movers;
+    for from in pos.pieces(us, Role::Knight) & movers & !ctx.pinned {
         sink.add_targets(from, knight_attacks(from) & piece_target);
     }
     let queens = pos.pieces(us, Role::Queen);
-    for from in pos.pieces(us, Role::Bishop) | queens {
+    for from in (pos.pieces(us, Role::Bishop) | queens) & movers {
         let targets = bishop_attacks(from, occupied) & piece_target & ctx.pin_restriction(from);
         sink.add_targets(from, targets);
     }
-    for from in pos.pieces(us, Role::Rook) | queens {
+    for from in (pos.pieces(us, Role::Rook) | queens) & movers {
         let targets = rook_attacks(from, occupied) & piece_target & ctx.pin_restriction(from);
         sink.add_targets(from, targets);
     }
-    if let Some(k) = king {
+    if let Some(k) = king
+        && king_moves_too
+    {
         king_moves(&ctx, k, sink);
         if rules.castling {
             castling_moves(&ctx, k, sink);
@@ -289,7 +314,7 @@ fn castling_moves<S: MoveSink>(ctx: &Context<'_>, k: Square, sink: &mut S) {
 }
 
 fn pawn_moves<S: MoveSink>(ctx: &Context<'_>, sink: &mut S) {
-    let pawns = ctx.pos.pieces(ctx.us, Role::Pawn);
+    let pawns = ctx.pos.pieces(ctx.us, Role::Pawn) & ctx.movers;
     if pawns.is_empty() {
         return;
     }
@@ -387,6 +412,32 @@ impl Position {
         let mut list = MoveList::new();
         generate(self, rules, &mut list);
         list
+    }
+
+    /// Calls `visit` with each move [`Position::legal_moves`] would return, in the same order,
+    /// without building the list.
+    pub fn visit_legal_moves(&self, rules: &Rules, visit: impl FnMut(Move)) {
+        generate(self, rules, &mut Visitor(visit));
+    }
+
+    /// The move [`Position::legal_moves`] lists from `from` to `to` with `promotion`, if any.
+    /// Only the moves of the piece on `from` are generated, so checking one move costs a
+    /// fraction of listing them all.
+    pub fn find_legal_move(
+        &self,
+        rules: &Rules,
+        from: Square,
+        to: Square,
+        promotion: Option<Role>,
+    ) -> Option<Move> {
+        let mut found = None;
+        let mut visitor = Visitor(|mv: Move| {
+            if found.is_none() && mv.to == to && mv.promotion == promotion {
+                found = Some(mv);
+            }
+        });
+        generate_from(self, rules, Bitboard::from_square(from), &mut visitor);
+        found
     }
 
     /// The number of moves [`Position::legal_moves`] would return, without listing them.
@@ -517,6 +568,73 @@ mod tests {
             ..free
         };
         assert!(!castles(&off));
+    }
+
+    #[test]
+    fn find_legal_move_finds_exactly_the_listed_moves() {
+        // Pins, a single and a double check, en passant, castling and promotions.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "4k3/8/8/8/8/8/8/r3K2r w - - 0 1",
+            "4k3/8/8/2b5/8/8/3r4/4K3 w - - 0 1",
+            "8/8/8/KPp4r/8/8/8/7k w - c6 0 2",
+        ];
+        let variants = [
+            Rules::standard(),
+            Rules {
+                check: CheckRule::Ignored,
+                ..Rules::standard()
+            },
+            Rules {
+                promotion: RoleSet::EMPTY.with(Role::Queen).with(Role::Pawn),
+                castling: false,
+                en_passant: false,
+                ..Rules::standard()
+            },
+        ];
+        let promotions = [
+            None,
+            Some(Role::Queen),
+            Some(Role::Rook),
+            Some(Role::Bishop),
+            Some(Role::Knight),
+            Some(Role::King),
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            for rules in &variants {
+                let listed = pos.legal_moves(rules);
+                let mut found = 0;
+                for from in Bitboard::FULL {
+                    for to in Bitboard::FULL {
+                        for promotion in promotions {
+                            let expected = listed.iter().copied().find(|mv| {
+                                mv.from == from && mv.to == to && mv.promotion == promotion
+                            });
+                            let actual = pos.find_legal_move(rules, from, to, promotion);
+                            assert_eq!(actual, expected, "{fen}: {from}{to} {promotion:?}");
+                            found += usize::from(actual.is_some());
+                        }
+                    }
+                }
+                assert_eq!(found, listed.len(), "{fen}: every listed move is found");
+            }
+        }
+    }
+
+    #[test]
+    fn visiting_gives_the_listed_moves_in_order() {
+        let pos = Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        )
+        .unwrap();
+        let mut visited = Vec::new();
+        pos.visit_legal_moves(&Rules::standard(), |mv| visited.push(mv));
+        assert_eq!(visited, pos.legal_moves(&Rules::standard()).to_vec());
+        assert_eq!(visited.len(), 48);
     }
 
     #[test]

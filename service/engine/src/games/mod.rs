@@ -4,6 +4,7 @@
 //! each line generates).
 
 mod common;
+mod inline;
 #[cfg(test)]
 mod testing;
 

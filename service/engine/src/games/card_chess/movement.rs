@@ -8,6 +8,7 @@ use super::capture::{Class, may_capture};
 use super::spot::Spot;
 use super::state::{State, forward, own_castle, owner_of};
 use crate::cards::{Card, Rank};
+use crate::games::inline::InlineList;
 use crate::seat::Seat;
 
 /// What a grid cell allows (§4).
@@ -104,16 +105,35 @@ fn capturable(state: &State, seat: Seat, attacker: Card, spot: Spot) -> bool {
     }
 }
 
+/// The destinations of one piece: at most 16, an Ace's eight steps and eight jumps (the King
+/// grid is the largest, and only the Ace adds jumps).
+pub(crate) type Steps = InlineList<(Spot, Step), 16>;
+
 /// Every destination of the piece on `from` and what happens there, in spot order; empty when
 /// the spot holds no piece of `seat` or its piece is in check (§3.C).
-pub(crate) fn steps(state: &State, seat: Seat, from: Spot) -> Vec<(Spot, Step)> {
+pub(crate) fn steps(state: &State, seat: Seat, from: Spot) -> Steps {
+    let mut out = Steps::new((from, Step::Move));
+    steps_into(state, seat, from, &mut out);
+    out
+}
+
+/// [`steps`] into `out`, which is emptied first: listing every piece's steps reuses one list,
+/// and most spots, holding no piece of the seat, leave it empty at once.
+#[inline]
+pub(crate) fn steps_into(state: &State, seat: Seat, from: Spot, out: &mut Steps) {
+    out.clear();
     let here = state.spot(from);
-    let piece = match here.piece {
-        Some(piece) if owner_of(piece) == seat && !here.in_check => piece,
-        _ => return Vec::new(),
-    };
+    if let Some(piece) = here.piece
+        && owner_of(piece) == seat
+        && !here.in_check
+    {
+        piece_steps(state, seat, from, piece, out);
+    }
+}
+
+/// The steps of `piece` of `seat` on `from` (not in check) into the empty `out`.
+fn piece_steps(state: &State, seat: Seat, from: Spot, piece: Card, out: &mut Steps) {
     let ahead = forward(seat);
-    let mut out = Vec::new();
     for &(files, ranks, mark) in grid(piece.rank, seat, from) {
         let Some(to) = from.offset(files, ranks * ahead) else {
             continue;
@@ -148,11 +168,16 @@ pub(crate) fn steps(state: &State, seat: Seat, from: Spot) -> Vec<(Spot, Step)> 
             }
         }
     }
-    out.sort_by_key(|(spot, _)| *spot);
-    out
+    // Destinations are distinct spots (steps, the double step and jumps reach different
+    // distances), so an unstable sort gives the one spot order.
+    out.as_mut_slice().sort_unstable_by_key(|(spot, _)| *spot);
 }
 
 /// Whether `seat` has any legal move or capture (§3.C, §6).
 pub(crate) fn has_any_move(state: &State, seat: Seat) -> bool {
-    Spot::all().any(|from| !steps(state, seat, from).is_empty())
+    let mut out = Steps::new((Spot::FIRST, Step::Move));
+    Spot::all().any(|from| {
+        steps_into(state, seat, from, &mut out);
+        !out.is_empty()
+    })
 }

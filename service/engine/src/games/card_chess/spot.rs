@@ -77,6 +77,9 @@ impl fmt::Display for BoardRank {
 pub struct Spot(u8);
 
 impl Spot {
+    /// The first spot, red castle 1 (also what fills a spot list's unused room).
+    pub(crate) const FIRST: Spot = Spot(0);
+
     /// Every spot, rank by rank from the red castle, files 1 to 5 within a rank.
     pub fn all() -> impl Iterator<Item = Spot> {
         (0..SPOTS as u8).map(Spot)

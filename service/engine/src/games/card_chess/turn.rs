@@ -15,12 +15,12 @@
 use super::CardChess;
 use super::action::Action;
 use super::event::Event;
-use super::movement::{Step, has_any_move, steps};
+use super::movement::{Step, Steps, has_any_move, steps, steps_into};
 use super::observation::Phase;
 use super::spot::Spot;
 use super::state::{
-    HAND_SIZE, MAX_IN_PLAY, State, colour_of, distinct, opponent_castle, own_castle, owner_of,
-    seats,
+    HAND_SIZE, MAX_IN_PLAY, State, colour_of, for_each_distinct, opponent_castle, own_castle,
+    owner_of, seats,
 };
 use crate::cards::Card;
 use crate::edition::Edition;
@@ -39,15 +39,16 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     }
     match state.phase {
         Phase::Play => {
-            let mut actions: Vec<Action> = play_in_options(state, seat)
-                .into_iter()
-                .map(|(card, spot)| Action::PlayIn { card, spot })
-                .collect();
+            // Enough for a typical turn: a few play-ins, the exchange and a dozen moves.
+            let mut actions = Vec::with_capacity(32);
+            push_play_ins(state, seat, &mut actions);
             if may_exchange(state, seat) {
                 actions.push(Action::Exchange);
             }
+            let mut destinations = Steps::new((Spot::FIRST, Step::Move));
             for from in Spot::all() {
-                for (to, _) in steps(state, seat, from) {
+                steps_into(state, seat, from, &mut destinations);
+                for &(to, _) in destinations.iter() {
                     actions.push(Action::Move { from, to });
                 }
             }
@@ -55,30 +56,37 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         }
         Phase::Replacement => {
             let mut actions = vec![Action::KeepRevealed];
-            actions.extend(
-                replacement_cards(state, seat)
-                    .into_iter()
-                    .map(|card| Action::Replace { card }),
-            );
+            let theirs = colour_of(seat).other();
+            for_each_distinct(state.hand(seat), |card| {
+                // §5.4: only opponent-coloured cards replace the revealed one.
+                if card.colour() == theirs {
+                    actions.push(Action::Replace { card });
+                }
+            });
             actions
         }
         Phase::Finished => Vec::new(),
     }
 }
 
-/// §3.A: every (card, spot) `seat` may play in: own-coloured hand cards (each distinct card
-/// once) on free castle spots, while fewer than five of its pieces are in play.
-fn play_in_options(state: &State, seat: Seat) -> Vec<(Card, Spot)> {
+/// §3.A: every (card, spot) `seat` may play in, as actions: own-coloured hand cards (each
+/// distinct card once, in sorted order) on free castle spots (files 1–5), while fewer than five
+/// of its pieces are in play.
+fn push_play_ins(state: &State, seat: Seat, actions: &mut Vec<Action>) {
     if state.pieces_in_play(seat) >= MAX_IN_PLAY {
-        return Vec::new();
+        return;
     }
-    let spots: Vec<Spot> = state.free_castle_spots(seat).collect();
     let colour = colour_of(seat);
-    distinct(state.hand(seat))
-        .into_iter()
-        .filter(|card| card.colour() == colour)
-        .flat_map(|card| spots.iter().map(move |spot| (card, *spot)))
-        .collect()
+    for_each_distinct(state.hand(seat), |card| {
+        if card.colour() == colour {
+            // The free spots are looked up again for each card: five checks, no buffer.
+            actions.extend(
+                state
+                    .free_castle_spots(seat)
+                    .map(|spot| Action::PlayIn { card, spot }),
+            );
+        }
+    });
 }
 
 /// §3.A: whether `seat` could play in a card now.
@@ -92,15 +100,6 @@ fn can_play_in(state: &State, seat: Seat) -> bool {
 /// §3.B: exchanging is allowed unless the seat's previous turn was an exchange.
 fn may_exchange(state: &State, seat: Seat) -> bool {
     !state.exchanged_last[seat.index()]
-}
-
-/// §5.4: the distinct opponent-coloured cards of `seat`'s hand.
-fn replacement_cards(state: &State, seat: Seat) -> Vec<Card> {
-    let theirs = colour_of(seat).other();
-    distinct(state.hand(seat))
-        .into_iter()
-        .filter(|card| card.colour() == theirs)
-        .collect()
 }
 
 /// §6: whether `seat` has any legal A, B or C now.
@@ -210,8 +209,8 @@ fn play_move(state: &mut State, seat: Seat, from: Spot, to: Spot) -> Result<Vec<
             "the {piece} on {from} is in check and can never move"
         )));
     }
-    let Some((_, step)) = steps(state, seat, from)
-        .into_iter()
+    let Some(&(_, step)) = steps(state, seat, from)
+        .iter()
         .find(|(spot, _)| *spot == to)
     else {
         return Err(PlayError::Illegal(format!(

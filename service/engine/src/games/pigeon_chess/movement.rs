@@ -8,7 +8,11 @@
 use super::piece::{Role, Spot};
 use super::state::{State, forward};
 use crate::chess::{BISHOP_DIRECTIONS, KNIGHT_STEPS, ROOK_DIRECTIONS};
+use crate::games::inline::InlineList;
 use crate::seat::Seat;
+
+/// The destinations of one card: distinct spots other than its own, so at most 11.
+pub(crate) type Destinations = InlineList<Spot, 11>;
 
 /// What stands on a destination, from the mover's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,39 +35,50 @@ fn target(state: &State, seat: Seat, spot: Spot) -> Target {
 
 /// Every spot the face-up card of `seat` on `from` may move to or attack, in a fixed order.
 /// Empty when `from` holds no face-up card of `seat`.
-pub(crate) fn destinations(state: &State, seat: Seat, from: Spot) -> Vec<Spot> {
-    let mut out = Vec::new();
+pub(crate) fn destinations(state: &State, seat: Seat, from: Spot) -> Destinations {
+    let mut out = Destinations::new(from);
+    destinations_into(state, seat, from, &mut out);
+    out
+}
+
+/// [`destinations`] into `out`, which is emptied first: listing every card's destinations
+/// reuses one list, and most spots, holding no face-up card of the seat, leave it empty at once.
+pub(crate) fn destinations_into(state: &State, seat: Seat, from: Spot, out: &mut Destinations) {
+    out.clear();
     let Some(card) = state.card(from) else {
-        return out;
+        return;
     };
     if card.owner != seat || card.face_down {
-        return out;
+        return;
     }
     match card.piece {
-        Role::Pawn => pawn(state, seat, from, &mut out),
-        Role::Knight => steps(state, seat, from, &KNIGHT_STEPS, &mut out),
-        Role::Bishop => slides(state, seat, from, &BISHOP_DIRECTIONS, &mut out),
-        Role::Rook => slides(state, seat, from, &ROOK_DIRECTIONS, &mut out),
+        Role::Pawn => pawn(state, seat, from, out),
+        Role::Knight => steps(state, seat, from, &KNIGHT_STEPS, out),
+        Role::Bishop => slides(state, seat, from, &BISHOP_DIRECTIONS, out),
+        Role::Rook => slides(state, seat, from, &ROOK_DIRECTIONS, out),
         Role::Queen => {
-            slides(state, seat, from, &ROOK_DIRECTIONS, &mut out);
-            slides(state, seat, from, &BISHOP_DIRECTIONS, &mut out);
+            slides(state, seat, from, &ROOK_DIRECTIONS, out);
+            slides(state, seat, from, &BISHOP_DIRECTIONS, out);
         }
         Role::King => {
-            steps(state, seat, from, &ROOK_DIRECTIONS, &mut out);
-            steps(state, seat, from, &BISHOP_DIRECTIONS, &mut out);
+            steps(state, seat, from, &ROOK_DIRECTIONS, out);
+            steps(state, seat, from, &BISHOP_DIRECTIONS, out);
         }
     }
-    out
 }
 
 /// Whether `seat` has any move or attack at all (cheaper than listing them).
 pub(crate) fn has_any_move(state: &State, seat: Seat) -> bool {
-    Spot::all().any(|from| !destinations(state, seat, from).is_empty())
+    let mut out = Destinations::new(Spot::FIRST);
+    Spot::all().any(|from| {
+        destinations_into(state, seat, from, &mut out);
+        !out.is_empty()
+    })
 }
 
 /// Pawn: one step straight forward into an empty spot, or one step diagonally forward onto a
 /// face-up enemy card; never two steps (§3).
-fn pawn(state: &State, seat: Seat, from: Spot, out: &mut Vec<Spot>) {
+fn pawn(state: &State, seat: Seat, from: Spot, out: &mut Destinations) {
     let ahead = forward(seat);
     if let Some(spot) = from.offset(0, ahead)
         && target(state, seat, spot) == Target::Empty
@@ -80,7 +95,7 @@ fn pawn(state: &State, seat: Seat, from: Spot, out: &mut Vec<Spot>) {
 }
 
 /// Single steps (King) or jumps (Knight): nothing in between matters.
-fn steps(state: &State, seat: Seat, from: Spot, deltas: &[(i8, i8)], out: &mut Vec<Spot>) {
+fn steps(state: &State, seat: Seat, from: Spot, deltas: &[(i8, i8)], out: &mut Destinations) {
     for (dc, dr) in deltas {
         if let Some(spot) = from.offset(*dc, *dr)
             && target(state, seat, spot) != Target::Blocked
@@ -92,7 +107,7 @@ fn steps(state: &State, seat: Seat, from: Spot, deltas: &[(i8, i8)], out: &mut V
 
 /// Any distance along each direction, stopping at the first card: an enemy face-up card there
 /// may be attacked, anything else blocks.
-fn slides(state: &State, seat: Seat, from: Spot, directions: &[(i8, i8)], out: &mut Vec<Spot>) {
+fn slides(state: &State, seat: Seat, from: Spot, directions: &[(i8, i8)], out: &mut Destinations) {
     for (dc, dr) in directions {
         let mut at = from;
         while let Some(spot) = at.offset(*dc, *dr) {

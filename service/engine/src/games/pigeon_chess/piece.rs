@@ -19,6 +19,9 @@ pub const ROWS: u8 = 4;
 pub struct Spot(u8);
 
 impl Spot {
+    /// The first spot, a1 (also what fills a spot list's unused room).
+    pub(crate) const FIRST: Spot = Spot(0);
+
     /// Every spot in the order a1, b1, c1, a2, …, c4.
     pub fn all() -> impl Iterator<Item = Spot> {
         (0..COLUMNS * ROWS).map(Spot)

@@ -14,10 +14,10 @@
 
 use super::action::Action;
 use super::event::{Event, RowSide};
-use super::movement::{destinations, has_any_move};
+use super::movement::{Destinations, destinations, destinations_into, has_any_move};
 use super::observation::Phase;
 use super::piece::{Role, Spot};
-use super::state::{Card, State, hand_cards, row_index, row_spots, seats};
+use super::state::{Card, State, row_index, row_spots, seats};
 use crate::edition::Edition;
 use crate::game::{EndReason, Outcome, PlayError};
 use crate::seat::Seat;
@@ -39,22 +39,26 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     if state.phase != Phase::Play || state.current != Some(seat) {
         return Vec::new();
     }
-    let mut actions = Vec::new();
+    // Enough for a typical turn: a dozen moves and a few placements.
+    let mut actions = Vec::with_capacity(24);
+    let mut targets = Destinations::new(Spot::FIRST);
     for from in Spot::all() {
-        for to in destinations(state, seat, from) {
+        destinations_into(state, seat, from, &mut targets);
+        for &to in targets.iter() {
             actions.push(Action::Move { from, to });
         }
     }
     let hand = &state.hands[seat.index()];
-    let open: Vec<Spot> = row_spots(seat, RowSide::Back)
-        .into_iter()
-        .filter(|spot| state.card(*spot).is_none())
-        .collect();
-    let mut pieces = hand_cards(hand);
-    pieces.dedup();
-    for piece in pieces {
-        for spot in &open {
-            actions.push(Action::Place { piece, spot: *spot });
+    let back_row = row_spots(seat, RowSide::Back);
+    // Each piece the hand holds once, highest worth first (the order of `hand_cards`).
+    for &piece in Role::ALL.iter().rev() {
+        if hand[piece.index()] == 0 {
+            continue;
+        }
+        for &spot in &back_row {
+            if state.card(spot).is_none() {
+                actions.push(Action::Place { piece, spot });
+            }
         }
     }
     if may_end_game(state, seat) {

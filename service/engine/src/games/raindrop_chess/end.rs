@@ -72,13 +72,17 @@ pub(crate) fn lose(state: &mut State, seat: Seat, events: &mut Vec<Event>) {
     state.stage = Stage::Finished;
 }
 
-/// Whether `seat` has no action at all at the start of its turn: no chess move (none before
-/// its King is placed) and no flip. Counted, not listed, because this runs at every turn.
+/// Whether `seat` has no action at all at the start of its turn: no flip and no chess move
+/// (none before its King is placed). This runs at every turn, so the flip, a few look-ups,
+/// comes first, and the moves are only counted, not listed, when it is not allowed.
 fn no_action(state: &State, seat: Seat) -> bool {
+    if may_flip(state, seat) {
+        return false;
+    }
     let colour = colour_of(seat);
     let has_move =
         state.position.king(colour).is_some() && state.position.count_moves(&state.rules(seat)) > 0;
-    !has_move && !may_flip(state, seat)
+    !has_move
 }
 
 /// Edition 2: the result of the position at the start of `seat`'s turn, if it decides the

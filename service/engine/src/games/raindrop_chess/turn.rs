@@ -7,7 +7,9 @@ use super::config::JokerEffect;
 use super::end::{extra_turn, finish, lose};
 use super::event::Event;
 use super::observation::Stage;
-use super::placement::{block_possible, placement_squares, removal_targets};
+use super::placement::{
+    block_possible, has_placement_square, may_place, placement_squares, removal_targets,
+};
 use super::state::{State, colour_of};
 use crate::chess::ChessMove;
 use crate::chess::{Move, Piece, Role, Square};
@@ -43,12 +45,26 @@ pub(crate) fn jokers_left(state: &State, seat: Seat) -> usize {
     usize::from(state.config.jokers_per_deck).saturating_sub(flipped)
 }
 
-/// §3, §5: the chess moves of `seat`: none before its King is placed.
-pub(crate) fn chess_moves(state: &State, seat: Seat) -> Vec<Move> {
+/// §3, §5: calls `visit` with each chess move of `seat`, in the generator's order: none before
+/// its King is placed. Visiting instead of listing spares the move list a listing does not
+/// keep.
+fn visit_chess_moves(state: &State, seat: Seat, visit: impl FnMut(Move)) {
     if state.position.king(colour_of(seat)).is_none() {
-        return Vec::new();
+        return;
     }
-    state.position.legal_moves(&state.rules(seat)).to_vec()
+    state.position.visit_legal_moves(&state.rules(seat), visit);
+}
+
+/// The chess move of `seat` that `chess_move` names, if it is one of its moves (§3, §5): only
+/// the moved piece's moves are generated.
+fn find_chess_move(state: &State, seat: Seat, chess_move: ChessMove) -> Option<Move> {
+    state.position.king(colour_of(seat))?;
+    state.position.find_legal_move(
+        &state.rules(seat),
+        chess_move.from,
+        chess_move.to,
+        chess_move.promotion,
+    )
 }
 
 /// Every action `seat` may take now, in a fixed order.
@@ -58,17 +74,18 @@ pub(crate) fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
     }
     match state.stage {
         Stage::Turn => {
-            let mut actions = Vec::new();
+            // Enough for most turns: the flip and a few dozen moves.
+            let mut actions = Vec::with_capacity(48);
             if may_flip(state, seat) {
                 actions.push(Action::Flip);
             }
-            actions.extend(chess_moves(state, seat).into_iter().map(|mv| {
-                Action::Move(ChessMove {
+            visit_chess_moves(state, seat, |mv| {
+                actions.push(Action::Move(ChessMove {
                     from: mv.from,
                     to: mv.to,
                     promotion: mv.promotion,
-                })
-            }));
+                }));
+            });
             actions
         }
         Stage::Place(card) => placement_squares(state, seat, card)
@@ -99,11 +116,7 @@ pub(crate) fn apply(
             flip(state, seat, &mut events);
         }
         (Stage::Turn, Action::Move(chess_move)) => {
-            let Some(mv) = chess_moves(state, seat).into_iter().find(|mv| {
-                mv.from == chess_move.from
-                    && mv.to == chess_move.to
-                    && mv.promotion == chess_move.promotion
-            }) else {
+            let Some(mv) = find_chess_move(state, seat, chess_move) else {
                 return Err(PlayError::Illegal(format!(
                     "{chess_move} is not a legal chess move"
                 )));
@@ -111,7 +124,7 @@ pub(crate) fn apply(
             play_move(state, seat, &mv, &mut events);
         }
         (Stage::Place(card), Action::Place(square)) => {
-            if !placement_squares(state, seat, card).contains(&square) {
+            if !may_place(state, seat, card, square) {
                 return Err(PlayError::Illegal(format!(
                     "the {card} card may not be placed on {square}"
                 )));
@@ -193,7 +206,7 @@ fn flip(state: &mut State, seat: Seat, events: &mut Vec<Event>) {
             }
         },
         _ => {
-            if !placement_squares(state, seat, card).is_empty() {
+            if has_placement_square(state, seat, card) {
                 state.stage = Stage::Place(card);
             } else if in_check {
                 // §4: the revealed piece cannot block: the flipper loses at once.
