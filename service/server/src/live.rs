@@ -64,6 +64,10 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     /// The actions that made the versions after `from`, in order, one encoded item per action
     /// (the steady state of a store that appends: the one action after the version it holds).
     fn encode_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError>;
+    /// The game as [`std::any::Any`], so that a copy read back from a store can share what it
+    /// has in common with an earlier copy of the same game (its log's frozen chunks and their
+    /// snapshots).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 impl Clone for Box<dyn LiveGame> {

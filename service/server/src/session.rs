@@ -132,8 +132,13 @@ impl<G: GameCodec> Session<G> {
     }
 
     /// Reads a session written as [`LiveGame::encode_head`] and the
-    /// [`LiveGame::encode_entries`] of its whole log. Errors as for [`Session::decode`].
-    pub fn decode_split(head: &[u8], entries: &[Vec<u8>]) -> Result<Self, ApiError> {
+    /// [`LiveGame::encode_entries`] of its whole log, sharing the log chunks it has in common
+    /// with `previous` (an earlier copy of the same game). Errors as for [`Session::decode`].
+    pub fn decode_split(
+        head: &[u8],
+        entries: &[Vec<u8>],
+        previous: Option<&Self>,
+    ) -> Result<Self, ApiError> {
         let (format, _) = postcard::take_from_bytes::<u32>(head).map_err(|error| {
             ApiError::Internal(format!("stored {} head has no format: {error}", G::ID))
         })?;
@@ -158,7 +163,7 @@ impl<G: GameCodec> Session<G> {
             seats: seats as usize,
             seed,
             table,
-            log: ActionLog::from_encoded(entries)?,
+            log: ActionLog::from_encoded(entries, previous.map(|session| &session.log))?,
             latest_events,
         })
     }
@@ -509,6 +514,10 @@ impl<G: GameCodec> LiveGame for Session<G> {
 
     fn encode_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError> {
         self.log.encoded_entries(from)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }
 
@@ -971,10 +980,12 @@ mod tests {
         let head = session.encode_head().unwrap();
         let entries = session.encode_entries(0).unwrap();
         assert_eq!(entries.len() as u64, session.version());
-        let split = PcSession::decode_split(&head, &entries).unwrap();
+        let split = PcSession::decode_split(&head, &entries, None).unwrap();
         assert_eq!(split.encode().unwrap(), bytes);
+        let again = PcSession::decode_split(&head, &entries, Some(&split)).unwrap();
+        assert_eq!(again.encode().unwrap(), bytes);
         assert!(matches!(
-            PcSession::decode_split(&bytes, &entries),
+            PcSession::decode_split(&bytes, &entries, None),
             Err(ApiError::Internal(_))
         ));
         assert_eq!(restored.table, session.table);

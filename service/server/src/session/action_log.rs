@@ -92,14 +92,30 @@ impl<G: Game> ActionLog<G> {
     }
 
     /// A log of entries each encoded on its own (as [`ActionLog::encoded_entries`] writes
-    /// them), with no snapshots yet. Full chunks are assembled from the bytes as they are
-    /// (postcard writes a sequence as its length then its items), so reading a long game's log
-    /// decodes only its last, unfrozen actions.
-    pub(super) fn from_encoded(entries: &[Vec<u8>]) -> Result<Self, ApiError> {
+    /// them). Full chunks are assembled from the bytes as they are (postcard writes a sequence as
+    /// its length then its items), so reading a long game's log decodes only its last, unfrozen
+    /// actions; the chunks `previous` (an earlier copy of the same log) holds with the same bytes,
+    /// from the first on, are shared instead, with their snapshots. Snapshots of other chunks are rebuilt when needed.
+    pub(super) fn from_encoded(
+        entries: &[Vec<u8>],
+        previous: Option<&ActionLog<G>>,
+    ) -> Result<Self, ApiError> {
         let mut log = ActionLog::new();
         let frozen = entries.len() / CHUNK;
         let length = encode::<G, _>(&CHUNK)?;
-        for chunk in entries.chunks_exact(CHUNK) {
+        // A snapshot stands for every action before it, so chunks are shared only while every
+        // earlier one was too.
+        let mut sharing = previous.is_some();
+        for (index, chunk) in entries.chunks_exact(CHUNK).enumerate() {
+            let earlier = previous.and_then(|previous| previous.frozen.get(index));
+            if sharing
+                && let Some(earlier) = earlier
+                && holds_exactly(&earlier.actions, &length, chunk)
+            {
+                log.frozen.push(earlier.clone());
+                continue;
+            }
+            sharing = false;
             let mut actions =
                 Vec::with_capacity(length.len() + chunk.iter().map(Vec::len).sum::<usize>());
             actions.extend_from_slice(&length);
@@ -110,6 +126,18 @@ impl<G: Game> ActionLog<G> {
                 start: Snapshot::default(),
                 actions: actions.into_boxed_slice(),
             }));
+        }
+        // The tail's snapshot is shared too when the earlier copy has as many frozen chunks
+        // (then every frozen chunk was the same).
+        if let Some(previous) = previous
+            && previous.frozen.len() == frozen
+            && log
+                .frozen
+                .iter()
+                .zip(&previous.frozen)
+                .all(|(mine, theirs)| Arc::ptr_eq(mine, theirs))
+        {
+            log.tail_start = previous.tail_start.clone();
         }
         log.tail = entries[frozen * CHUNK..]
             .iter()
@@ -312,6 +340,20 @@ impl<G: Game> ActionLog<G> {
     }
 }
 
+/// Whether `chunk` is `length` followed by `entries`, byte for byte.
+fn holds_exactly(chunk: &[u8], length: &[u8], entries: &[Vec<u8>]) -> bool {
+    let Some(mut rest) = chunk.strip_prefix(length) else {
+        return false;
+    };
+    for entry in entries {
+        match rest.strip_prefix(entry.as_slice()) {
+            Some(after) => rest = after,
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
 /// A freshly dealt table and its setup events.
 pub(super) type Dealt<G> = (Table<G>, Vec<TableEvent<<G as Game>::Event>>);
 
@@ -425,7 +467,7 @@ mod tests {
         let (log, _) = played(2 * CHUNK + 5);
         let all = log.encoded_entries(0).unwrap();
         assert_eq!(all.len() as u64, log.len());
-        let read = ActionLog::<Game>::from_encoded(&all).unwrap();
+        let read = ActionLog::<Game>::from_encoded(&all, None).unwrap();
         assert_eq!(read.entries().unwrap(), log.entries().unwrap());
         assert_eq!(read.last_actor(), log.last_actor());
         assert_eq!(read.frozen.len(), 2);
@@ -436,17 +478,34 @@ mod tests {
         );
         assert_eq!(log.encoded_entries(3).unwrap(), all[3..]);
         assert!(log.encoded_entries(log.len()).unwrap().is_empty());
-        let whole_chunks = ActionLog::<Game>::from_encoded(&all[..2 * CHUNK]).unwrap();
+        let whole_chunks = ActionLog::<Game>::from_encoded(&all[..2 * CHUNK], None).unwrap();
         assert_eq!(
             whole_chunks.last_actor(),
             log.actor(2 * CHUNK as u64).unwrap()
         );
         assert!(
-            ActionLog::<Game>::from_encoded(&[])
+            ActionLog::<Game>::from_encoded(&[], None)
                 .unwrap()
                 .last_actor()
                 .is_none()
         );
+        // Read again beside the first copy: the chunks both hold are shared, snapshots and all.
+        read.replay(CHUNK as u64 + 3, CHUNK as u64 + 3, deal, |_, _, _, _| {})
+            .unwrap();
+        assert!(read.has_snapshot(1));
+        let again = ActionLog::<Game>::from_encoded(&all, Some(&read)).unwrap();
+        assert!(Arc::ptr_eq(&again.frozen[0], &read.frozen[0]));
+        assert!(again.has_snapshot(1));
+        assert_eq!(again.entries().unwrap(), log.entries().unwrap());
+        // A chunk that differs is not shared, nor any after it (their snapshots would be wrong).
+        let mut changed = all.clone();
+        changed.swap(3, 4);
+        if changed[3] != changed[4] {
+            let mixed = ActionLog::<Game>::from_encoded(&changed, Some(&read)).unwrap();
+            assert!(!Arc::ptr_eq(&mixed.frozen[0], &read.frozen[0]));
+            assert!(!Arc::ptr_eq(&mixed.frozen[1], &read.frozen[1]));
+            assert!(!mixed.has_snapshot(1));
+        }
     }
 
     #[test]

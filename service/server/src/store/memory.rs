@@ -418,6 +418,9 @@ mod tests {
         fn encode_head(&self) -> Result<Vec<u8>, ApiError> {
             self.encode()
         }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
         fn encode_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError> {
             Ok((from..self.0)
                 .map(|version| version.to_le_bytes().to_vec())

@@ -297,7 +297,10 @@ impl RedisStore {
                 .ok()
                 .and_then(|format| format.parse().ok())
                 .ok_or_else(|| StoreError::Corrupt(format!("game {id}: unreadable format")))
-                .and_then(|format| decode_record(id, format, version, record, log)),
+                .and_then(|format| {
+                    let previous = cache.get(id);
+                    decode_record(id, format, version, record, log, previous.as_deref())
+                }),
             _ => Err(StoreError::Corrupt(format!(
                 "game {id}: short conflict answer"
             ))),
@@ -511,7 +514,15 @@ impl SessionStore for RedisStore {
                 "game {id} has an incomplete hash: no record"
             )));
         }
-        let record = Arc::new(decode_record(id, format, version, bytes, log)?);
+        let previous = inner.cache.get(id);
+        let record = Arc::new(decode_record(
+            id,
+            format,
+            version,
+            bytes,
+            log,
+            previous.as_deref(),
+        )?);
         inner.cache.put(record.clone());
         Ok(Some(record))
     }
