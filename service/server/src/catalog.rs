@@ -61,27 +61,29 @@ fn restore_session<G: GameCodec>(bytes: &[u8]) -> Result<Box<dyn LiveGame>, ApiE
 }
 
 /// Loads a game of `kind` kept as [`LiveGame::encode_head`] plus its
-/// [`LiveGame::encode_entries`]; errors as for [`restore`]. With `previous`, an earlier copy of
-/// the same game, the parts of the log both hold are shared rather than rebuilt (with the
+/// [`LiveGame::encode_entries`]: all of them when `held` is 0, else those after the first
+/// `held`, which `previous` (an earlier copy of the same game) holds; errors as for
+/// [`restore`]. The parts of the log both copies hold are shared rather than rebuilt (with the
 /// snapshots the earlier copy has made).
 pub fn restore_split(
     kind: GameKind,
     head: &[u8],
     entries: &[Vec<u8>],
     previous: Option<&dyn LiveGame>,
+    held: u64,
 ) -> Result<Box<dyn LiveGame>, ApiError> {
-    with_game!(kind, G => restore_split_session::<G>(head, entries, previous))
+    with_game!(kind, G => restore_split_session::<G>(head, entries, previous, held))
 }
 
 fn restore_split_session<G: GameCodec>(
     head: &[u8],
     entries: &[Vec<u8>],
     previous: Option<&dyn LiveGame>,
+    held: u64,
 ) -> Result<Box<dyn LiveGame>, ApiError> {
     let previous = previous.and_then(|game| game.as_any().downcast_ref::<Session<G>>());
-    Ok(Box::new(Session::<G>::decode_split(
-        head, entries, previous,
-    )?))
+    let session = Session::<G>::decode_split(head, entries, previous, held)?;
+    Ok(Box::new(session))
 }
 
 /// Every hosted game, in the order of [`GameKind::ALL`].

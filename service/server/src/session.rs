@@ -131,14 +131,28 @@ impl<G: GameCodec> Session<G> {
         }
     }
 
-    /// Reads a session written as [`LiveGame::encode_head`] and the
-    /// [`LiveGame::encode_entries`] of its whole log, sharing the log chunks it has in common
-    /// with `previous` (an earlier copy of the same game). Errors as for [`Session::decode`].
+    /// Reads a session written as [`LiveGame::encode_head`] and [`LiveGame::encode_entries`]:
+    /// `entries` are its whole log when `held` is 0, else the actions after the first `held`,
+    /// which `previous` (an earlier copy of the same game) holds. Without `held`, the log chunks
+    /// `previous` has in common are shared too. Errors as for [`Session::decode`].
     pub fn decode_split(
         head: &[u8],
         entries: &[Vec<u8>],
         previous: Option<&Self>,
+        held: u64,
     ) -> Result<Self, ApiError> {
+        let log = match previous {
+            _ if held == 0 => {
+                ActionLog::from_encoded(entries, previous.map(|session| &session.log))?
+            }
+            Some(previous) if previous.log.len() == held => previous.log.extended(entries)?,
+            _ => {
+                return Err(ApiError::Internal(format!(
+                    "a stored {} log continues a copy of {held} actions this server does not hold",
+                    G::ID
+                )));
+            }
+        };
         let (format, _) = postcard::take_from_bytes::<u32>(head).map_err(|error| {
             ApiError::Internal(format!("stored {} head has no format: {error}", G::ID))
         })?;
@@ -163,7 +177,7 @@ impl<G: GameCodec> Session<G> {
             seats: seats as usize,
             seed,
             table,
-            log: ActionLog::from_encoded(entries, previous.map(|session| &session.log))?,
+            log,
             latest_events,
         })
     }
@@ -980,12 +994,20 @@ mod tests {
         let head = session.encode_head().unwrap();
         let entries = session.encode_entries(0).unwrap();
         assert_eq!(entries.len() as u64, session.version());
-        let split = PcSession::decode_split(&head, &entries, None).unwrap();
+        let split = PcSession::decode_split(&head, &entries, None, 0).unwrap();
         assert_eq!(split.encode().unwrap(), bytes);
-        let again = PcSession::decode_split(&head, &entries, Some(&split)).unwrap();
+        let again = PcSession::decode_split(&head, &entries, Some(&split), 0).unwrap();
         assert_eq!(again.encode().unwrap(), bytes);
+        // Only the actions after a copy's: the copy's log plus those.
+        let shorter = PcSession::decode_split(&head, &entries[..3], None, 0).unwrap();
+        let extended = PcSession::decode_split(&head, &entries[3..], Some(&shorter), 3).unwrap();
+        assert_eq!(extended.encode().unwrap(), bytes);
         assert!(matches!(
-            PcSession::decode_split(&bytes, &entries, None),
+            PcSession::decode_split(&head, &entries[3..], Some(&shorter), 4),
+            Err(ApiError::Internal(_))
+        ));
+        assert!(matches!(
+            PcSession::decode_split(&bytes, &entries, None, 0),
             Err(ApiError::Internal(_))
         ));
         assert_eq!(restored.table, session.table);

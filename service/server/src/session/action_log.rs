@@ -151,6 +151,25 @@ impl<G: Game> ActionLog<G> {
         Ok(log)
     }
 
+    /// This log followed by `entries`, each encoded on its own (the actions after this log's
+    /// last, as a store that already sent this log sends the rest). The frozen chunks and
+    /// snapshots are shared; chunks that fill get their snapshots when first needed.
+    pub(super) fn extended(&self, entries: &[Vec<u8>]) -> Result<Self, ApiError> {
+        let mut log = self.clone();
+        for entry in entries {
+            let entry = decode::<G, Entry<G>>(entry)?;
+            log.last_seat = Some(entry.0);
+            log.tail.push(entry);
+            if log.tail.len() == CHUNK {
+                let actions = encode::<G, _>(&log.tail)?;
+                let start = std::mem::take(&mut log.tail_start);
+                log.frozen.push(Arc::new(FrozenChunk { start, actions }));
+                log.tail.clear();
+            }
+        }
+        Ok(log)
+    }
+
     /// The actions after version `from`, each encoded on its own.
     pub(super) fn encoded_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError> {
         let frozen_actions = (self.frozen.len() * CHUNK) as u64;
@@ -505,6 +524,30 @@ mod tests {
             assert!(!Arc::ptr_eq(&mixed.frozen[0], &read.frozen[0]));
             assert!(!Arc::ptr_eq(&mixed.frozen[1], &read.frozen[1]));
             assert!(!mixed.has_snapshot(1));
+        }
+    }
+
+    #[test]
+    fn a_log_extended_by_encoded_entries_is_the_longer_log() {
+        let (log, tables) = played(2 * CHUNK + 9);
+        let all = log.encoded_entries(0).unwrap();
+        for held in [0, 5, CHUNK - 1, CHUNK, CHUNK + 7] {
+            let start = ActionLog::<Game>::from_encoded(&all[..held], None).unwrap();
+            let longer = start.extended(&all[held..]).unwrap();
+            assert_eq!(
+                longer.entries().unwrap(),
+                log.entries().unwrap(),
+                "held {held}"
+            );
+            assert_eq!(longer.last_actor(), log.last_actor());
+            let last = longer.len();
+            let seen = replayed(&longer, last - 70, last);
+            for (version, table, _) in seen {
+                assert_eq!(
+                    table, tables[version as usize].0,
+                    "table at version {version}"
+                );
+            }
         }
     }
 

@@ -58,7 +58,8 @@ use self::keys::{KeySpace, request_entry};
 pub use self::nodes::cluster_nodes;
 pub use self::record::RECORD_FORMATS;
 use self::record::{
-    RECORD_FORMAT, RECORD_FORMAT_ONE, decode_create, decode_record, encode_create, encode_record,
+    LogItems, RECORD_FORMAT, RECORD_FORMAT_ONE, decode_create, decode_record, encode_create,
+    encode_record,
 };
 pub use self::record_cache::DEFAULT_RECORD_CACHE;
 use self::record_cache::RecordCache;
@@ -299,6 +300,7 @@ impl RedisStore {
                 .ok_or_else(|| StoreError::Corrupt(format!("game {id}: unreadable format")))
                 .and_then(|format| {
                     let previous = cache.get(id);
+                    let log = LogItems::all(log);
                     decode_record(id, format, version, record, log, previous.as_deref())
                 }),
             _ => Err(StoreError::Corrupt(format!(
@@ -474,6 +476,21 @@ impl SessionStore for RedisStore {
     async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
         let inner = &self.inner;
         let keys = inner.keys.game(id);
+        // With a copy of the game at hand, only the actions after it are read (the script
+        // checks that the stored log holds the copy's last action where the copy has it).
+        let previous = inner.cache.get(id);
+        let (held, last) = match &previous {
+            Some(copy) if copy.version() > 0 => {
+                let last = copy
+                    .game
+                    .encode_entries(copy.version() - 1)
+                    .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?
+                    .pop()
+                    .unwrap_or_default();
+                (copy.version(), last)
+            }
+            _ => (0, Vec::new()),
+        };
         let mut connection = self.connection();
         let reply: Vec<Vec<u8>> = self
             .call(
@@ -483,10 +500,12 @@ impl SessionStore for RedisStore {
                     .load
                     .key(&keys.game)
                     .key(&keys.log)
+                    .arg(held)
+                    .arg(last)
                     .invoke_async(&mut connection),
             )
             .await?;
-        let Some((hash, log)) = reply.split_first_chunk::<3>() else {
+        let Some((hash, log)) = reply.split_first_chunk::<4>() else {
             if reply.is_empty() {
                 return Ok(None);
             }
@@ -495,7 +514,7 @@ impl SessionStore for RedisStore {
                 reply.len()
             )));
         };
-        let [format, version, bytes] = hash;
+        let [format, version, bytes, first] = hash;
         let number = |field: &str, text: &[u8]| -> Result<u64, StoreError> {
             std::str::from_utf8(text)
                 .ok()
@@ -514,7 +533,10 @@ impl SessionStore for RedisStore {
                 "game {id} has an incomplete hash: no record"
             )));
         }
-        let previous = inner.cache.get(id);
+        let log = LogItems {
+            held: number("log start", first)?,
+            items: log,
+        };
         let record = Arc::new(decode_record(
             id,
             format,

@@ -53,6 +53,23 @@ struct RecordV1 {
     game: Vec<u8>,
 }
 
+/// Items of a game's log list as read: those after the first `held` (which the reader's copy of
+/// the game holds).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LogItems<'a> {
+    /// How many items come before `items` (0: `items` is the whole list).
+    pub(super) held: u64,
+    /// The items read.
+    pub(super) items: &'a [Vec<u8>],
+}
+
+impl<'a> LogItems<'a> {
+    /// The whole list.
+    pub(super) fn all(items: &'a [Vec<u8>]) -> LogItems<'a> {
+        LogItems { held: 0, items }
+    }
+}
+
 /// Record format 2: [`RecordV1`] with the game's head in place of the whole game.
 #[derive(Debug, Serialize, Deserialize)]
 struct RecordV2 {
@@ -111,15 +128,15 @@ pub(super) fn encode_record(record: &GameRecord, format: u32) -> Result<Vec<u8>,
 }
 
 /// Reads the record of game `id` stored in `format`; `version` is the hash's version field,
-/// which must agree with the game, and `log` the game's log list (format 2; empty in format 1).
-/// `previous`, this replica's earlier copy of the game if it has one, lends the log chunks both
-/// hold (see [`catalog::restore_split`]).
+/// which must agree with the game, and `log` the game's log list (format 2; empty in format 1)
+/// after its first `log.held` items, which `previous` (this replica's earlier copy of the game)
+/// holds. `previous` also lends the log chunks both hold (see [`catalog::restore_split`]).
 pub(super) fn decode_record(
     id: &str,
     format: u32,
     version: u64,
     bytes: &[u8],
-    log: &[Vec<u8>],
+    log: LogItems<'_>,
     previous: Option<&GameRecord>,
 ) -> Result<GameRecord, StoreError> {
     let record = match format {
@@ -144,7 +161,7 @@ pub(super) fn decode_record(
 fn decode_v2(
     id: &str,
     bytes: &[u8],
-    log: &[Vec<u8>],
+    log: LogItems<'_>,
     previous: Option<&GameRecord>,
 ) -> Result<GameRecord, StoreError> {
     let stored: RecordV2 = postcard::from_bytes(bytes)
@@ -153,7 +170,7 @@ fn decode_v2(
     let previous = previous
         .filter(|previous| previous.id == id)
         .map(|previous| previous.game.as_ref());
-    let game = catalog::restore_split(kind, &stored.head, log, previous)
+    let game = catalog::restore_split(kind, &stored.head, log.items, previous, log.held)
         .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?;
     Ok(GameRecord {
         id: id.to_string(),
@@ -256,13 +273,14 @@ mod tests {
         let log = original.game.encode_entries(0).unwrap();
         for (format, log) in [(RECORD_FORMAT, &log[..]), (RECORD_FORMAT_ONE, &[][..])] {
             let bytes = encode_record(&original, format).unwrap();
-            let loaded = decode_record(&original.id, format, 1, &bytes, log, None).unwrap();
+            let loaded =
+                decode_record(&original.id, format, 1, &bytes, LogItems::all(log), None).unwrap();
             same_record(&loaded, &original);
         }
         // A log that does not match the record's version is corrupt.
         let bytes = encode_record(&original, RECORD_FORMAT).unwrap();
         assert!(matches!(
-            decode_record(&original.id, RECORD_FORMAT, 1, &bytes, &[], None),
+            decode_record(&original.id, RECORD_FORMAT, 1, &bytes, LogItems::all(&[]), None),
             Err(StoreError::Corrupt(m)) if m.contains("version 1")
         ));
     }
@@ -300,7 +318,7 @@ mod tests {
     #[test]
     fn format_one_records_keep_loading() {
         let bytes = hex::decode(FORMAT_ONE_RECORD.concat()).unwrap();
-        let loaded = decode_record("g", 1, 1, &bytes, &[], None).unwrap();
+        let loaded = decode_record("g", 1, 1, &bytes, LogItems::all(&[]), None).unwrap();
         assert_eq!(loaded.version(), 1);
         assert_eq!(
             loaded.token_hashes,
@@ -330,16 +348,18 @@ mod tests {
     fn unreadable_records_are_corrupt_not_panics() {
         for format in [RECORD_FORMAT_ONE, RECORD_FORMAT] {
             let bytes = encode_record(&record(pigeon_chess(1)), format).unwrap();
-            let future = decode_record("g", 99, 0, &bytes, &[], None).unwrap_err();
+            let future = decode_record("g", 99, 0, &bytes, LogItems::all(&[]), None).unwrap_err();
             assert!(matches!(&future, StoreError::Corrupt(m) if m.contains("format 99")));
-            let wrong_version = decode_record("g", format, 4, &bytes, &[], None).unwrap_err();
+            let wrong_version =
+                decode_record("g", format, 4, &bytes, LogItems::all(&[]), None).unwrap_err();
             assert!(matches!(&wrong_version, StoreError::Corrupt(m) if m.contains("version 4")));
-            let truncated = decode_record("g", format, 0, &bytes[..20], &[], None).unwrap_err();
+            let truncated =
+                decode_record("g", format, 0, &bytes[..20], LogItems::all(&[]), None).unwrap_err();
             assert!(matches!(truncated, StoreError::Corrupt(_)));
             let mut unknown_kind = bytes.clone();
             unknown_kind[1..13].copy_from_slice(b"queen_chess!");
             assert!(matches!(
-                decode_record("g", format, 0, &unknown_kind, &[], None),
+                decode_record("g", format, 0, &unknown_kind, LogItems::all(&[]), None),
                 Err(StoreError::Corrupt(m)) if m.contains("unknown game kind")
             ));
         }

@@ -35,18 +35,26 @@ return 1
 ";
 
 /// Loads a game in one call: the hash's format, version and record, then (record format 2)
-/// every item of its log, read atomically with the hash. Returns an empty array when the game
-/// does not exist; a missing hash field comes back as an empty string.
+/// the items of its log from the first one the caller does not hold, read atomically with the
+/// hash. The caller names how many items it holds and the last of them; if the stored log does
+/// not have that item there (another game's, or a log that lost its end), every item is sent.
+/// Returns `{format, version, record, first item sent, items...}`, or an empty array when the
+/// game does not exist; a missing hash field comes back as an empty string.
 ///
-/// KEYS: game, log.
+/// KEYS: game, log. ARGV: items held (0 for none), the last item held (empty for none).
 const LOAD: &str = r"#!lua flags=no-writes
 local stored = redis.call('HMGET', KEYS[1], 'format', 'version', 'record')
 if not stored[1] and not stored[2] and not stored[3] then
   return {}
 end
-local reply = {stored[1] or '', stored[2] or '', stored[3] or ''}
+local reply = {stored[1] or '', stored[2] or '', stored[3] or '', '0'}
 if stored[1] ~= '1' then
-  local log = redis.call('LRANGE', KEYS[2], 0, -1)
+  local from = tonumber(ARGV[1])
+  if from > 0 and redis.call('LINDEX', KEYS[2], from - 1) ~= ARGV[2] then
+    from = 0
+  end
+  reply[4] = tostring(from)
+  local log = redis.call('LRANGE', KEYS[2], from, -1)
   for i = 1, #log do
     reply[#reply + 1] = log[i]
   end
