@@ -33,8 +33,10 @@ use deckmate_server::shutdown::Shutdown;
 use deckmate_server::store::redis::{RedisSettings, RedisStore};
 use deckmate_server::store::{MemoryStore, SessionStore};
 use futures::StreamExt;
-use tonic::Request;
-use tonic::metadata::MetadataValue;
+
+#[path = "../tests/shared/in_process.rs"]
+mod in_process;
+use in_process::{Created, Picker, as_seat, create};
 
 /// The early starting point (plies).
 const EARLY: usize = 10;
@@ -143,7 +145,7 @@ impl Figures {
 /// A fresh game of `seed` brought to `start` plies, then `acts` actions, replays and a catch-up
 /// measured.
 async fn measure(api: &GameApi, seed: u64, script: &[Step], start: usize, acts: usize) -> Figures {
-    let game = create(api, seed).await;
+    let game = create(api, &long_config(), 2, seed).await;
     for (index, (seat, action)) in script[..start].iter().enumerate() {
         act(api, &game, *seat, action, index).await;
     }
@@ -194,9 +196,9 @@ async fn measure(api: &GameApi, seed: u64, script: &[Step], start: usize, acts: 
 /// Plays random games from successive seeds until one lasts `plies` plies, and returns its seed
 /// and the actions of its first `plies` plies.
 async fn record_long_game(api: &GameApi, plies: usize) -> (u64, Vec<Step>) {
-    let mut picker = 0x1E46_7415_u64;
+    let mut picker = Picker(0x1E46_7415);
     for seed in 1..=200 {
-        let game = create(api, seed).await;
+        let game = create(api, &long_config(), 2, seed).await;
         let mut script = Vec::new();
         while script.len() < plies {
             let mut able = Vec::new();
@@ -209,8 +211,8 @@ async fn record_long_game(api: &GameApi, plies: usize) -> (u64, Vec<Step>) {
             if able.is_empty() {
                 break;
             }
-            let (seat, legal) = &able[choose(&mut picker, able.len())];
-            let action = legal[choose(&mut picker, legal.len())].clone();
+            let (seat, legal) = &able[picker.index(able.len())];
+            let action = legal[picker.index(legal.len())].clone();
             act(api, &game, *seat, &action, script.len()).await;
             script.push((*seat, action));
         }
@@ -219,22 +221,6 @@ async fn record_long_game(api: &GameApi, plies: usize) -> (u64, Vec<Step>) {
         }
     }
     panic!("no random game of the first 200 seeds lasted {plies} plies");
-}
-
-/// SplitMix64 choice below `bound`.
-fn choose(state: &mut u64, bound: usize) -> usize {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut mixed = *state;
-    mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    mixed ^= mixed >> 31;
-    (mixed % bound as u64) as usize
-}
-
-/// A created game: its id and seat tokens.
-struct Created {
-    id: String,
-    tokens: Vec<String>,
 }
 
 /// Raindropchess with its caps raised ten-fold and repetition draws off, so that random play
@@ -249,28 +235,6 @@ fn long_config() -> pb::GameConfig {
                 ..Default::default()
             },
         )),
-    }
-}
-
-async fn create(api: &GameApi, seed: u64) -> Created {
-    let response = api
-        .create_game(Request::new(pb::CreateGameRequest {
-            config: Some(long_config()),
-            seats: 2,
-            seed: Some(seed),
-            request_id: String::new(),
-            spectator_policy: pb::SpectatorPolicy::Unspecified.into(),
-        }))
-        .await
-        .expect("CreateGame")
-        .into_inner();
-    Created {
-        id: response.game_id,
-        tokens: response
-            .seat_tokens
-            .into_iter()
-            .map(|seat| seat.token)
-            .collect(),
     }
 }
 
@@ -298,18 +262,6 @@ async fn observe(api: &GameApi, game: &Created, seat: usize) -> pb::ObserveRespo
         },
     );
     api.observe(request).await.expect("Observe").into_inner()
-}
-
-/// `message` with seat `seat`'s token.
-fn as_seat<T>(game: &Created, seat: usize, message: T) -> Request<T> {
-    let mut request = Request::new(message);
-    let value: MetadataValue<_> = format!("Bearer {}", game.tokens[seat])
-        .parse()
-        .expect("a token is valid metadata");
-    request
-        .metadata_mut()
-        .insert(deckmate_proto::AUTHORIZATION_HEADER, value);
-    request
 }
 
 fn api_over(store: Arc<dyn SessionStore>) -> GameApi {

@@ -31,7 +31,10 @@ use deckmate_server::api::{ApiSettings, GameApi};
 use deckmate_server::shutdown::Shutdown;
 use deckmate_server::store::MemoryStore;
 use tonic::Request;
-use tonic::metadata::MetadataValue;
+
+#[path = "shared/in_process.rs"]
+mod in_process;
+use in_process::{Created, Picker, as_seat, create};
 
 /// The bounds, per game kind.
 const BOUNDS: &str = include_str!("alloc_budget.toml");
@@ -143,57 +146,6 @@ fn parse_bounds(text: &str) -> BTreeMap<String, Bounds> {
     bounds
 }
 
-/// One created game: its id and seat tokens.
-struct Created {
-    id: String,
-    tokens: Vec<String>,
-}
-
-/// A small deterministic random source (SplitMix64).
-struct Picker(u64);
-
-impl Picker {
-    /// An index below `len` (not 0).
-    fn index(&mut self, len: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % len as u64) as usize
-    }
-}
-
-/// Creates a game of `config` with its smallest seat count and a fixed `seed`.
-async fn create(api: &GameApi, config: &pb::GameConfig, seed: u64) -> Created {
-    let response = api
-        .create_game(Request::new(pb::CreateGameRequest {
-            config: Some(config.clone()),
-            seats: 0,
-            seed: Some(seed),
-            request_id: String::new(),
-            spectator_policy: pb::SpectatorPolicy::Unspecified.into(),
-        }))
-        .await
-        .expect("CreateGame")
-        .into_inner();
-    Created {
-        id: response.game_id,
-        tokens: response.seat_tokens.into_iter().map(|s| s.token).collect(),
-    }
-}
-
-/// `message` with seat `seat`'s token.
-fn as_seat<T>(game: &Created, seat: usize, message: T) -> Request<T> {
-    let mut request = Request::new(message);
-    let value: MetadataValue<_> = format!("Bearer {}", game.tokens[seat])
-        .parse()
-        .expect("a token is valid metadata");
-    request
-        .metadata_mut()
-        .insert(deckmate_proto::AUTHORIZATION_HEADER, value);
-    request
-}
-
 /// The game as seat `seat` sees it, adding the call to `tally`.
 async fn observe(
     api: &GameApi,
@@ -257,7 +209,7 @@ async fn warmed_up(
     seed: u64,
     picker: &mut Picker,
 ) -> Option<Created> {
-    let game = create(api, config, seed).await;
+    let game = create(api, config, 0, seed).await;
     let mut ignored = Figures::default();
     for _ in 0..WARM_UP_ACTIONS {
         if !play_one(api, &game, picker, &mut ignored).await {
