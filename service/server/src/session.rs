@@ -4,8 +4,8 @@
 //! [`Table`] (which knows the rules [`Edition`] the game was dealt under), the action log, and
 //! the full events of the current version, so that `act` and `view` never replay. Past versions
 //! (watch resumption, request-id retries, history) are rebuilt by replaying, under the game's
-//! own edition, from the nearest snapshot the [`ActionLog`] keeps every
-//! [`action_log::CHUNK`] actions, so their cost does not grow with the game's length.
+//! own edition, from the nearest snapshot the action log (`session/action_log.rs`) keeps every
+//! 64 actions, so their cost does not grow with the game's length.
 //!
 //! # Stored format
 //!
@@ -535,7 +535,8 @@ impl<G: GameCodec> LiveGame for Session<G> {
     }
 }
 
-/// The format [`LiveGame::encode_head`] writes: [`StoredHead`].
+/// The format [`LiveGame::encode_head`] writes: a `StoredHead`, the stored session's fields but
+/// its log.
 pub const HEAD_FORMAT: u32 = 1;
 
 /// A session without its log (see [`LiveGame::encode_head`]): the stored record's fields but
