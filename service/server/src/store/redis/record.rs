@@ -3,11 +3,11 @@
 //!
 //! A game's hash holds `format` next to the `record` bytes.
 //!
-//! * Format 1 (the first release): the bytes are a postcard [`RecordV1`]: the game kind, the
+//! * Format 1 (the first release): the bytes are a postcard [`StoredRecord`]: the game kind, the
 //!   token hashes, the spectator policy, the seed commitment, the timestamps and the game's own
 //!   [`LiveGame::encode`](crate::live::LiveGame::encode) bytes, action log included. Every
 //!   commit rewrites all of it.
-//! * Format 2: the bytes are a postcard [`RecordV2`], the same fields with the game's
+//! * Format 2: the bytes are a postcard [`StoredRecord`], the same fields with the game's
 //!   [`LiveGame::encode_head`](crate::live::LiveGame::encode_head) (everything but the log) in
 //!   place of the whole game; the log is the game's `log` list, one
 //!   [`LiveGame::encode_entries`](crate::live::LiveGame::encode_entries) item per action, so a
@@ -39,9 +39,11 @@ pub const RECORD_FORMATS: std::ops::RangeInclusive<u32> = RECORD_FORMAT_ONE..=RE
 /// The CreateGame answer format this release writes.
 pub(super) const CREATE_FORMAT: u8 = 1;
 
-/// Record format 1.
+/// The record of both formats: the same fields in the same layout, where `game` is the whole
+/// game ([`LiveGame::encode`](crate::live::LiveGame::encode)) in format 1 and its head
+/// ([`LiveGame::encode_head`](crate::live::LiveGame::encode_head)) in format 2.
 #[derive(Debug, Serialize, Deserialize)]
-struct RecordV1 {
+struct StoredRecord {
     /// The game kind's stable id, such as `pigeon_chess`.
     kind: String,
     token_hashes: Vec<[u8; 32]>,
@@ -49,7 +51,6 @@ struct RecordV1 {
     seed_commitment: [u8; 32],
     created_at: u64,
     updated_at: u64,
-    /// The game as [`LiveGame::encode`](crate::live::LiveGame::encode) wrote it.
     game: Vec<u8>,
 }
 
@@ -70,19 +71,6 @@ impl<'a> LogItems<'a> {
     }
 }
 
-/// Record format 2: [`RecordV1`] with the game's head in place of the whole game.
-#[derive(Debug, Serialize, Deserialize)]
-struct RecordV2 {
-    kind: String,
-    token_hashes: Vec<[u8; 32]>,
-    spectators_allowed: bool,
-    seed_commitment: [u8; 32],
-    created_at: u64,
-    updated_at: u64,
-    /// The game as [`LiveGame::encode_head`](crate::live::LiveGame::encode_head) wrote it.
-    head: Vec<u8>,
-}
-
 /// CreateGame answer format 1.
 #[derive(Debug, Serialize, Deserialize)]
 struct CreateEntryV1 {
@@ -101,30 +89,16 @@ pub(super) fn encode_record(record: &GameRecord, format: u32) -> Result<Vec<u8>,
         record.game.encode_head()
     }
     .map_err(|error| failed(format!("{error:?}")))?;
-    let kind = record.game.kind().id().to_string();
-    let token_hashes = record.token_hashes.iter().map(|hash| hash.0).collect();
-    let encoded = if format == RECORD_FORMAT_ONE {
-        postcard::to_allocvec(&RecordV1 {
-            kind,
-            token_hashes,
-            spectators_allowed: record.spectators_allowed,
-            seed_commitment: record.seed_commitment,
-            created_at: record.created_at,
-            updated_at: record.updated_at,
-            game,
-        })
-    } else {
-        postcard::to_allocvec(&RecordV2 {
-            kind,
-            token_hashes,
-            spectators_allowed: record.spectators_allowed,
-            seed_commitment: record.seed_commitment,
-            created_at: record.created_at,
-            updated_at: record.updated_at,
-            head: game,
-        })
+    let stored = StoredRecord {
+        kind: record.game.kind().id().to_string(),
+        token_hashes: record.token_hashes.iter().map(|hash| hash.0).collect(),
+        spectators_allowed: record.spectators_allowed,
+        seed_commitment: record.seed_commitment,
+        created_at: record.created_at,
+        updated_at: record.updated_at,
+        game,
     };
-    encoded.map_err(|error| failed(error.to_string()))
+    postcard::to_allocvec(&stored).map_err(|error| failed(error.to_string()))
 }
 
 /// Reads the record of game `id` stored in `format`; `version` is the hash's version field,
@@ -139,15 +113,34 @@ pub(super) fn decode_record(
     log: LogItems<'_>,
     previous: Option<&GameRecord>,
 ) -> Result<GameRecord, StoreError> {
-    let record = match format {
-        RECORD_FORMAT_ONE => decode_v1(id, bytes)?,
-        RECORD_FORMAT => decode_v2(id, bytes, log, previous)?,
-        other => {
-            return Err(StoreError::Corrupt(format!(
-                "game {id} is stored in record format {other}, which this release cannot read \
-                 (it reads formats 1 to {RECORD_FORMAT})"
-            )));
-        }
+    if !RECORD_FORMATS.contains(&format) {
+        return Err(StoreError::Corrupt(format!(
+            "game {id} is stored in record format {format}, which this release cannot read \
+             (it reads formats 1 to {RECORD_FORMAT})"
+        )));
+    }
+    let stored: StoredRecord = postcard::from_bytes(bytes)
+        .map_err(|error| StoreError::Corrupt(format!("game {id}: malformed record: {error}")))?;
+    let kind = GameKind::from_id(&stored.kind).ok_or_else(|| {
+        StoreError::Corrupt(format!("game {id}: unknown game kind {:?}", stored.kind))
+    })?;
+    let game = if format == RECORD_FORMAT_ONE {
+        catalog::restore(kind, &stored.game)
+    } else {
+        let previous = previous
+            .filter(|previous| previous.id == id)
+            .map(|previous| previous.game.as_ref());
+        catalog::restore_split(kind, &stored.game, log.items, previous, log.held)
+    }
+    .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?;
+    let record = GameRecord {
+        id: id.to_string(),
+        game,
+        token_hashes: stored.token_hashes.into_iter().map(TokenHash).collect(),
+        spectators_allowed: stored.spectators_allowed,
+        seed_commitment: stored.seed_commitment,
+        created_at: stored.created_at,
+        updated_at: stored.updated_at,
     };
     if record.version() != version {
         return Err(StoreError::Corrupt(format!(
@@ -156,53 +149,6 @@ pub(super) fn decode_record(
         )));
     }
     Ok(record)
-}
-
-fn decode_v2(
-    id: &str,
-    bytes: &[u8],
-    log: LogItems<'_>,
-    previous: Option<&GameRecord>,
-) -> Result<GameRecord, StoreError> {
-    let stored: RecordV2 = postcard::from_bytes(bytes)
-        .map_err(|error| StoreError::Corrupt(format!("game {id}: malformed record: {error}")))?;
-    let kind = game_kind(id, &stored.kind)?;
-    let previous = previous
-        .filter(|previous| previous.id == id)
-        .map(|previous| previous.game.as_ref());
-    let game = catalog::restore_split(kind, &stored.head, log.items, previous, log.held)
-        .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?;
-    Ok(GameRecord {
-        id: id.to_string(),
-        game,
-        token_hashes: stored.token_hashes.into_iter().map(TokenHash).collect(),
-        spectators_allowed: stored.spectators_allowed,
-        seed_commitment: stored.seed_commitment,
-        created_at: stored.created_at,
-        updated_at: stored.updated_at,
-    })
-}
-
-fn game_kind(id: &str, stored: &str) -> Result<GameKind, StoreError> {
-    GameKind::from_id(stored)
-        .ok_or_else(|| StoreError::Corrupt(format!("game {id}: unknown game kind {stored:?}")))
-}
-
-fn decode_v1(id: &str, bytes: &[u8]) -> Result<GameRecord, StoreError> {
-    let stored: RecordV1 = postcard::from_bytes(bytes)
-        .map_err(|error| StoreError::Corrupt(format!("game {id}: malformed record: {error}")))?;
-    let kind = game_kind(id, &stored.kind)?;
-    let game = catalog::restore(kind, &stored.game)
-        .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?;
-    Ok(GameRecord {
-        id: id.to_string(),
-        game,
-        token_hashes: stored.token_hashes.into_iter().map(TokenHash).collect(),
-        spectators_allowed: stored.spectators_allowed,
-        seed_commitment: stored.seed_commitment,
-        created_at: stored.created_at,
-        updated_at: stored.updated_at,
-    })
 }
 
 /// The stored bytes of a CreateGame answer, in [`CREATE_FORMAT`].
