@@ -64,6 +64,11 @@ pub struct CommonArgs {
     /// Seed of the client's random choices (actions, seats).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Deal the same games in every run: each game's seed is drawn from `--seed` and its
+    /// number (the server needs `--allow-client-seed`). With `--in-flight 1`, two server builds
+    /// serve exactly the same calls.
+    #[arg(long)]
+    pub game_seeds: bool,
     /// Print the report as JSON instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -234,6 +239,7 @@ impl Cli {
             warmup: common.warmup,
             baseline_duration: baseline,
             seed: common.seed,
+            game_seeds: common.game_seeds,
             expected: ExpectedErrors::reasons(&common.expect)?,
             max_errors: common.max_errors,
             progress: (!common.quiet).then_some(common.progress_interval),
@@ -309,6 +315,7 @@ mod tests {
             "0s",
             "--seed",
             "9",
+            "--game-seeds",
             "--json",
             "--json-file",
             "out.json",
@@ -351,6 +358,7 @@ mod tests {
         assert_eq!(options.warmup, Duration::ZERO);
         assert_eq!(options.baseline_duration, Duration::ZERO);
         assert_eq!((options.seed, options.max_errors), (9, 5));
+        assert!(options.game_seeds);
         assert_eq!(options.expected.names(), ["LIMIT_REACHED", "OVERLOADED"]);
         assert_eq!(options.progress, None);
         assert!(run.json);
@@ -363,6 +371,10 @@ mod tests {
         assert_eq!(act.scenario, Scenario::Act(ActScenario::default()));
         assert_eq!(act.options.duration, Some(DEFAULT_DURATION));
         assert_eq!(act.options.progress, Some(Duration::from_secs(1)));
+        assert!(
+            !act.options.game_seeds,
+            "the server draws secret seeds by default"
+        );
         let baseline = invocation(&["deckmate-load", "baseline", "--duration", "3s"]).unwrap();
         assert_eq!(baseline.scenario, Scenario::Baseline);
         assert_eq!(baseline.options.baseline_duration, Duration::ZERO);

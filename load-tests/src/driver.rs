@@ -99,7 +99,10 @@ impl GameInPlay {
                 client.create_game(
                     planned.config.clone(),
                     planned.seats,
-                    CreateOptions::default(),
+                    CreateOptions {
+                        seed: plan.seed_of(number),
+                        ..CreateOptions::default()
+                    },
                 ),
             )
             .await?;

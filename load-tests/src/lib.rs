@@ -133,7 +133,10 @@ pub async fn run(
             let first = connections.for_worker(0);
             let client = &first.to(0).client;
             let variants = plan::resolve(client, selection, scenario.seats()).await?;
-            Some(Arc::new(GamePlan::new(variants, scenario.games())))
+            Some(Arc::new(
+                GamePlan::new(variants, scenario.games())
+                    .with_game_seeds(options.game_seeds.then_some(options.seed)),
+            ))
         }
         None => None,
     };

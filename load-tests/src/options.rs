@@ -30,6 +30,10 @@ pub struct LoadOptions {
     pub baseline_duration: Duration,
     /// Seeds the client's random choices (actions, seats), so that a run can be repeated.
     pub seed: u64,
+    /// Gives every game a seed drawn from `seed` and the game's number, so that a run deals
+    /// the same games each time: with one worker, two server builds then serve exactly the
+    /// same calls. Needs a server started with `--allow-client-seed`.
+    pub game_seeds: bool,
     /// Error reasons that do not fail the run.
     pub expected: ExpectedErrors,
     /// Unexpected errors after which the run stops early.
@@ -52,6 +56,7 @@ impl Default for LoadOptions {
             warmup: Duration::from_secs(2),
             baseline_duration: Duration::from_secs(5),
             seed: 1,
+            game_seeds: false,
             expected: ExpectedErrors::none(),
             max_errors: 100,
             progress: Some(Duration::from_secs(1)),

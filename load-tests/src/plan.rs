@@ -36,6 +36,8 @@ pub(crate) struct GamePlan {
     variants: Vec<PlannedVariant>,
     /// Games to start in the measured window, if the scenario ends by a count.
     target: Option<u64>,
+    /// The base of fixed game seeds (`--game-seeds`).
+    game_seeds: Option<u64>,
     /// Every game handed out, for the turn of variants.
     handed_out: AtomicU64,
     /// Games handed out in the measured window.
@@ -49,9 +51,22 @@ impl GamePlan {
         GamePlan {
             variants,
             target,
+            game_seeds: None,
             handed_out: AtomicU64::new(0),
             counted: AtomicU64::new(0),
         }
+    }
+
+    /// Gives every game a fixed seed drawn from `base` and its number (`None`: the server
+    /// draws secret seeds).
+    pub(crate) fn with_game_seeds(mut self, base: Option<u64>) -> GamePlan {
+        self.game_seeds = base;
+        self
+    }
+
+    /// The seed game `number` is created with, when the plan fixes seeds.
+    pub(crate) fn seed_of(&self, number: u64) -> Option<u64> {
+        self.game_seeds.map(|base| mix(base, number))
     }
 
     /// The next game to create, or `None` once the measured game count has been handed out.
@@ -159,6 +174,15 @@ fn select(
         .collect()
 }
 
+/// Game `number`'s seed under base `base`: one SplitMix64 step, so that neighbouring numbers
+/// get unrelated seeds.
+fn mix(base: u64, number: u64) -> u64 {
+    let mut z = base.wrapping_add(number.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,6 +237,26 @@ mod tests {
         let party = VariantSelection::Only(vec!["party".into()]);
         assert_eq!(select(catalog(), &party, 4).unwrap()[0].seats, 4);
         assert!(select(Vec::new(), &VariantSelection::All, 0).is_err());
+    }
+
+    #[test]
+    fn fixed_game_seeds_repeat_per_number_and_differ_between_numbers() {
+        let variants = select(catalog(), &VariantSelection::All, 0).unwrap();
+        let secret = GamePlan::new(variants.clone(), None);
+        assert_eq!(secret.seed_of(0), None);
+        let fixed = GamePlan::new(variants.clone(), None).with_game_seeds(Some(7));
+        let again = GamePlan::new(variants.clone(), None).with_game_seeds(Some(7));
+        let other = GamePlan::new(variants, None).with_game_seeds(Some(8));
+        let seeds: Vec<u64> = (0..64).map(|n| fixed.seed_of(n).unwrap()).collect();
+        assert_eq!(
+            seeds,
+            (0..64)
+                .map(|n| again.seed_of(n).unwrap())
+                .collect::<Vec<_>>()
+        );
+        let distinct: std::collections::HashSet<u64> = seeds.iter().copied().collect();
+        assert_eq!(distinct.len(), seeds.len());
+        assert_ne!(fixed.seed_of(3), other.seed_of(3));
     }
 
     #[test]

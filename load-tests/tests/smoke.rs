@@ -32,6 +32,8 @@ impl Server {
             let config = Config {
                 create_rate: deckmate_server::protection::rate::Rate::Off,
                 max_games_per_client: usize::MAX,
+                // For `--game-seeds` runs.
+                allow_client_seed: true,
                 ..Config::default()
             };
             deckmate_server::serve(config, listener, async {
@@ -81,6 +83,7 @@ fn options(server: &Server) -> LoadOptions {
         warmup: Duration::ZERO,
         baseline_duration: Duration::ZERO,
         seed: 7,
+        game_seeds: false,
         expected: ExpectedErrors::none(),
         max_errors: 10,
         progress: None,
@@ -99,6 +102,36 @@ async fn run_clean(scenario: Scenario, options: &LoadOptions) -> RunReport {
     assert!(report.result.errors.is_empty(), "{report}");
     assert!(!report.stopped_early, "{report}");
     report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fixed_game_seeds_deal_the_same_games_in_every_run() {
+    let server = Server::start().await;
+    let games = server.variant_ids().await.len() as u64 * 2;
+    let options = LoadOptions {
+        in_flight: 1,
+        game_seeds: true,
+        ..options(&server)
+    };
+    let scenario = Scenario::Play(PlayScenario {
+        variants: VariantSelection::All,
+        seats: 0,
+        games: Some(games),
+    });
+    let plies = |report: &RunReport| {
+        report
+            .result
+            .variants
+            .iter()
+            .map(|variant| (variant.id.clone(), variant.actions))
+            .collect::<Vec<_>>()
+    };
+    let first = run_clean(scenario.clone(), &options).await;
+    let second = run_clean(scenario, &options).await;
+    // The same deals and the same client choices: every game runs to the same length.
+    assert_eq!(plies(&first), plies(&second));
+    assert_eq!(first.result.calls, second.result.calls);
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

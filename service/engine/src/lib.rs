@@ -14,6 +14,7 @@ pub mod game;
 mod register;
 #[macro_use]
 pub mod games;
+pub mod notation;
 pub mod registry;
 pub mod rng;
 pub mod seat;
@@ -21,6 +22,7 @@ pub mod table;
 
 pub use edition::Edition;
 pub use game::{EndReason, Game, Outcome, PlayError, SetupError};
+pub use notation::Notation;
 pub use registry::GameKind;
 pub use rng::{GameRng, Seed};
 pub use seat::{Seat, SeatSet, Viewer};

@@ -5,6 +5,9 @@ use super::square::Square;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+use super::uci::uci_notation;
+use crate::Notation;
+
 /// What kind of move a [`Move`] is, so that playing it needs no further look-up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MoveKind {
@@ -85,13 +88,16 @@ impl Move {
     }
 }
 
+impl Move {
+    /// The move in UCI notation, such as `e2e4` or `e7e8q`.
+    pub const fn notation(&self) -> Notation {
+        uci_notation(self.from, self.to, self.promotion)
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)?;
-        if let Some(role) = self.promotion {
-            write!(f, "{}", role.letter().to_ascii_lowercase())?;
-        }
-        Ok(())
+        fmt::Display::fmt(&self.notation(), f)
     }
 }
 

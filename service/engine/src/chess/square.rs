@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+use crate::Notation;
 use std::str::FromStr;
 
 /// One of the 64 squares: `file + 8 * rank`, both counted from zero (a1 = 0, h8 = 63).
@@ -131,14 +133,18 @@ impl From<Square> for u8 {
     }
 }
 
+impl Square {
+    /// The square's name, such as `e4`.
+    pub const fn notation(self) -> Notation {
+        Notation::new()
+            .push(b'a' + self.file())
+            .push(b'1' + self.rank())
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.file()) as char,
-            (b'1' + self.rank()) as char
-        )
+        fmt::Display::fmt(&self.notation(), f)
     }
 }
 

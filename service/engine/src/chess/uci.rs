@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+use crate::Notation;
 use std::str::FromStr;
 
 use super::piece::Role;
@@ -22,13 +24,29 @@ pub struct ChessMove {
     pub promotion: Option<Role>,
 }
 
+impl ChessMove {
+    /// The move in UCI notation, such as `e2e4` or `e7e8q`.
+    pub const fn notation(&self) -> Notation {
+        uci_notation(self.from, self.to, self.promotion)
+    }
+}
+
 impl fmt::Display for ChessMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)?;
-        if let Some(role) = self.promotion {
-            write!(f, "{}", role.letter().to_ascii_lowercase())?;
-        }
-        Ok(())
+        fmt::Display::fmt(&self.notation(), f)
+    }
+}
+
+/// A move from `from` to `to` in UCI notation, with the promotion's lower-case letter.
+pub(crate) const fn uci_notation(from: Square, to: Square, promotion: Option<Role>) -> Notation {
+    let name = Notation::new()
+        .push(b'a' + from.file())
+        .push(b'1' + from.rank())
+        .push(b'a' + to.file())
+        .push(b'1' + to.rank());
+    match promotion {
+        Some(role) => name.push((role.letter() as u8).to_ascii_lowercase()),
+        None => name,
     }
 }
 

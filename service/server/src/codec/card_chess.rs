@@ -14,7 +14,7 @@ use deckmate_proto::v1 as pb;
 use pb::card_chess_action::Kind as ActionKind;
 use pb::card_chess_event::Kind as EventKind;
 
-use super::common::{display_text, indexed, seat_to_u32};
+use super::common::{indexed, seat_to_u32};
 use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
@@ -261,12 +261,9 @@ fn encode_cards(cards: &[Card]) -> Vec<pb::CardChessCard> {
     cards.iter().copied().map(encode_card).collect()
 }
 
-/// The longest spot name, `black kingdom 5`.
-const SPOT_NAME_BYTES: usize = 15;
-
 /// A spot's name, such as `red castle 3` (docs/rules/card_chess.md §1).
 fn spot_name(spot: Spot) -> String {
-    display_text(spot, SPOT_NAME_BYTES)
+    spot.notation().into()
 }
 
 fn spot_message(spot: Spot, view: &SpotView) -> pb::CardChessSpot {

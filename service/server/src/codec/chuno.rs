@@ -15,7 +15,7 @@ use deckmate_proto::v1 as pb;
 use pb::chuno_action::Kind as ActionKind;
 use pb::chuno_event::Kind as EventKind;
 
-use super::common::{display_text, seat_to_u32, square_name, uci_text};
+use super::common::{seat_to_u32, square_name, uci_text};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
@@ -279,14 +279,11 @@ fn decode_card(card: &pb::ChunoCard, field: &str) -> Result<Card, ApiError> {
 }
 
 /// A card on the wire, with its notation.
-/// The longest card notation: a colour letter and `W+4`.
-const CARD_NOTATION_BYTES: usize = 4;
-
 fn encode_card(card: Card) -> pb::ChunoCard {
     pb::ChunoCard {
         kind: pb::ChunoCardKind::encode(card.kind),
         colour: card.colour.map(pb::ChunoColour::encode),
-        notation: display_text(card, CARD_NOTATION_BYTES),
+        notation: card.notation().into(),
     }
 }
 

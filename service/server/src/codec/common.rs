@@ -1,8 +1,6 @@
 //! Conversions every game shares: seats, outcomes, game status, meta actions and events, and the
 //! `Action` / `Event` envelopes around a game's own messages.
 
-use std::fmt;
-
 use deckmate_engine::chess::{ChessMove, Square};
 use deckmate_engine::{
     EndReason, MetaAction, MetaEvent, Outcome, Seat, SeatSet, TableAction, TableEvent,
@@ -35,25 +33,14 @@ pub fn seat_from_u32(value: u32, seats: usize, field: &str) -> Result<Seat, ApiE
     }
 }
 
-/// The text of `value` (its `Display`, byte for byte) in a string allocated once, with room
-/// for `capacity` bytes: `to_string` starts at 8 bytes and grows, so a longer name costs a
-/// second allocation, and views hold many names (a spot or square per piece, a move per legal
-/// action). `capacity` is the longest text of the type; a longer one still comes out whole.
-pub fn display_text(value: impl fmt::Display, capacity: usize) -> String {
-    use fmt::Write as _;
-    let mut text = String::with_capacity(capacity);
-    write!(text, "{value}").expect("writing to a String does not fail");
-    text
-}
-
 /// A square's name, such as `e4`.
 pub fn square_name(square: Square) -> String {
-    display_text(square, 2)
+    square.notation().into()
 }
 
 /// A move in UCI notation, such as `e2e4` or `e7e8q`.
 pub fn uci_text(chess_move: ChessMove) -> String {
-    display_text(chess_move, 5)
+    chess_move.notation().into()
 }
 
 /// A set of seats as a list of seat numbers in increasing order.

@@ -14,7 +14,7 @@ use deckmate_proto::v1 as pb;
 use pb::pigeon_chess_action::Kind as ActionKind;
 use pb::pigeon_chess_event::Kind as EventKind;
 
-use super::common::{display_text, indexed, seat_to_u32};
+use super::common::{indexed, seat_to_u32};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
@@ -304,7 +304,7 @@ fn seat_row_message(seat: usize, pieces: &[Role]) -> pb::PigeonChessSeatRow {
 
 /// A spot's name, such as `b3`.
 fn spot_name(spot: Spot) -> String {
-    display_text(spot, 2)
+    spot.notation().into()
 }
 
 fn spot_message(spot: Spot, view: &SpotView) -> pb::PigeonChessSpot {

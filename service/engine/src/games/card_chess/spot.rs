@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
+use crate::Notation;
 use crate::cards::Colour;
 
 /// Number of files (1–5) and of ranks.
@@ -126,9 +127,19 @@ impl Spot {
     }
 }
 
+impl Spot {
+    /// The spot's name, such as `red castle 3`.
+    pub fn notation(self) -> Notation {
+        Notation::new()
+            .push_str(self.rank().name())
+            .push(b' ')
+            .push_small_number(self.file())
+    }
+}
+
 impl fmt::Display for Spot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} {}", self.rank(), self.file())
+        fmt::Display::fmt(&self.notation(), f)
     }
 }
 

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::fmt;
+
+use crate::Notation;
 use std::str::FromStr;
 
 /// A card colour (§1, §9.2): the four UNO colours, in the order cards are coloured round-robin.
@@ -205,12 +207,20 @@ impl PartialOrd for Card {
     }
 }
 
+impl Card {
+    /// The card's notation, such as `R2`, `B+2` or `W+4`.
+    pub fn notation(self) -> Notation {
+        let name = match self.colour {
+            Some(colour) => Notation::new().push(colour.letter() as u8),
+            None => Notation::new(),
+        };
+        name.push_str(self.kind.symbol())
+    }
+}
+
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(colour) = self.colour {
-            write!(f, "{}", colour.letter())?;
-        }
-        f.write_str(self.kind.symbol())
+        fmt::Display::fmt(&self.notation(), f)
     }
 }
 

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+
+use crate::Notation;
 use std::str::FromStr;
 
 /// A card shows a chess [`Role`]. Its order (Pawn lowest, King highest) is the worth order of
@@ -57,14 +59,18 @@ impl Spot {
     }
 }
 
+impl Spot {
+    /// The spot's name, such as `b3`.
+    pub fn notation(self) -> Notation {
+        Notation::new()
+            .push(b'a' + self.column() as u8)
+            .push_small_number(self.row() as u8 + 1)
+    }
+}
+
 impl fmt::Display for Spot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.column() as u8) as char,
-            self.row() + 1
-        )
+        fmt::Display::fmt(&self.notation(), f)
     }
 }
 

@@ -13,13 +13,19 @@ use opentelemetry_sdk::trace::SdkTracerProvider;
 use tracing::Span;
 use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 use tracing_subscriber::EnvFilter;
-use tracing_subscriber::Layer as _;
+use tracing_subscriber::Layer;
+use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt as _;
+use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt as _;
 
 use crate::auth;
 use crate::config::LogFormat;
 use crate::otel;
+
+mod lazy_fields;
+
+pub use lazy_fields::LazyRpcFields;
 
 /// The gRPC service every RPC span belongs to (`rpc.service`).
 pub const RPC_SERVICE: &str = "deckmate.v1.GameService";
@@ -30,38 +36,42 @@ pub fn init(
     format: LogFormat,
     traces: Option<&SdkTracerProvider>,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
-    let ansi = std::io::stdout().is_terminal();
-    let Some(provider) = traces else {
-        // Colours only for people at a terminal, never in files or collectors.
-        let builder = tracing_subscriber::fmt()
-            .with_env_filter(filter)
-            .with_ansi(ansi);
-        return match format {
-            LogFormat::Text => builder.try_init(),
-            LogFormat::Json => builder
-                .json()
-                .with_current_span(true)
-                .with_span_list(false)
-                .try_init(),
-        };
-    };
     // With traces, `RUST_LOG` filters the log lines only: the trace layer has its own filter,
     // which keeps the debug-level store and engine spans.
-    let logs = tracing_subscriber::fmt::layer().with_ansi(ansi);
-    let logs = match format {
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    // Colours only for people at a terminal, never in files or collectors.
+    let ansi = std::io::stdout().is_terminal();
+    let logs = log_layer(format, ansi, std::io::stdout).with_filter(filter);
+    let subscriber = tracing_subscriber::registry().with(logs);
+    match traces {
+        None => subscriber.try_init()?,
+        Some(provider) => subscriber.with(otel::layer(provider)).try_init()?,
+    }
+    Ok(())
+}
+
+/// The log layer: text or JSON lines written to `writer`, each with the RPC span it was
+/// written in, whose fields are formatted only for the lines written ([`LazyRpcFields`]).
+pub fn log_layer<S, W>(
+    format: LogFormat,
+    ansi: bool,
+    writer: W,
+) -> LazyRpcFields<Box<dyn Layer<S> + Send + Sync>>
+where
+    S: tracing::Subscriber + for<'span> LookupSpan<'span>,
+    W: for<'writer> MakeWriter<'writer> + Send + Sync + 'static,
+{
+    let logs = tracing_subscriber::fmt::layer()
+        .with_ansi(ansi)
+        .with_writer(writer);
+    LazyRpcFields::new(match format {
         LogFormat::Text => logs.boxed(),
         LogFormat::Json => logs
             .json()
             .with_current_span(true)
             .with_span_list(false)
             .boxed(),
-    };
-    tracing_subscriber::registry()
-        .with(logs.with_filter(filter))
-        .with(otel::layer(provider))
-        .try_init()?;
-    Ok(())
+    })
 }
 
 /// An RPC span. Its name is fixed at its call site, hence one call per method.
@@ -182,11 +192,9 @@ mod tests {
     fn log_inside(method: &'static str, game_id: &str) -> String {
         let captured = Captured::default();
         let writer = captured.clone();
-        let subscriber = tracing_subscriber::fmt()
-            .json()
-            .with_current_span(true)
-            .with_writer(move || writer.clone())
-            .finish();
+        let subscriber =
+            tracing_subscriber::registry()
+                .with(log_layer(LogFormat::Json, false, move || writer.clone()));
         tracing::subscriber::with_default(subscriber, || {
             let _entered = rpc_span(method, game_id).entered();
             record_kind(deckmate_engine::GameKind::PigeonChess);
@@ -218,6 +226,62 @@ mod tests {
         assert!(line.contains(r#""deckmate.version":7"#), "{line}");
         // Constant per server: only in traces, not repeated on every log line.
         assert!(!line.contains("rpc.system"), "{line}");
+    }
+
+    /// Everything written by `body` run under the log layer in `format`.
+    fn lines_of(format: LogFormat, body: impl FnOnce()) -> Vec<String> {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber =
+            tracing_subscriber::registry().with(log_layer(format, false, move || writer.clone()));
+        tracing::subscriber::with_default(subscriber, body);
+        let text = String::from_utf8(captured.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn text_lines_carry_the_span_fields_recorded_so_far_each_once() {
+        let id = auth::new_game_id().unwrap();
+        let lines = lines_of(LogFormat::Text, || {
+            let _entered = rpc_span("Act", &id).entered();
+            record_kind(deckmate_engine::GameKind::Chuno);
+            tracing::info!("loaded");
+            record_seat(deckmate_engine::Seat(2));
+            record_version(8);
+            record_version(9);
+            tracing::warn!("acted");
+        });
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        let [loaded, acted] = [&lines[0], &lines[1]];
+        assert!(loaded.contains("deckmate.v1.GameService/Act{"), "{loaded}");
+        assert!(loaded.contains(r#"rpc.method="Act""#), "{loaded}");
+        assert!(
+            loaded.contains(&format!(r#"deckmate.game_id="{id}""#)),
+            "{loaded}"
+        );
+        assert!(loaded.contains(r#"deckmate.variant="chuno""#), "{loaded}");
+        assert!(!loaded.contains("deckmate.seat"), "{loaded}");
+        assert!(acted.contains("deckmate.seat=2"), "{acted}");
+        // The latest value only, and nothing twice.
+        assert!(acted.contains("deckmate.version=9"), "{acted}");
+        assert!(!acted.contains("deckmate.version=8"), "{acted}");
+        assert_eq!(acted.matches("deckmate.variant").count(), 1, "{acted}");
+    }
+
+    #[test]
+    fn other_spans_are_formatted_as_they_are_recorded() {
+        let lines = lines_of(LogFormat::Json, || {
+            let span = tracing::info_span!("store", op = tracing::field::Empty);
+            let _entered = span.enter();
+            span.record("op", "load");
+            tracing::info!("inside");
+        });
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].contains(r#""span":{"op":"load","name":"store"}"#),
+            "{}",
+            lines[0]
+        );
     }
 
     #[test]
