@@ -1,0 +1,49 @@
+/** The games the suite plays: configs whose caps keep each game near 150 actions at most. */
+
+/** One game of the suite. */
+export interface GameSpec {
+  /** Test name and screenshot file name. */
+  readonly name: string;
+  /** Variant id. */
+  readonly variant: string;
+  /** Seat count and who plays each seat from the lobby. */
+  readonly modes: readonly ("link" | "random")[];
+  /** Config inputs to change (`cfg-<field>` → value). */
+  readonly options: Readonly<Record<string, string>>;
+  /** Server seed and the driver's seed. */
+  readonly seed: number;
+  /** Kinds the board must have made in this game. */
+  readonly required: readonly string[];
+  /** Kinds that end the game, chosen only after `lateAfter` actions. */
+  readonly late: readonly string[];
+  /** See `late`. */
+  readonly lateAfter: number;
+}
+
+/** Every game of the suite. */
+export const GAMES: readonly GameSpec[] = [
+  { name: "chuno", variant: "chuno", modes: ["link", "link"], options: { "cfg-max_turns": "24" }, seed: 7, required: ["play", "move", "draw", "end_turn"], late: [], lateAfter: 0 },
+  { name: "card_chess", variant: "card_chess", modes: ["link", "link"], options: { "cfg-max_turns": "60" }, seed: 11, required: ["play_in", "move"], late: [], lateAfter: 0 },
+  {
+    name: "pigeon_chess",
+    variant: "pigeon_chess",
+    modes: ["link", "link"],
+    options: { "cfg-max_turns": "50" },
+    seed: 5,
+    required: ["place_front_row", "place_back_row", "move"],
+    late: ["end_game"],
+    lateAfter: 60,
+  },
+  { name: "pile_chess", variant: "pile_chess", modes: ["link", "link"], options: { "cfg-max_rounds": "6" }, seed: 3, required: ["play"], late: [], lateAfter: 0 },
+  { name: "raindrop_chess", variant: "raindrop_chess", modes: ["link", "link"], options: { "cfg-max_plies": "60" }, seed: 9, required: ["flip", "place", "move"], late: [], lateAfter: 0 },
+  {
+    name: "pile_chess_4_seats",
+    variant: "pile_chess",
+    modes: ["link", "link", "random", "random"],
+    options: { "cfg-max_rounds": "4" },
+    seed: 4,
+    required: ["play"],
+    late: [],
+    lateAfter: 0,
+  },
+];
