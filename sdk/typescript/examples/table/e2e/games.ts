@@ -35,7 +35,9 @@ export const GAMES: readonly GameSpec[] = [
     lateAfter: 60,
   },
   { name: "pile_chess", variant: "pile_chess", modes: ["link", "link"], options: { "cfg-max_rounds": "6" }, seed: 3, required: ["play"], late: [], lateAfter: 0 },
-  { name: "raindrop_chess", variant: "raindrop_chess", modes: ["link", "link"], options: { "cfg-max_plies": "60" }, seed: 9, required: ["flip", "place", "move"], late: [], lateAfter: 0 },
+  { name: "raindrop_chess", variant: "raindrop_chess", modes: ["link", "link"], options: { "cfg-max_plies": "60", "cfg-jokers_per_deck": "2", "cfg-joker_effect": "remove piece" },
+    seed: 9,
+    required: ["flip", "place", "move"], late: [], lateAfter: 0 },
   {
     name: "pile_chess_4_seats",
     variant: "pile_chess",

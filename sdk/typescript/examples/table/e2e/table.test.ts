@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { createRequire } from "node:module";
 
-import type { ObserveResponse } from "@deckmate/client";
+import { ObservationSchema, create, toJson, type ObserveResponse } from "@deckmate/client";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 
 import { clickBoard, clickList, listed, rng, state, waitPast, type Listed } from "./drive.js";
@@ -43,6 +43,16 @@ function lobbyUrl(): string {
   return `${site.url}?server=${encodeURIComponent(deckmate.url)}`;
 }
 
+/** Fills the spec's config options and seed in the lobby. */
+async function setOptions(page: Page, spec: GameSpec): Promise<void> {
+  for (const [id, value] of Object.entries(spec.options)) {
+    const tag = await page.$eval(`#${id}`, (element) => element.tagName);
+    if (tag === "SELECT") await page.selectOption(`#${id}`, { label: value });
+    else await page.fill(`#${id}`, value);
+  }
+  await page.fill("#seed", String(spec.seed));
+}
+
 /** Creates a game from the lobby; returns the invite links and the spectator link. */
 async function createGame(page: Page, spec: GameSpec, modes: readonly string[]): Promise<{ links: string[]; spectator: string }> {
   await page.goto(lobbyUrl());
@@ -50,8 +60,7 @@ async function createGame(page: Page, spec: GameSpec, modes: readonly string[]):
   await page.fill("#seats", String(modes.length));
   await page.dispatchEvent("#seats", "input");
   for (const [seat, mode] of modes.entries()) await page.selectOption(`#seat-${seat}`, mode);
-  for (const [id, value] of Object.entries(spec.options)) await page.fill(`#${id}`, value);
-  await page.fill("#seed", String(spec.seed));
+  await setOptions(page, spec);
   await page.click("#create");
   await page.waitForSelector("#table");
   const links = await page.$$eval("#links a.invite[id^='invite-']", (anchors) => anchors.map((anchor) => (anchor as HTMLAnchorElement).href));
@@ -139,7 +148,9 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
         );
         if (options.length === 0) continue;
         options.forEach((action) => legal.add(action.kind));
-        const fresh = options.filter((action) => !byBoard.has(action.kind) && !spec.late.includes(action.kind));
+        // A pending draw offer is answered first, so that its answer is clicked while it is legal.
+        const answer = options.filter((action) => action.kind === "decline_draw" && !byBoard.has(action.kind));
+        const fresh = answer.length > 0 ? answer : options.filter((action) => !byBoard.has(action.kind) && !spec.late.includes(action.kind));
         const pool = fresh.length > 0 ? fresh : options.filter((action) => actions >= spec.lateAfter || !spec.late.includes(action.kind));
         const pick: Listed | undefined = pool[Math.floor(random() * pool.length)] ?? options[0];
         if (pick === undefined) continue;
@@ -171,8 +182,8 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
     assert.deepEqual(await publicBoard(watcher), await publicBoard(seats[0]!.page));
     for (const kind of spec.required) assert.ok(byBoard.has(kind), `${spec.name}: "${kind}" made by clicking the board`);
     const missed = [...legal].filter((kind) => !byBoard.has(kind));
-    if (missed.length > 0) console.log(`# ${spec.name}: legal but not clicked on the board: ${missed.join(", ")}`);
-    console.log(`# ${spec.name}: ${actions} actions by the two contexts, final version ${final?.version}; board-clicked: ${[...byBoard].join(", ")}`);
+    assert.deepEqual(missed, [], `${spec.name}: every kind of action that was legal was made on the board once`);
+    console.log(`${spec.name}: ${actions} actions by the two contexts, final version ${final?.version}; board-clicked: ${[...byBoard].join(", ")}`);
     await seats[0]!.page.screenshot({ path: join(SHOTS, `${spec.name}.png`), fullPage: true });
 
     // Hidden information: no seat's own hidden cards reach another seat while hidden.
@@ -209,8 +220,22 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
         }
       }
     }
-    if (spec.variant !== "raindrop_chess") assert.ok(checks > 0, `${spec.name}: hidden cards were checked`);
-    console.log(`# ${spec.name}: ${checks} hidden-card checks`);
+    if (spec.variant === "raindrop_chess") {
+      // Nothing in Raindropchess is private (deck orders are hidden from everyone): each seat's
+      // game view must be exactly the spectator's.
+      for (const views of seatViews) {
+        for (const [version, atSeat] of views) {
+          const watched = spectatorViews.get(version)?.[0]?.observation;
+          if (watched === undefined) continue;
+          for (const view of atSeat) {
+            checks += 1;
+            assert.deepEqual(toJson(ObservationSchema, view.observation ?? create(ObservationSchema)), toJson(ObservationSchema, watched), `v${version}: a seat sees what a spectator sees`);
+          }
+        }
+      }
+    }
+    assert.ok(checks > 0, `${spec.name}: hidden information was checked`);
+    console.log(`${spec.name}: ${checks} hidden-card checks`);
   } finally {
     await Promise.all(contexts.map((made) => made.close()));
   }
@@ -245,7 +270,7 @@ async function tabStops(page: Page): Promise<{ listed: Set<number>; keys: Set<st
   const listedStops = new Set<number>();
   const keys = new Set<string>();
   const seen = new Set<string>();
-  for (let press = 0; press < 600; press += 1) {
+  for (let press = 0; press < 1500; press += 1) {
     await page.keyboard.press("Tab");
     const focused = await page.evaluate(() => {
       const element = document.activeElement as HTMLElement | null;
@@ -272,14 +297,11 @@ test("360×740: no horizontal scroll, every action reachable by keyboard, no ser
     await noHorizontalScroll(page, "lobby");
     assert.deepEqual(await axeViolations(page), [], "lobby");
     for (const spec of GAMES.filter((game) => game.modes.length === 2)) {
-      const modes = ["me", "random"];
       await page.goto(lobbyUrl());
       await page.selectOption("#variant", spec.variant);
       await page.selectOption("#seat-0", "me");
       await page.selectOption("#seat-1", "random");
-      for (const [id, value] of Object.entries(spec.options)) await page.fill(`#${id}`, value);
-      await page.fill("#seed", String(spec.seed));
-      assert.equal(modes.length, 2);
+      await setOptions(page, spec);
       await page.click("#create");
       await page.waitForSelector("#table[data-version]");
       for (let turn = 0; turn < 3; turn += 1) {
@@ -287,11 +309,17 @@ test("360×740: no horizontal scroll, every action reachable by keyboard, no ser
           const table = document.getElementById("table");
           return table?.dataset["status"] === "finished" || document.querySelectorAll("#actions button.action").length > 0;
         }, undefined, { timeout: 20_000 });
-        const now = await state(page);
+        let now = await state(page);
         if (now === undefined || now.status === "finished") break;
         await noHorizontalScroll(page, `${spec.name} v${now.version}`);
-        const options = await listed(page);
-        const stops = await tabStops(page);
+        let options = await listed(page);
+        let stops = await tabStops(page);
+        // The random seat may move while we tab (simultaneous choices): tab again on the new view.
+        for (let retry = 0; retry < 5 && (await state(page))?.version !== now.version; retry += 1) {
+          now = (await state(page)) ?? now;
+          options = await listed(page);
+          stops = await tabStops(page);
+        }
         for (const option of options) assert.ok(stops.listed.has(option.index), `${spec.name}: "${option.label}" reachable by Tab`);
         const firstKeys = new Set(options.map((option) => option.path[0] ?? ""));
         for (const key of firstKeys) {

@@ -42,7 +42,7 @@ function optionInput(variant: string, field: DescField, value: unknown): HTMLEle
       { id, name: field.name },
       field.enum.values
         .filter((option) => option.number !== 0)
-        .map((option) => h("option", { value: option.number, selected: option.number === value }, option.name.toLowerCase().replace(/_/g, " "))),
+        .map((option) => h("option", { value: option.number, selected: option.number === value }, option.localName.toLowerCase().replace(/_/g, " "))),
     );
   }
   if (field.fieldKind === "scalar" && field.scalar === BOOL) {

@@ -92,7 +92,8 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
   const board = h("div", { class: "board-area" });
   const controls = h("div", { class: "controls", role: "group", "aria-label": "choices" });
   const actions = h("ol", { id: "actions", class: "action-list" });
-  const log = h("ol", { id: "log", class: "log", reversed: true });
+  // Focusable so that keyboard users can scroll it.
+  const log = h("ol", { id: "log", class: "log", reversed: true, tabindex: 0, "aria-label": "event log" });
   const table = h(
     "section",
     { id: "table", "aria-label": "table" },
@@ -152,9 +153,20 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     render();
   }
 
+  /** Where the keyboard focus is, as something that survives a redraw. */
+  function focusMark(): string | undefined {
+    const active = document.activeElement;
+    if (!(active instanceof HTMLElement) || !table.contains(active)) return undefined;
+    if (active.dataset["index"] !== undefined) return `[data-index="${active.dataset["index"]}"]`;
+    if (active.dataset["key"] !== undefined) return `[data-key="${CSS.escape(active.dataset["key"])}"]`;
+    if (active.id !== "") return `#${CSS.escape(active.id)}`;
+    return undefined;
+  }
+
   function render(): void {
     const view = current;
     if (view === undefined) return;
+    const focused = focusMark();
     const ui = GAMES[view.variant];
     choices = view.status === GameStatus.IN_PROGRESS ? choicesOf(view) : [];
     table.dataset["version"] = String(view.version);
@@ -184,6 +196,8 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     if (choices.length === 0) actions.append(h("li", { class: "muted" }, view.status === GameStatus.FINISHED ? "the game is over" : "nothing to do now"));
     mark();
     drawLog();
+    // A new version must not throw the keyboard user back to the top of the page.
+    if (focused !== undefined) table.querySelector<HTMLElement>(focused)?.focus();
   }
 
   /** Marks what may be clicked now: first keys, the selection and its targets. */

@@ -10,7 +10,8 @@ export function card(text: string, options: { id: string; key?: string; tone?: s
       role: options.key === undefined ? "img" : "button",
       "data-card": options.id,
       "data-key": options.key,
-      "aria-label": options.title ?? text,
+      // The accessible name starts with the visible text, then says it in words.
+      "aria-label": options.title === undefined ? text : `${text} ${options.title}`,
       title: options.title ?? text,
     },
     text,
