@@ -19,7 +19,9 @@ import { TABLE, launchChromium, startDeckmate, startStatic, type Running } from 
 import { WireLog, cardIds, ownHidden } from "./wire.js";
 
 const UPDATE = process.argv.includes("--update-screenshots") || process.env["UPDATE_SCREENSHOTS"] === "1";
-const SHOTS = UPDATE ? join(TABLE, "../../../../docs/screenshots") : join(tmpdir(), "deckmate-table-screenshots");
+const TEMP_SHOTS = join(tmpdir(), "deckmate-table-screenshots");
+/** Where a game's screenshot goes: the README's docs/screenshots/<variant>.png on update. */
+const shotDir = (spec: GameSpec) => (UPDATE && spec.name === spec.variant ? join(TABLE, "../../../../docs/screenshots") : TEMP_SHOTS);
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 let deckmate: Running;
@@ -27,7 +29,7 @@ let site: Running;
 let browser: Browser;
 
 before(async () => {
-  mkdirSync(SHOTS, { recursive: true });
+  for (const spec of GAMES) mkdirSync(shotDir(spec), { recursive: true });
   [deckmate, site] = await Promise.all([startDeckmate(), startStatic()]);
   browser = await launchChromium();
 });
@@ -184,7 +186,7 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
     const missed = [...legal].filter((kind) => !byBoard.has(kind));
     assert.deepEqual(missed, [], `${spec.name}: every kind of action that was legal was made on the board once`);
     console.log(`${spec.name}: ${actions} actions by the two contexts, final version ${final?.version}; board-clicked: ${[...byBoard].join(", ")}`);
-    await seats[0]!.page.screenshot({ path: join(SHOTS, `${spec.name}.png`), fullPage: true });
+    await seats[0]!.page.screenshot({ path: join(shotDir(spec), `${spec.name}.png`), fullPage: true });
 
     // Hidden information: no seat's own hidden cards reach another seat while hidden.
     await Promise.all(contexts.map((made) => made.close()));
@@ -336,5 +338,69 @@ test("360×740: no horizontal scroll, every action reachable by keyboard, no ser
     }
   } finally {
     await made.close();
+  }
+});
+
+test("lobby: an invalid option is shown next to its field from the server's field violations", { timeout: 60_000 }, async () => {
+  const made = await browser.newContext();
+  try {
+    const page = await made.newPage();
+    await page.goto(lobbyUrl());
+    await page.selectOption("#variant", "chuno");
+    // The input says 1 to 4; the form does not block, so that the server's answer is what shows.
+    await page.fill("#cfg-colours", "9");
+    await page.click("#create");
+    const violation = page.locator("#violation-colours");
+    await violation.waitFor();
+    assert.ok(((await violation.textContent()) ?? "").length > 0);
+    assert.equal(await page.getAttribute("#cfg-colours", "aria-invalid"), "true");
+    assert.equal(await page.locator("#table").count(), 0, "no game was created");
+  } finally {
+    await made.close();
+  }
+});
+
+test("a dropped stream resumes without a reload; a stale action redraws instead of failing", { timeout: 90_000 }, async () => {
+  const host = await browser.newContext();
+  const seatContext = await browser.newContext();
+  try {
+    const spec = GAMES.find((game) => game.variant === "chuno");
+    assert.ok(spec !== undefined);
+    const { links } = await createGame(await host.newPage(), spec, ["link", "link"]);
+    const link = links[0] ?? "";
+    const player = await seatContext.newPage();
+    await player.goto(link);
+    await player.waitForSelector("#table[data-version='0']");
+    // The same seat in a second page whose Watch streams are cut: it stays at version 0.
+    const behind = await seatContext.newPage();
+    await behind.route("**/deckmate.v1.GameService/Watch", (route) => route.abort());
+    await behind.goto(link);
+    await behind.waitForSelector("#table[data-version='0']");
+    await behind.evaluate(() => ((window as unknown as { loadedOnce: boolean }).loadedOnce = true));
+    const first = (await listed(player))[0];
+    assert.ok(first !== undefined);
+    await clickList(player, first);
+    assert.ok(await waitPast(player, 0));
+    assert.equal((await state(behind))?.version, 0, "the cut page has not seen version 1");
+    // Acting on version 0 loses the race: the page shows version 1, not an error.
+    const stale = (await listed(behind))[0];
+    assert.ok(stale !== undefined);
+    await clickList(behind, stale);
+    assert.ok(await waitPast(behind, 0));
+    assert.doesNotMatch((await behind.textContent("#notice")) ?? "", /could not act/);
+    // The stream comes back: the page follows the next version without reloading.
+    await behind.unroute("**/deckmate.v1.GameService/Watch");
+    const now = (await state(player))?.version ?? 0;
+    const next = (await listed(player))[0];
+    if (next !== undefined) {
+      await clickList(player, next);
+      assert.ok(await waitPast(player, now));
+    }
+    const target = (await state(player))?.version ?? 0;
+    await behind.waitForFunction((version) => Number(document.getElementById("table")?.dataset["version"]) >= version, target, { timeout: 30_000 });
+    assert.equal(await behind.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce), true, "no reload");
+  } finally {
+    await host.close();
+    await seatContext.close();
   }
 });

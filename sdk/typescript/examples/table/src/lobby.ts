@@ -183,7 +183,7 @@ function variantForm(variant: Variant, info: GetServerInfoResponse | undefined):
             "select",
             { id: `seat-${seat}` },
             (["me", "link", "random"] as const).map((mode) =>
-              h("option", { value: mode, selected: (before[seat] ?? (seat === 0 ? "me" : "link")) === mode }, { me: "me (this page)", link: "invite link", random: "random (played by this page)" }[mode]),
+              h("option", { value: mode, selected: (before[seat] ?? (seat === 0 ? "me" : "random")) === mode }, { me: "me (this page)", link: "invite link", random: "random (played by this page)" }[mode]),
             ),
           ),
         ),
