@@ -27,7 +27,7 @@ export function freePort(): Promise<number> {
 }
 
 /** `DECKMATE_SERVER_BIN`, else the release build (built here when missing). */
-function serverBinary(): string {
+export function serverBinary(): string {
   const fromEnv = process.env["DECKMATE_SERVER_BIN"];
   if (fromEnv !== undefined && fromEnv !== "") return fromEnv;
   const target = process.env["CARGO_TARGET_DIR"] ?? join(REPO, "target");
@@ -47,13 +47,13 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts the Deckmate server with client seeds and no CreateGame rate limit. */
-export async function startDeckmate(): Promise<Running> {
+/** Starts the Deckmate server with client seeds, no CreateGame rate limit, and `extra` flags. */
+export async function startDeckmate(extra: readonly string[] = []): Promise<Running> {
   const port = await freePort();
   const log = openSync(join(tmpdir(), `deckmate-table-e2e-server-${port}.log`), "w");
   const child: ChildProcess = spawn(
     serverBinary(),
-    ["--listen", `127.0.0.1:${port}`, "--allow-client-seed", "--create-rate", "off", "--max-games-per-client", "100000"],
+    ["--listen", `127.0.0.1:${port}`, "--allow-client-seed", "--create-rate", "off", "--max-games-per-client", "100000", ...extra],
     { stdio: ["ignore", log, log] },
   );
   const url = `http://127.0.0.1:${port}`;

@@ -4,7 +4,8 @@
  * DOM; a 360×740 run checked for horizontal scroll, keyboard reach and axe-core violations.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
@@ -15,7 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 
 import { clickBoard, clickList, listed, rng, state, waitPast, type Listed } from "./drive.js";
 import { GAMES, type GameSpec } from "./games.js";
-import { TABLE, launchChromium, startDeckmate, startStatic, type Running } from "./harness.js";
+import { TABLE, launchChromium, serverBinary, startDeckmate, startStatic, type Running } from "./harness.js";
 import { WireLog, cardIds, ownHidden } from "./wire.js";
 
 const UPDATE = process.argv.includes("--update-screenshots") || process.env["UPDATE_SCREENSHOTS"] === "1";
@@ -402,5 +403,35 @@ test("a dropped stream resumes without a reload; a stale action redraws instead 
   } finally {
     await host.close();
     await seatContext.close();
+  }
+});
+
+test("API keys: the key field (sessionStorage) is sent with CreateGame through a CORS allow-list", { timeout: 60_000 }, async () => {
+  const printed = execFileSync(serverBinary(), ["hash-key", "--name", "table"], { encoding: "utf8" }).split("\n");
+  const key = printed.find((line) => line.startsWith("dmk_")) ?? "";
+  const line = printed.find((entry) => entry.startsWith("table:")) ?? "";
+  assert.ok(key !== "" && line !== "", "hash-key printed a key and its line");
+  const keysFile = join(mkdtempSync(join(tmpdir(), "deckmate-table-keys-")), "keys");
+  writeFileSync(keysFile, `${line}\n`);
+  const origin = new URL(site.url).origin;
+  const guarded = await startDeckmate(["--api-keys-file", keysFile, "--cors-origins", origin]);
+  const made = await browser.newContext();
+  try {
+    const page = await made.newPage();
+    await page.goto(`${site.url}?server=${encodeURIComponent(guarded.url)}`);
+    await page.waitForSelector("#api-key");
+    await page.selectOption("#variant", "chuno");
+    await page.click("#create");
+    await page.waitForFunction(() => (document.getElementById("lobby-error")?.textContent ?? "") !== "");
+    assert.equal(await page.locator("#table").count(), 0, "no key, no game");
+    await page.fill("#api-key", key);
+    await page.click("#create");
+    await page.waitForSelector("#table[data-version]");
+    assert.equal(await page.evaluate(() => sessionStorage.getItem("deckmate.apiKey")), key);
+    await page.goto(`${site.url}?server=${encodeURIComponent(guarded.url)}`);
+    assert.equal(await page.inputValue("#api-key"), key, "the key stays for the tab");
+  } finally {
+    await made.close();
+    await guarded.stop();
   }
 });

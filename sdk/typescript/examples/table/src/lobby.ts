@@ -12,7 +12,7 @@ import {
 import { h, replace } from "./dom.js";
 import { seatLink, spectatorLink } from "./links.js";
 import { RANGES } from "./ranges.js";
-import { apiKey, setApiKey } from "./server.js";
+import { apiKey, connect, setApiKey } from "./server.js";
 import { openTable, type LocalSeat } from "./table.js";
 
 type SeatMode = "me" | "link" | "random";
@@ -119,11 +119,16 @@ export async function openLobby(root: HTMLElement, client: Client): Promise<void
     const seedText = form.querySelector<HTMLInputElement>("#seed")?.value.trim() ?? "";
     const policy = Number(form.querySelector<HTMLSelectElement>("#spectators")?.value ?? SpectatorPolicy.ALLOWED) as SpectatorPolicy;
     const keyInput = form.querySelector<HTMLInputElement>("#api-key");
-    if (keyInput !== null) setApiKey(keyInput.value.trim());
     try {
+      // A key typed now must be sent from now on: a fresh client carries it.
+      let active = client;
+      if (keyInput !== null) {
+        setApiKey(keyInput.value.trim());
+        active = await connect();
+      }
       const value = create(config.desc, init as never);
       const gameConfig = create(GameConfigSchema, { game: { case: config.field.localName, value } as never });
-      const game = await client.createGame(gameConfig, seats, {
+      const game = await active.createGame(gameConfig, seats, {
         ...(seedText === "" ? {} : { seed: BigInt(seedText) }),
         spectatorPolicy: policy,
       });
@@ -138,7 +143,7 @@ export async function openLobby(root: HTMLElement, client: Client): Promise<void
       const only = own[0];
       // The address bar now names this table: reloading it comes back to the same seat.
       history.replaceState(null, "", own.length === 1 && only !== undefined ? seatLink(game.id, only.handle.seat, only.handle.token) : spectatorLink(game.id));
-      openTable(root, { client, gameId: game.id, seats: local, links, spectatorUrl: spectatorLink(game.id) });
+      openTable(root, { client: active, gameId: game.id, seats: local, links, spectatorUrl: spectatorLink(game.id) });
     } catch (error) {
       showError(error);
     }
