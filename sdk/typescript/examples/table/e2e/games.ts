@@ -6,7 +6,7 @@ export interface GameSpec {
   readonly name: string;
   /** Variant id. */
   readonly variant: string;
-  /** Seat count and who plays each seat from the lobby. */
+  /** Seat count and who plays each seat from the lobby (contexts A and B take turns). */
   readonly modes: readonly ("link" | "random")[];
   /** Config inputs to change (`cfg-<field>` → value). */
   readonly options: Readonly<Record<string, string>>;
@@ -22,29 +22,29 @@ export interface GameSpec {
 
 /** Every game of the suite. */
 export const GAMES: readonly GameSpec[] = [
-  { name: "chuno", variant: "chuno", modes: ["link", "link"], options: { "cfg-max_turns": "24" }, seed: 7, required: ["play", "move", "draw", "end_turn"], late: [], lateAfter: 0 },
-  { name: "card_chess", variant: "card_chess", modes: ["link", "link"], options: { "cfg-max_turns": "60" }, seed: 11, required: ["play_in", "move"], late: [], lateAfter: 0 },
+  { name: "chuno", variant: "chuno", modes: ["link", "link"], options: { "cfg-max_turns": "24" }, seed: 2, required: ["play", "move", "draw", "end_turn", "call_chuno"], late: [], lateAfter: 0 },
+  { name: "card_chess", variant: "card_chess", modes: ["link", "link"], options: { "cfg-max_turns": "60" }, seed: 11, required: ["play_in", "exchange", "move", "replace", "keep_revealed"], late: [], lateAfter: 0 },
   {
     name: "pigeon_chess",
     variant: "pigeon_chess",
     modes: ["link", "link"],
     options: { "cfg-max_turns": "50" },
     seed: 5,
-    required: ["place_front_row", "place_back_row", "move"],
+    required: ["place_front_row", "place_back_row", "reveal_for_first", "move", "place"],
     late: ["end_game"],
     lateAfter: 60,
   },
-  { name: "pile_chess", variant: "pile_chess", modes: ["link", "link"], options: { "cfg-max_rounds": "6" }, seed: 3, required: ["play"], late: [], lateAfter: 0 },
+  { name: "pile_chess", variant: "pile_chess", modes: ["link", "link"], options: { "cfg-max_rounds": "6" }, seed: 4, required: ["play", "pass", "castle", "en_passant"], late: [], lateAfter: 0 },
   { name: "raindrop_chess", variant: "raindrop_chess", modes: ["link", "link"], options: { "cfg-max_plies": "60", "cfg-jokers_per_deck": "2", "cfg-joker_effect": "remove piece" },
     seed: 9,
-    required: ["flip", "place", "move"], late: [], lateAfter: 0 },
+    required: ["flip", "place", "remove", "move"], late: [], lateAfter: 0 },
   {
     name: "pile_chess_4_seats",
     variant: "pile_chess",
-    modes: ["link", "link", "random", "random"],
-    options: { "cfg-max_rounds": "4" },
-    seed: 4,
-    required: ["play"],
+    modes: ["link", "link", "link", "link"],
+    options: { "cfg-max_rounds": "4", "cfg-teams": "0,2 / 1,3" },
+    seed: 5,
+    required: ["play", "pass", "en_passant", "gift", "promote", "decline_promotion"],
     late: [],
     lateAfter: 0,
   },

@@ -7,4 +7,4 @@ const run = (command, env = {}) => execSync(command, { stdio: "inherit", env: { 
 
 run("npm run check");
 run("npx vite build --logLevel warn");
-run("node --test --test-concurrency=1 e2e-dist/table.test.js", update ? { UPDATE_SCREENSHOTS: "1" } : {});
+run("node --test --test-concurrency=1 e2e-dist/wire.test.js e2e-dist/table.test.js", update ? { UPDATE_SCREENSHOTS: "1" } : {});

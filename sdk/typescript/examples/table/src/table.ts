@@ -8,6 +8,8 @@ import {
   MetaActionKind,
   NotYourTurn,
   StaleVersion,
+  ObservationSchema,
+  toJson,
   type Action,
   type Client,
   type Event,
@@ -20,7 +22,7 @@ import { h, replace } from "./dom.js";
 import { eventLine } from "./events.js";
 import { follow, type Viewer } from "./follow.js";
 import { GAMES } from "./games/index.js";
-import { enumWord } from "./words.js";
+import { describeJson, enumWord } from "./words.js";
 
 /** A seat this page holds: shown and played by the person ("me") or played at random. */
 export interface LocalSeat {
@@ -72,6 +74,14 @@ function resultText(view: ObserveResponse): string {
   return `Game over: ${who} · reason: ${enumWord(EndReason[outcome.reason])} · ${outcome.description}${scores}`;
 }
 
+/** The game's effective options, which every observation carries, as one line. */
+function optionsText(view: ObserveResponse): string {
+  if (view.observation === undefined) return "";
+  const json = toJson(ObservationSchema, view.observation) as Record<string, { config?: unknown } | undefined>;
+  const config = Object.values(json)[0]?.config;
+  return config === undefined ? "" : describeJson(config);
+}
+
 /** Opens the table in `root` and keeps it live. */
 export function openTable(root: HTMLElement, setup: TableSetup): void {
   const mine = setup.seats.filter((seat) => seat.mode === "me");
@@ -90,6 +100,7 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
   const status = h("div", { class: "status-line" });
   const result = h("p", { id: "result", role: "status" });
   const board = h("div", { class: "board-area" });
+  const options = h("p", { class: "options muted" });
   const controls = h("div", { class: "controls", role: "group", "aria-label": "choices" });
   const actions = h("ol", { id: "actions", class: "action-list" });
   // Focusable so that keyboard users can scroll it.
@@ -100,7 +111,7 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     status,
     result,
     notice,
-    h("div", { class: "layout" }, h("div", { class: "play" }, board, controls), h(
+    h("div", { class: "layout" }, h("div", { class: "play" }, board, controls, options), h(
       "aside",
       { class: "side" },
       h("section", { class: "panel" }, h("h2", {}, "Legal actions"), actions),
@@ -179,6 +190,7 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     const draw = view.drawOfferedBy === undefined ? "" : ` · draw offered by seat ${view.drawOfferedBy}`;
     status.textContent = `${view.variant.replace(/_/g, " ")} · game ${view.gameId} · version ${view.version} · ${role} · ${turn}${draw}`;
     result.textContent = view.status === GameStatus.FINISHED ? resultText(view) : "";
+    options.textContent = `Options: ${optionsText(view)}`;
     replace(board, ui === undefined ? h("p", {}, `this table cannot draw ${view.variant}`) : ui.draw(view));
     const buttons = [...new Map(choices.filter((choice) => choice.path[0]?.startsWith("btn:") === true).map((choice) => [choice.path[0] ?? "", choice])).values()];
     replace(

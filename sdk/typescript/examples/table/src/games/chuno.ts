@@ -68,6 +68,7 @@ export const chuno: GameUi = {
           h("li", {}, `stage: ${enumWord(ChunoStage[obs.stage]).toLowerCase()}`),
           h("li", {}, `moves left: ${obs.movesLeft}, cards played: ${obs.cardsPlayedThisTurn}`),
           h("li", {}, `turn ${obs.turn}, quiet moves ${obs.quietMoves}, discard pile ${obs.discard.length}`),
+          h("li", { class: "fen" }, `FEN ${obs.fen}`),
         ),
       ),
       seats
