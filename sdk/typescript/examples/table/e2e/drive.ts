@@ -55,15 +55,20 @@ export function rng(seed: number): () => number {
   };
 }
 
-/** Makes `action` by clicking its path on the board, then its label if a choice is offered. */
-export async function clickBoard(page: Page, action: Listed): Promise<void> {
+/**
+ * Makes `action` by clicking its path on the board, then its label if a choice is offered;
+ * says whether an explicit choice was needed.
+ */
+export async function clickBoard(page: Page, action: Listed): Promise<boolean> {
   for (const key of action.path) {
     await page.locator(`#table [data-key="${key}"]`).first().click();
   }
   const choice = page.locator("#table .controls .choice", { hasText: action.label });
   if ((await choice.count()) > 0) {
     await choice.filter({ hasText: new RegExp(`^${action.label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`) }).first().click();
+    return true;
   }
+  return false;
 }
 
 /** Makes `action` from the action list. */

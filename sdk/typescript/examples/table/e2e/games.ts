@@ -14,6 +14,8 @@ export interface GameSpec {
   readonly seed: number;
   /** Kinds the board must have made in this game. */
   readonly required: readonly string[];
+  /** Kinds whose board clicks must have ended in an explicit choice (a colour, a piece). */
+  readonly chosen?: readonly string[];
   /** Kinds that end the game, chosen only after `lateAfter` actions. */
   readonly late: readonly string[];
   /** See `late`. */
@@ -22,7 +24,7 @@ export interface GameSpec {
 
 /** Every game of the suite. */
 export const GAMES: readonly GameSpec[] = [
-  { name: "chuno", variant: "chuno", modes: ["link", "link"], options: { "cfg-max_turns": "24" }, seed: 2, required: ["play", "move", "draw", "end_turn", "call_chuno"], late: [], lateAfter: 0 },
+  { name: "chuno", variant: "chuno", modes: ["link", "link"], options: { "cfg-max_turns": "24" }, seed: 2, required: ["play", "move", "draw", "end_turn", "call_chuno"], chosen: ["play"], late: [], lateAfter: 0 },
   { name: "card_chess", variant: "card_chess", modes: ["link", "link"], options: { "cfg-max_turns": "60" }, seed: 11, required: ["play_in", "exchange", "move", "replace", "keep_revealed"], late: [], lateAfter: 0 },
   {
     name: "pigeon_chess",
@@ -45,6 +47,7 @@ export const GAMES: readonly GameSpec[] = [
     options: { "cfg-max_rounds": "4", "cfg-teams": "0,2 / 1,3" },
     seed: 5,
     required: ["play", "pass", "en_passant", "gift", "promote", "decline_promotion"],
+    chosen: ["gift", "promote"],
     late: [],
     lateAfter: 0,
   },

@@ -133,6 +133,7 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
 
     const random = rng(spec.seed);
     const byBoard = new Set<string>();
+    const byChoice = new Set<string>();
     const legal = new Set<string>();
     let actions = 0;
     for (;;) {
@@ -157,15 +158,21 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
         const pool = fresh.length > 0 ? fresh : options.filter((action) => actions >= spec.lateAfter || !spec.late.includes(action.kind));
         const pick: Listed | undefined = pool[Math.floor(random() * pool.length)] ?? options[0];
         if (pick === undefined) continue;
+        let done = false;
         if (!byBoard.has(pick.kind)) {
-          await clickBoard(seat.page, pick);
-          byBoard.add(pick.kind);
-        } else {
+          const chose = await clickBoard(seat.page, pick);
+          done = await waitPast(seat.page, now.version);
+          if (done && chose) byChoice.add(pick.kind);
+          // Counted only once the board's clicks really made the action.
+          if (done) byBoard.add(pick.kind);
+          else console.log(`${spec.name} v${now.version}: clicking "${pick.label}" on the board did not act`);
+        }
+        if (!done) {
           await clickList(seat.page, pick);
+          done = await waitPast(seat.page, now.version);
         }
         actions += 1;
         acted = true;
-        await waitPast(seat.page, now.version);
         // Every page catches up before the next choice, so that a seeded run plays the same game.
         const reached = (await state(seat.page))?.version ?? now.version + 1;
         for (const [other, otherSeat] of seats.entries()) {
@@ -191,12 +198,13 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
     assert.deepEqual(await publicBoard(watcher), await publicBoard(seats[0]!.page));
     // Two-player games also offer a draw and decline it on the board.
     const required = spec.modes.length === 2 ? [...spec.required, "offer_draw", "decline_draw"] : spec.required;
+    for (const kind of spec.chosen ?? []) assert.ok(byChoice.has(kind), `${spec.name}: "${kind}" chosen from the explicit choices`);
     for (const kind of required) assert.ok(byBoard.has(kind), `${spec.name}: "${kind}" made by clicking the board`);
     // Each kind was made on the board the first time it was made (the list never came first);
     // a kind that was legal only while another new kind was chosen is reported, not made.
     const missed = [...legal].filter((kind) => !byBoard.has(kind));
     if (missed.length > 0) console.log(`${spec.name}: legal at some point but never made: ${missed.join(", ")}`);
-    console.log(`${spec.name}: ${actions} actions by the two contexts, final version ${final?.version}; board-clicked: ${[...byBoard].join(", ")}`);
+    console.log(`${spec.name}: ${actions} actions by the two contexts, final version ${final?.version}; board-clicked: ${[...byBoard].join(", ")}; with an explicit choice: ${[...byChoice].join(", ") || "none"}`);
     await seats[0]!.page.screenshot({ path: join(shotDir(spec), `${spec.name}.png`), fullPage: true });
 
     // Hidden information: no seat's own hidden cards reach another seat while hidden.

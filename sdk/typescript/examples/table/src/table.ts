@@ -92,7 +92,8 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
   let choices: Choice[] = [];
   let selected: readonly string[] = [];
   let targets: ReadonlySet<string> = new Set();
-  let pending: readonly Choice[] = [];
+  // Indexes into `choices` (rebuilt on every redraw of the same version, in the same order).
+  let pending: readonly number[] = [];
   let busy = false;
   const events = new Map<bigint, Event[]>();
 
@@ -196,7 +197,7 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     replace(
       controls,
       ...buttons.map((choice) => h("button", { type: "button", class: "control", "data-key": choice.path[0] }, choice.path.length === 1 ? choice.label : (choice.path[0] ?? "").slice(4).replace(/_/g, " "))),
-      ...pending.map((choice) => h("button", { type: "button", class: "choice", "data-choice": choices.indexOf(choice) }, choice.label)),
+      ...pending.map((index) => h("button", { type: "button", class: "choice", "data-choice": index }, choices[index]?.label ?? "")),
       pending.length === 0 && selected.length === 0 ? h("span") : h("button", { type: "button", class: "cancel", "data-cancel": "" }, "cancel"),
     );
     replace(
@@ -265,7 +266,7 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     if (step.type === "select") {
       selected = step.selected;
       targets = step.targets;
-      pending = step.complete;
+      pending = step.complete.map((choice) => choices.indexOf(choice));
     } else {
       selected = [];
       targets = new Set();
