@@ -33,6 +33,12 @@ function configOf(variant: Variant): { field: DescField; desc: DescMessage; valu
   return { field, desc: field.message, value: game.value as unknown as Record<string, unknown> };
 }
 
+/** `max rounds (1–10000)`: the option's name and, when docs/rules gives one, its range. */
+function optionLabel(variant: string, name: string): string {
+  const range = RANGES[variant]?.[name];
+  return `${name.replace(/_/g, " ")}${range === undefined ? "" : ` (${range[0]}–${range[1]})`}`;
+}
+
 /** The input of one config option, named `cfg-<proto name>`. */
 function optionInput(variant: string, field: DescField, value: unknown): HTMLElement {
   const id = `cfg-${field.name}`;
@@ -210,7 +216,12 @@ function variantForm(variant: Variant, info: GetServerInfoResponse | undefined):
       config === undefined
         ? h("p", {}, "no options")
         : config.desc.fields.map((field) =>
-            h("div", { class: "field" }, h("label", { for: `cfg-${field.name}` }, field.name.replace(/_/g, " ")), optionInput(variant.id, field, config.value[field.localName])),
+            h(
+              "div",
+              { class: "field" },
+              h("label", { for: `cfg-${field.name}` }, optionLabel(variant.id, field.name)),
+              optionInput(variant.id, field, config.value[field.localName]),
+            ),
           ),
     ),
     info?.features?.clientSeeds === true
