@@ -1,10 +1,9 @@
-/** The e2e harness: the Deckmate server, a static server for the built app, and Chromium. */
+/** The e2e harness: the Deckmate server, `vite preview` of the built app, and Chromium. */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createReadStream, existsSync, openSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { existsSync, openSync } from "node:fs";
 import { createServer as createNetServer } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, extname, join, normalize, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 import { chromium, type Browser } from "playwright-core";
@@ -84,21 +83,35 @@ export async function startDeckmate(extra: readonly string[] = []): Promise<Runn
   };
 }
 
-const TYPES: Record<string, string> = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml", ".png": "image/png" };
-
-/** Serves the built app (dist/) with the same Referrer-Policy header as the dev server. */
-export async function startStatic(): Promise<Running> {
-  const root = join(TABLE, "dist");
-  const server: Server = createServer((request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname)).replace(/^(\.\.[/\\])+/, "");
-    let file = join(root, path);
-    if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory()) file = join(root, "index.html");
-    response.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "referrer-policy": "no-referrer" });
-    createReadStream(file).pipe(response);
-  });
+/** Serves the built app (dist/) with `vite preview`, so that its config's headers are tested too. */
+export async function startPreview(): Promise<Running> {
   const port = await freePort();
-  await new Promise<void>((done) => server.listen(port, "127.0.0.1", done));
-  return { url: `http://127.0.0.1:${port}/`, stop: () => new Promise((done) => server.close(() => done())) };
+  const log = openSync(join(tmpdir(), `deckmate-table-e2e-preview-${port}.log`), "w");
+  const child = spawn(process.execPath, [join(TABLE, "node_modules/vite/bin/vite.js"), "preview", "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
+    cwd: TABLE,
+    stdio: ["ignore", log, log],
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`vite preview exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error("vite preview did not answer in 30 s");
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+  return {
+    url,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once("exit", () => done());
+        child.kill("SIGTERM");
+      }),
+  };
 }
 
 /** Debian's Chromium (or CHROMIUM_PATH); nothing is downloaded. */

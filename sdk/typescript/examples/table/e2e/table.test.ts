@@ -16,7 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 
 import { clickBoard, clickList, listed, rng, state, waitPast, type Listed } from "./drive.js";
 import { GAMES, type GameSpec } from "./games.js";
-import { TABLE, launchChromium, serverBinary, startDeckmate, startStatic, type Running } from "./harness.js";
+import { TABLE, launchChromium, serverBinary, startDeckmate, startPreview, type Running } from "./harness.js";
 import { WireLog, cardIds, ownHidden } from "./wire.js";
 
 const UPDATE = process.argv.includes("--update-screenshots") || process.env["UPDATE_SCREENSHOTS"] === "1";
@@ -31,7 +31,7 @@ let browser: Browser;
 
 before(async () => {
   for (const spec of GAMES) mkdirSync(shotDir(spec), { recursive: true });
-  [deckmate, site] = await Promise.all([startDeckmate(), startStatic()]);
+  [deckmate, site] = await Promise.all([startDeckmate(), startPreview()]);
   browser = await launchChromium();
 });
 
@@ -130,6 +130,8 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
     await watcher.waitForSelector("#table[data-version]");
     const referrer = await seats[0]!.page.evaluate(() => document.querySelector("meta[name=referrer]")?.getAttribute("content"));
     assert.equal(referrer, "no-referrer");
+    const served = await contextS.request.get(spectator);
+    assert.equal(served.headers()["referrer-policy"], "no-referrer", "the preview server sends the header");
 
     const random = rng(spec.seed);
     const byBoard = new Set<string>();
