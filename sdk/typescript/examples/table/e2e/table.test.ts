@@ -130,6 +130,9 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
     await watcher.waitForSelector("#table[data-version]");
     const referrer = await seats[0]!.page.evaluate(() => document.querySelector("meta[name=referrer]")?.getAttribute("content"));
     assert.equal(referrer, "no-referrer");
+    const shared = await seats[0]!.page.getAttribute("#spectator-link", "href");
+    assert.equal(shared, spectator, "a seat's page offers the same spectator link");
+    assert.doesNotMatch(shared ?? "", /token|seat=/, "the spectator link carries no seat");
     const served = await contextS.request.get(spectator);
     assert.equal(served.headers()["referrer-policy"], "no-referrer", "the preview server sends the header");
 

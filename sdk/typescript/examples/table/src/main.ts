@@ -1,6 +1,6 @@
 /** Entry point: a fragment naming a game opens its table; otherwise the lobby. */
 import { h, replace } from "./dom.js";
-import { currentTarget } from "./links.js";
+import { currentTarget, spectatorLink } from "./links.js";
 import { openLobby } from "./lobby.js";
 import { connect, serverAddress } from "./server.js";
 import { openTable } from "./table.js";
@@ -18,7 +18,7 @@ async function main(): Promise<void> {
       return;
     }
     const seats = target.seat === undefined ? [] : [{ handle: client.seat(target.gameId, target.seat.index, target.seat.token), mode: "me" as const }];
-    openTable(root, { client, gameId: target.gameId, seats, links: [], spectatorUrl: "" });
+    openTable(root, { client, gameId: target.gameId, seats, links: [], spectatorUrl: spectatorLink(target.gameId) });
   } catch (error) {
     replace(root, h("p", { role: "alert" }, `cannot reach the server at ${serverAddress()}: ${error instanceof Error ? error.message : String(error)}`));
   }

@@ -116,7 +116,7 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
       "aside",
       { class: "side" },
       h("section", { class: "panel" }, h("h2", {}, "Legal actions"), actions),
-      setup.links.length === 0 ? null : linksPanel(setup),
+      setup.spectatorUrl === "" ? null : linksPanel(setup),
       h("section", { class: "panel" }, h("h2", {}, "Event log"), log),
     )),
   );
@@ -361,7 +361,7 @@ function playAtRandom(handle: SeatHandle): void {
   });
 }
 
-/** The creator's invite links: one per linked seat, and the spectator link. */
+/** The invite links of the seats the creator linked, and the spectator link. */
 function linksPanel(setup: TableSetup): HTMLElement {
   const item = (label: string, url: string, id: string) =>
     h(
@@ -375,8 +375,8 @@ function linksPanel(setup: TableSetup): HTMLElement {
   return h(
     "section",
     { class: "panel", id: "links" },
-    h("h2", {}, "Invite links"),
-    h("p", { class: "muted" }, "Each seat link holds that seat's secret token: send it only to that player."),
+    h("h2", {}, setup.links.length === 0 ? "Spectator link" : "Invite links"),
+    setup.links.length === 0 ? null : h("p", { class: "muted" }, "Each seat link holds that seat's secret token: send it only to that player."),
     h(
       "ul",
       {},
