@@ -16,6 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 
 import { clickBoard, clickList, listed, rng, state, waitPast, type Listed } from "./drive.js";
 import { GAMES, type GameSpec } from "./games.js";
+import { REPLAYS, labelOf, playthrough, type ReplaySpec } from "./replays.js";
 import { TABLE, launchChromium, serverBinary, startDeckmate, startPreview, type Running } from "./harness.js";
 import { WireLog, cardIds, ownHidden } from "./wire.js";
 
@@ -46,8 +47,11 @@ function lobbyUrl(): string {
   return `${site.url}?server=${encodeURIComponent(deckmate.url)}`;
 }
 
+/** What the lobby needs to create a game. */
+type Lobbied = Pick<GameSpec, "variant" | "options" | "seed">;
+
 /** Fills the spec's config options and seed in the lobby. */
-async function setOptions(page: Page, spec: GameSpec): Promise<void> {
+async function setOptions(page: Page, spec: Lobbied): Promise<void> {
   for (const [id, value] of Object.entries(spec.options)) {
     const tag = await page.$eval(`#${id}`, (element) => element.tagName);
     if (tag === "SELECT") await page.selectOption(`#${id}`, { label: value });
@@ -57,7 +61,7 @@ async function setOptions(page: Page, spec: GameSpec): Promise<void> {
 }
 
 /** Creates a game from the lobby; returns the invite links and the spectator link. */
-async function createGame(page: Page, spec: GameSpec, modes: readonly string[]): Promise<{ links: string[]; spectator: string }> {
+async function createGame(page: Page, spec: Lobbied, modes: readonly string[]): Promise<{ links: string[]; spectator: string }> {
   await page.goto(lobbyUrl());
   await page.selectOption("#variant", spec.variant);
   await page.fill("#seats", String(modes.length));
@@ -270,6 +274,103 @@ async function playToTheEnd(spec: GameSpec): Promise<void> {
 for (const spec of GAMES) {
   test(`${spec.name}: two contexts from invite links play to the end, a spectator sees it`, { timeout: 240_000 }, async () => {
     await playToTheEnd(spec);
+  });
+}
+
+/** One action of a replay: by its label (golden notation) or its index among the legal actions. */
+interface Planned {
+  readonly seat: number;
+  readonly label?: string;
+  readonly index?: number;
+}
+
+/** The replay's seed and actions; the last one is `spec.made`. */
+function planOf(spec: ReplaySpec): { seed: number; steps: Planned[] } {
+  if (spec.golden !== undefined) {
+    const golden = playthrough(spec.variant, spec.golden.playthrough);
+    assert.deepEqual(golden.config, spec.golden.config, `${spec.name}: the lobby inputs still make the recorded config`);
+    assert.equal(golden.seats, 2);
+    assert.equal(golden.steps.at(-1)?.action, spec.made, `${spec.name}: the playthrough ends with ${spec.made}`);
+    return { seed: golden.seed, steps: golden.steps.map((step) => ({ seat: step.seat, label: labelOf(spec.variant, step.action) })) };
+  }
+  assert.ok(spec.recorded !== undefined, `${spec.name}: a golden or a recorded game`);
+  const steps: Planned[] = spec.recorded.steps.map(([seat, index]) => ({ seat, index }));
+  const last = steps.pop();
+  assert.ok(last !== undefined);
+  steps.push({ ...last, label: labelOf(spec.variant, spec.made) });
+  return { seed: spec.recorded.seed, steps };
+}
+
+/** Replays a game through two seat pages; the last action, the rare one, by clicking the board. */
+async function replay(spec: ReplaySpec): Promise<void> {
+  const plan = planOf(spec);
+  const made: BrowserContext[] = [];
+  try {
+    const host = await browser.newContext();
+    made.push(host);
+    const { links } = await createGame(await host.newPage(), { variant: spec.variant, options: spec.options, seed: plan.seed }, ["link", "link"]);
+    const pages: Page[] = [];
+    for (const link of links) {
+      const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+      made.push(context);
+      const page = await context.newPage();
+      await page.goto(link);
+      await page.waitForSelector("#table[data-version]");
+      pages.push(page);
+    }
+    let last: { kind: string; chose: boolean; before: number } | undefined;
+    for (const [version, step] of plan.steps.entries()) {
+      const page = pages[step.seat];
+      assert.ok(page !== undefined);
+      // Every action moves the game one version on: the seat acts on the version its step follows.
+      await page.waitForFunction(
+        (wanted) => Number(document.getElementById("table")?.dataset["version"]) === wanted && document.querySelectorAll("#actions button.action").length > 0,
+        version,
+        { timeout: 10_000 },
+      );
+      const now = await state(page);
+      assert.ok(now !== undefined && now.toAct.includes(step.seat), `${spec.name} v${version}: seat ${step.seat} is to act`);
+      const options = await listed(page);
+      const action = step.index !== undefined ? options.find((entry) => entry.index === step.index) : options.find((entry) => entry.label === step.label);
+      assert.ok(action !== undefined, `${spec.name} v${version}: seat ${step.seat} lists ${step.label ?? `action ${step.index}`} (it lists ${options.map((entry) => entry.label).join("; ")})`);
+      if (step.label !== undefined) assert.equal(action.label, step.label, `${spec.name} v${version}: the recorded action`);
+      if (version === plan.steps.length - 1) {
+        const chose = await clickBoard(page, action);
+        last = { kind: action.kind, chose, before: now.version };
+      } else {
+        await clickList(page, action);
+      }
+      assert.ok(await waitPast(page, now.version), `${spec.name} v${version}: "${action.label}" acted`);
+    }
+    assert.ok(last !== undefined);
+    assert.equal(last.kind, spec.kind, `${spec.name}: the board made a "${spec.kind}"`);
+    assert.equal(last.chose, spec.chosen, `${spec.name}: an explicit choice ${spec.chosen ? "was" : "was not"} needed`);
+    for (const page of pages) {
+      await page.waitForFunction((version) => Number(document.getElementById("table")?.dataset["version"]) > version, last.before);
+    }
+    if (spec.ends) {
+      for (const page of pages) await page.waitForSelector("#table[data-status='finished']");
+      assert.match((await pages[0]!.textContent("#result")) ?? "", /^Game over/);
+    }
+    const promoted = { q: "queen", r: "rook", b: "bishop", n: "knight" }[spec.made.slice(4)];
+    if (promoted !== undefined) {
+      // Both seats see the promoted piece on the far rank.
+      const square = spec.made.slice(2, 4);
+      const side = square.endsWith("8") ? "white" : "black";
+      for (const page of pages) {
+        const cell = (await page.getAttribute(`#table [data-key="sq:${square}"]`, "aria-label")) ?? "";
+        assert.equal(cell.toLowerCase(), `${square} ${side} ${promoted}`, `${spec.name}: ${square} holds the promoted ${promoted}`);
+      }
+    }
+    console.log(`${spec.name}: ${plan.steps.length} actions replayed, "${spec.kind}" made on the board at v${last.before}`);
+  } finally {
+    await Promise.all(made.map((context) => context.close()));
+  }
+}
+
+for (const spec of REPLAYS) {
+  test(`${spec.name}: a replayed game reaches it, the board makes it`, { timeout: 120_000 }, async () => {
+    await replay(spec);
   });
 }
 
