@@ -42,6 +42,7 @@ use std::fmt::{self, Debug};
 use std::ops::RangeInclusive;
 
 use crate::edition::Edition;
+use crate::length::CappedLength;
 use crate::rng::{GameRng, Seed};
 use crate::seat::{Seat, SeatSet, Viewer};
 use crate::table::MetaAction;
@@ -59,7 +60,17 @@ pub trait Game: 'static {
 
     /// Options. Every engine addition of the rule file is a field here, and `Default` gives the
     /// rule file's defaults.
-    type Config: Clone + Debug + Default + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// Its length caps ([`CappedLength`]) are checked for new games by whoever creates them
+    /// ([`crate::length`]), not by [`Game::new_game`], so games dealt under wider caps replay.
+    type Config: Clone
+        + Debug
+        + Default
+        + PartialEq
+        + Serialize
+        + DeserializeOwned
+        + CappedLength
+        + Send
+        + Sync;
     /// The complete, authoritative state, including deck order and the generator. Never sent to
     /// a client.
     type State: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;

@@ -10,6 +10,7 @@ pub mod chess;
 pub mod edition;
 mod event_view;
 pub mod game;
+pub mod length;
 #[macro_use]
 mod register;
 #[macro_use]

@@ -108,6 +108,7 @@ fn variant<G: GameCodec>() -> pb::Variant {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use deckmate_engine::games::pigeon_chess;
     use deckmate_engine::{Seat, Viewer};
 
     fn pigeon_chess(config: pb::PigeonChessConfig) -> pb::GameConfig {
@@ -192,6 +193,50 @@ mod tests {
         assert!(matches!(garbage, ApiError::Internal(_)));
         let unknown = restore(GameKind::PigeonChess, &[99]).unwrap_err();
         assert!(matches!(unknown, ApiError::Internal(_)));
+    }
+
+    #[test]
+    fn games_dealt_under_caps_wider_than_new_games_take_still_load_and_replay() {
+        let seed = Seed::from_u64(4);
+        let wide = pb::PigeonChessConfig {
+            max_turns: Some(1_000_000),
+            no_progress_turns: Some(0),
+            ..Default::default()
+        };
+        // CreateGame refuses these caps now; a game dealt before the ranges keeps them.
+        let refused = new_game(&pigeon_chess(wide), 2, seed).unwrap_err();
+        assert!(
+            matches!(refused, ApiError::InvalidField { field, .. } if field == "config.pigeon_chess.max_turns")
+        );
+        let config = pigeon_chess::Config {
+            max_turns: 1_000_000,
+            no_progress_turns: 0,
+            ..Default::default()
+        };
+        let mut game: Box<dyn LiveGame> =
+            Box::new(Session::<pigeon_chess::PigeonChess>::new(config, 2, seed).unwrap());
+        for _ in 0..2 {
+            let seat = (0..2)
+                .map(Seat)
+                .find(|seat| !game.view(Viewer::Seat(*seat)).legal_actions.is_empty())
+                .unwrap();
+            let legal = game.view(Viewer::Seat(seat)).legal_actions;
+            game.act(seat, &legal[0]).unwrap();
+        }
+        let restored = restore(GameKind::PigeonChess, &game.encode().unwrap()).unwrap();
+        let Some(pb::game_config::Game::PigeonChess(kept)) = restored.config().game else {
+            panic!("not a pigeon chess config");
+        };
+        assert_eq!(
+            (kept.max_turns, kept.no_progress_turns),
+            (Some(1_000_000), Some(0))
+        );
+        for version in 0..=2 {
+            assert_eq!(
+                restored.view_at(Viewer::Spectator, version).unwrap(),
+                game.view_at(Viewer::Spectator, version).unwrap()
+            );
+        }
     }
 
     #[test]

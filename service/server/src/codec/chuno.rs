@@ -488,7 +488,7 @@ mod tests {
                 ..Default::default()
             }),
             "config.chuno.max_turns",
-            "at least 1",
+            "1 to 5000",
         );
         invalid_field_saying(
             decode(pb::ChunoConfig {

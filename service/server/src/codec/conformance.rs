@@ -1,10 +1,12 @@
 //! One test of every game's codec, the same way: random playouts where every legal action
-//! round-trips and every observation and event encodes, config round trips, another game's
+//! round-trips and every observation and event encodes, config round trips, the length caps'
+//! ranges, another game's
 //! config or action and meta actions refused, every enum table exact with `UNSPECIFIED` refused.
 //! What a game must supply for it is in [`Samples`], which each game implements in its own
 //! codec file; per-game tests keep only what is specific
 //! to a game (field paths, notation, what an encoded view shows).
 
+use deckmate_engine::length::CappedLength;
 use deckmate_engine::{
     Game, GameKind, Seat, Seed, Table, TableAction, TableEvent, Viewer, with_game,
 };
@@ -218,8 +220,68 @@ fn check_refusals<G: Samples>() {
     }
 }
 
+/// The default options of `G` with `changes` (config field, value) made, as CreateGame
+/// decodes them.
+fn decode_changed<G: GameCodec>(changes: &[(&str, u32)]) -> Result<G::Config, ApiError> {
+    let mut fields = serde_json::to_value(G::Config::default()).unwrap();
+    for (field, value) in changes {
+        assert!(
+            fields.get(field).is_some(),
+            "{} has no field {field}",
+            G::ID
+        );
+        fields[field] = (*value).into();
+    }
+    let config: G::Config = serde_json::from_value(fields).unwrap();
+    let decoded = G::decode_config(&G::encode_config(&config));
+    if let Ok(decoded) = &decoded {
+        assert_eq!(decoded, &config, "{}", G::ID);
+    }
+    decoded
+}
+
+/// Asserts that `result` is a refusal of the option `field` of `G`.
+fn refused_on<G: GameCodec>(result: Result<G::Config, ApiError>, field: &str) {
+    match result {
+        Err(ApiError::InvalidField { field: named, .. }) => {
+            assert_eq!(named, format!("config.{}.{field}", G::ID))
+        }
+        other => panic!("{}: {field} was not refused: {other:?}", G::ID),
+    }
+}
+
+/// Every length cap of a new game, just inside its range, is accepted, and just outside,
+/// refused naming its field: the hard cap 1 to 10 × its default, the no-progress limit 0 to 10
+/// × its default, and 0 (off) only with the hard cap at most its default.
+fn check_length_caps<G: Samples>() {
+    let caps = G::Config::default().length_caps();
+    let limit = caps.limit;
+    assert!(limit.max() > limit.default, "{}", G::ID);
+    for inside in [1, limit.default, limit.max()] {
+        decode_changed::<G>(&[(limit.field, inside)]).unwrap();
+    }
+    for outside in [0, limit.max() + 1, u32::MAX] {
+        refused_on::<G>(decode_changed::<G>(&[(limit.field, outside)]), limit.field);
+    }
+    let Some(no_progress) = caps.no_progress else {
+        return;
+    };
+    decode_changed::<G>(&[(no_progress.field, no_progress.max())]).unwrap();
+    decode_changed::<G>(&[(no_progress.field, 0), (limit.field, limit.default)]).unwrap();
+    decode_changed::<G>(&[(no_progress.field, 0), (limit.field, 1)]).unwrap();
+    refused_on::<G>(
+        decode_changed::<G>(&[(no_progress.field, no_progress.max() + 1)]),
+        no_progress.field,
+    );
+    refused_on::<G>(
+        decode_changed::<G>(&[(no_progress.field, 0), (limit.field, limit.default + 1)]),
+        no_progress.field,
+    );
+}
+
 fn conform<G: Samples>() {
     check_configs::<G>();
+    check_length_caps::<G>();
     check_refusals::<G>();
     playouts::<G>();
 }

@@ -49,6 +49,7 @@ pub mod raindrop_chess;
 
 pub use config::ValidateConfig;
 
+use deckmate_engine::length::CappedLength;
 use deckmate_engine::{Game, GameKind, SetupError};
 use deckmate_proto::v1 as pb;
 
@@ -101,9 +102,11 @@ pub trait GameCodec: Game<Config: ValidateConfig> {
     /// Writes one event as a viewer may know it (the `kind` of a `pb::Event`).
     fn encode_event(event: &Self::EventView) -> pb::event::Kind;
 
-    /// Reads and validates the game's options from `config`. A config of another game, or with
-    /// no game, is [`ApiError::InvalidRequest`]; a field that cannot be read or an option the
-    /// engine refuses is [`ApiError::InvalidField`] naming it.
+    /// Reads and validates the options of a new game from `config`, its length caps included
+    /// ([`deckmate_engine::length`]; stored games are not read here, so those dealt under wider
+    /// caps still load). A config of another game, or with no game, is
+    /// [`ApiError::InvalidRequest`]; a field that cannot be read or an option the engine refuses
+    /// is [`ApiError::InvalidField`] naming it.
     fn decode_config(config: &pb::GameConfig) -> Result<Self::Config, ApiError> {
         let message = match &config.game {
             None => return Err(ApiError::InvalidRequest("config: no game is set".into())),
@@ -112,8 +115,11 @@ pub trait GameCodec: Game<Config: ValidateConfig> {
             })?,
         };
         let config = Self::read_config(message).map_err(config::setup_error::<Self>)?;
+        // The caps first: their ranges for new games are narrower than what the engine deals.
         config
-            .validate_for(None)
+            .length_caps()
+            .check()
+            .and_then(|()| config.validate_for(None))
             .map_err(config::setup_error::<Self>)?;
         Ok(config)
     }

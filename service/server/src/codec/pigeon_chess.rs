@@ -533,7 +533,7 @@ mod tests {
                 ..Default::default()
             }),
             "config.pigeon_chess.max_turns",
-            "at least 1",
+            "1 to 3000",
         );
         invalid_field_saying(
             decode(pb::PigeonChessConfig {
@@ -567,8 +567,8 @@ mod tests {
         assert_eq!(edges.deck_size(), MIN_DECK);
         let largest = decode(pb::PigeonChessConfig {
             pawns: Some(56),
-            max_turns: Some(u32::MAX),
-            no_progress_turns: Some(u32::MAX),
+            max_turns: Some(3_000),
+            no_progress_turns: Some(200),
             ..Default::default()
         })
         .expect("a 64-card deck");

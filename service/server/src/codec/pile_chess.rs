@@ -624,7 +624,7 @@ mod tests {
                 ..Default::default()
             }),
             "config.pile_chess.max_rounds",
-            "1 to 10000",
+            "1 to 1000",
         );
         invalid_field_saying(
             decode(pb::PileChessConfig {

@@ -1,6 +1,6 @@
 //! Tests of what only a running `deckmate-server` process shows, each spawning the binary:
 //! a Redis store going away and coming back under a running server, two replicas on one
-//! Redis, a Redis Cluster losing a master during play, Redis calls per action, API keys read from a file and reloaded on SIGHUP, TLS, traces exported over OTLP,
+//! Redis, idempotent retries racing their original, a Redis Cluster losing a master during play, Redis calls per action, API keys read from a file and reloaded on SIGHUP, TLS, traces exported over OTLP,
 //! and what deployments use: the `health` subcommand, connection age and the drain timeout.
 //! The API itself is tested in process, in the `api` test binary.
 
@@ -8,6 +8,7 @@ mod api_keys;
 #[path = "../common/mod.rs"]
 mod common;
 mod deployment;
+mod idempotent_retries;
 mod metrics;
 mod redis_cluster_failover;
 mod redis_faults;

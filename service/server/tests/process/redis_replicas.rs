@@ -33,7 +33,7 @@ fn redis_url() -> String {
 }
 
 /// Fails the test unless Redis answers.
-async fn require_redis() {
+pub(crate) async fn require_redis() {
     let client = redis::Client::open(redis_url()).expect("a Redis URL");
     let mut connection = client
         .get_multiplexed_async_connection()
@@ -47,7 +47,7 @@ async fn require_redis() {
 }
 
 /// A server replica on the test Redis.
-async fn replica() -> TestServer {
+pub(crate) async fn replica() -> TestServer {
     TestServer::start_with(&[
         "--store".to_string(),
         redis_url(),

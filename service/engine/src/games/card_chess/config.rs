@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::SetupError;
+use crate::length::{Cap, CappedLength, LengthCaps};
 
 /// What Aces may capture and what may capture them (§5, §8.2).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -24,8 +25,10 @@ pub struct Config {
     pub ace_capture: AceCapture,
     /// §9: consecutive turns without a capture, a play-in or a new check that draw the game
     /// (default 100; 0 turns the limit off).
+    /// New games take the range of [`crate::length`].
     pub no_progress_turns: u32,
     /// §9: hard cap on turns, after which the game is drawn (default 1000; at least 1).
+    /// New games take the range of [`crate::length`].
     pub max_turns: u32,
 }
 
@@ -49,5 +52,23 @@ impl Config {
             ));
         }
         Ok(())
+    }
+}
+
+impl CappedLength for Config {
+    fn length_caps(&self) -> LengthCaps {
+        let default = Config::default();
+        LengthCaps {
+            limit: Cap {
+                field: "max_turns",
+                value: self.max_turns,
+                default: default.max_turns,
+            },
+            no_progress: Some(Cap {
+                field: "no_progress_turns",
+                value: self.no_progress_turns,
+                default: default.no_progress_turns,
+            }),
+        }
     }
 }

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::card::{Card, Colour, Kind};
 use crate::game::SetupError;
+use crate::length::{Cap, CappedLength, LengthCaps};
 
 /// §2: cards dealt to each player at the start.
 pub const HAND_SIZE: usize = 7;
@@ -38,10 +39,10 @@ pub struct Config {
     /// false: check does not exist, so castling ignores attacks too.
     pub strict_castling: bool,
     /// §10: the game is drawn after this many consecutive chess moves without a capture or a pawn
-    /// move (default 150; 0 turns the limit off).
+    /// move (default 150; 0 turns the limit off). New games take the range of [`crate::length`].
     pub no_progress_moves: u32,
     /// §10: the game is drawn after this many turns; skipped turns do not count (default 500; at
-    /// least 1).
+    /// least 1). New games take the range of [`crate::length`].
     pub max_turns: u32,
 }
 
@@ -137,6 +138,24 @@ impl Config {
             ));
         }
         Ok(())
+    }
+}
+
+impl CappedLength for Config {
+    fn length_caps(&self) -> LengthCaps {
+        let default = Config::default();
+        LengthCaps {
+            limit: Cap {
+                field: "max_turns",
+                value: self.max_turns,
+                default: default.max_turns,
+            },
+            no_progress: Some(Cap {
+                field: "no_progress_moves",
+                value: self.no_progress_moves,
+                default: default.no_progress_moves,
+            }),
+        }
     }
 }
 

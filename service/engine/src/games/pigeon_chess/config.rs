@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::piece::Role;
 use crate::game::SetupError;
+use crate::length::{Cap, CappedLength, LengthCaps};
 
 /// Pigeon Chess options. `Default` gives the rule file's defaults.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -13,9 +14,9 @@ pub struct Config {
     /// 1 Q, 1 K; §1, §7.1).
     pub deck: [u8; 6],
     /// §5(e): consecutive turns without an attack, pawn move, pawn scoring or placement that end
-    /// the game (default 20; 0 turns the limit off).
+    /// the game (default 20; 0 turns the limit off). New games take the range of [`crate::length`].
     pub no_progress_turns: u32,
-    /// §5(f): hard cap on turns (default 300).
+    /// §5(f): hard cap on turns (default 300). New games take the range of [`crate::length`].
     pub max_turns: u32,
 }
 
@@ -83,5 +84,23 @@ impl Config {
             ));
         }
         Ok(())
+    }
+}
+
+impl CappedLength for Config {
+    fn length_caps(&self) -> LengthCaps {
+        let default = Config::default();
+        LengthCaps {
+            limit: Cap {
+                field: "max_turns",
+                value: self.max_turns,
+                default: default.max_turns,
+            },
+            no_progress: Some(Cap {
+                field: "no_progress_turns",
+                value: self.no_progress_turns,
+                default: default.no_progress_turns,
+            }),
+        }
     }
 }

@@ -7,10 +7,12 @@ use std::fmt;
 
 use super::piece::Role;
 use crate::game::SetupError;
+use crate::length::{Cap, CappedLength, LengthCaps};
 
 /// The highest value a piece may be given.
 pub const MAX_VALUE: u32 = 1_000;
-/// The highest round cap.
+/// The highest round cap a game is dealt with, so that games created under it still replay;
+/// new games take at most 10 × the default ([`crate::length`]).
 pub const MAX_ROUNDS: u32 = 10_000;
 /// The highest number of reshuffles a player may be allowed.
 pub const MAX_RESHUFFLES: u32 = 100;
@@ -44,7 +46,7 @@ pub struct Config {
     /// on. A list of teams of one seat each plays exactly as free for all. A team's position in
     /// the list numbers its side and captured pile.
     pub teams: Vec<Vec<u8>>,
-    /// §8: the game ends with stalemate scoring after this many rounds (default 100).
+    /// §8: the game ends with stalemate scoring after this many rounds (default 100). New games take the range of [`crate::length`].
     pub max_rounds: u32,
     /// §3 step 4: reshuffles a player may make; the next shortfall ends the game as a stalemate
     /// (default 2, so the third shortfall ends it).
@@ -230,6 +232,20 @@ impl Config {
                     .unwrap_or(seat) as u8
             })
             .collect()
+    }
+}
+
+impl CappedLength for Config {
+    fn length_caps(&self) -> LengthCaps {
+        let default = Config::default();
+        LengthCaps {
+            limit: Cap {
+                field: "max_rounds",
+                value: self.max_rounds,
+                default: default.max_rounds,
+            },
+            no_progress: None,
+        }
     }
 }
 

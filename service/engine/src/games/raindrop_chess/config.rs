@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::card::Card;
 use crate::game::SetupError;
+use crate::length::{Cap, CappedLength, LengthCaps};
 
 /// §3: what a flipped joker does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -30,12 +31,12 @@ pub struct Config {
     /// any free square).
     pub bishop_card_fixes_square_colour: bool,
     /// §6.6: the game is drawn after this many turns without a capture, pawn move, placement,
-    /// promotion or joker (default 150, the 75-move rule; 0 turns it off).
+    /// promotion or joker (default 150, the 75-move rule; 0 turns it off). New games take the range of [`crate::length`].
     pub no_progress_plies: u32,
     /// §6.7: the game is drawn when a position occurs this many times (default 5; 0 turns it
     /// off; 1 is refused).
     pub repetitions: u32,
-    /// §6.9, §9: the game is drawn after this many turns (default 1000; at least 1).
+    /// §6.9, §9: the game is drawn after this many turns (default 1000; at least 1). New games take the range of [`crate::length`].
     pub max_plies: u32,
 }
 
@@ -92,5 +93,23 @@ impl Config {
             usize::from(self.jokers_per_deck),
         ));
         deck
+    }
+}
+
+impl CappedLength for Config {
+    fn length_caps(&self) -> LengthCaps {
+        let default = Config::default();
+        LengthCaps {
+            limit: Cap {
+                field: "max_plies",
+                value: self.max_plies,
+                default: default.max_plies,
+            },
+            no_progress: Some(Cap {
+                field: "no_progress_plies",
+                value: self.no_progress_plies,
+                default: default.no_progress_plies,
+            }),
+        }
     }
 }

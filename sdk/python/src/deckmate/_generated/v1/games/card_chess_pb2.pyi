@@ -245,11 +245,12 @@ class CardChessConfig(_message.Message):
     """Capture rules of the Ace (section 8.2; default CARD_CHESS_ACE_CAPTURE_ONLY_ACES)."""
     no_progress_turns: _builtins.int
     """No-progress draw of section 9: the game is drawn after this many consecutive turns without
-    a capture, a play-in or a new check (default 100; 0 turns the limit off).
+    a capture, a play-in or a new check (default 100; 0 to 1000; 0 turns the limit off, allowed
+    only with max_turns at most 1000).
     """
     max_turns: _builtins.int
     """Hard cap of section 9 on the number of turns, after which the game is drawn (default 1000;
-    at least 1).
+    1 to 10000).
     """
     def __init__(
         self,

@@ -359,11 +359,12 @@ class ChunoConfig(_message.Message):
     """
     no_progress_moves: _builtins.int
     """The game is drawn after this many consecutive chess moves without a capture or a pawn move
-    (default 150; 0 turns the limit off; section 10).
+    (default 150; 0 to 1500; 0 turns the limit off, allowed only with max_turns at most 500;
+    section 10).
     """
     max_turns: _builtins.int
-    """The game is drawn after this many turns; skipped turns do not count (default 500; at least
-    1; section 10).
+    """The game is drawn after this many turns; skipped turns do not count (default 500; 1 to
+    5000; section 10).
     """
     def __init__(
         self,

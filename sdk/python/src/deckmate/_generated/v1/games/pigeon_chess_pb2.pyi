@@ -153,10 +153,11 @@ class PigeonChessConfig(_message.Message):
     """Kings per deck, 0 or 1 (default 1). Without a King nobody earns the King bonus."""
     no_progress_turns: _builtins.int
     """No-progress limit of section 5(e): the game ends after this many consecutive turns without
-    an attack, a pawn move, a pawn scoring or a placement (default 20; 0 turns the limit off).
+    an attack, a pawn move, a pawn scoring or a placement (default 20; 0 to 200; 0 turns the
+    limit off, allowed only with max_turns at most 300).
     """
     max_turns: _builtins.int
-    """Hard cap of section 5(f) on the number of turns (default 300; at least 1)."""
+    """Hard cap of section 5(f) on the number of turns (default 300; 1 to 3000)."""
     def __init__(
         self,
         *,

@@ -234,7 +234,7 @@ class PileChessConfig(_message.Message):
     """Value of a King (default 4; at most 1000)."""
     max_rounds: _builtins.int
     """Round cap of section 8: the game ends with stalemate scoring after this many rounds
-    (default 100; 1 to 10000).
+    (default 100; 1 to 1000).
     """
     max_reshuffles: _builtins.int
     """Reshuffles a player may make (section 3 step 4); the next shortfall ends the game as a

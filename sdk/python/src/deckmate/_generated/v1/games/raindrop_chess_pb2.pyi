@@ -258,14 +258,15 @@ class RaindropChessConfig(_message.Message):
     """
     no_progress_plies: _builtins.int
     """Draw after this many plies without capture, pawn move, placement, promotion or joker
-    (section 6, the 75-move rule, END_REASON_NO_PROGRESS); 0 turns it off. Default 150.
+    (section 6, the 75-move rule, END_REASON_NO_PROGRESS); 0 to 1500; 0 turns it off, allowed
+    only with max_plies at most 1000. Default 150.
     """
     repetitions: _builtins.int
     """Draw when a position occurs this many times (section 6, END_REASON_REPETITION); 0 turns it
     off, 1 is refused. Default 5.
     """
     max_plies: _builtins.int
-    """Draw after this many turns (section 9, END_REASON_TURN_CAP), at least 1. Default 1000."""
+    """Draw after this many turns (section 9, END_REASON_TURN_CAP), 1 to 10000. Default 1000."""
     def __init__(
         self,
         *,

@@ -56,7 +56,8 @@ export type CardChessConfig = Message<"deckmate.v1.CardChessConfig"> & {
 
   /**
    * No-progress draw of section 9: the game is drawn after this many consecutive turns without
-   * a capture, a play-in or a new check (default 100; 0 turns the limit off).
+   * a capture, a play-in or a new check (default 100; 0 to 1000; 0 turns the limit off, allowed
+   * only with max_turns at most 1000).
    *
    * @generated from field: optional uint32 no_progress_turns = 2;
    */
@@ -64,7 +65,7 @@ export type CardChessConfig = Message<"deckmate.v1.CardChessConfig"> & {
 
   /**
    * Hard cap of section 9 on the number of turns, after which the game is drawn (default 1000;
-   * at least 1).
+   * 1 to 10000).
    *
    * @generated from field: optional uint32 max_turns = 3;
    */

@@ -62,14 +62,15 @@ export type PigeonChessConfig = Message<"deckmate.v1.PigeonChessConfig"> & {
 
   /**
    * No-progress limit of section 5(e): the game ends after this many consecutive turns without
-   * an attack, a pawn move, a pawn scoring or a placement (default 20; 0 turns the limit off).
+   * an attack, a pawn move, a pawn scoring or a placement (default 20; 0 to 200; 0 turns the
+   * limit off, allowed only with max_turns at most 300).
    *
    * @generated from field: optional uint32 no_progress_turns = 7;
    */
   noProgressTurns?: number | undefined;
 
   /**
-   * Hard cap of section 5(f) on the number of turns (default 300; at least 1).
+   * Hard cap of section 5(f) on the number of turns (default 300; 1 to 3000).
    *
    * @generated from field: optional uint32 max_turns = 8;
    */

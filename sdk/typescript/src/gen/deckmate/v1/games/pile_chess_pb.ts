@@ -97,7 +97,7 @@ export type PileChessConfig = Message<"deckmate.v1.PileChessConfig"> & {
 
   /**
    * Round cap of section 8: the game ends with stalemate scoring after this many rounds
-   * (default 100; 1 to 10000).
+   * (default 100; 1 to 1000).
    *
    * @generated from field: optional uint32 max_rounds = 8;
    */

@@ -87,7 +87,8 @@ export type RaindropChessConfig = Message<"deckmate.v1.RaindropChessConfig"> & {
 
   /**
    * Draw after this many plies without capture, pawn move, placement, promotion or joker
-   * (section 6, the 75-move rule, END_REASON_NO_PROGRESS); 0 turns it off. Default 150.
+   * (section 6, the 75-move rule, END_REASON_NO_PROGRESS); 0 to 1500; 0 turns it off, allowed
+   * only with max_plies at most 1000. Default 150.
    *
    * @generated from field: optional uint32 no_progress_plies = 5;
    */
@@ -102,7 +103,7 @@ export type RaindropChessConfig = Message<"deckmate.v1.RaindropChessConfig"> & {
   repetitions?: number | undefined;
 
   /**
-   * Draw after this many turns (section 9, END_REASON_TURN_CAP), at least 1. Default 1000.
+   * Draw after this many turns (section 9, END_REASON_TURN_CAP), 1 to 10000. Default 1000.
    *
    * @generated from field: optional uint32 max_plies = 7;
    */
