@@ -56,20 +56,30 @@ export async function startDeckmate(extra: readonly string[] = []): Promise<Runn
     { stdio: ["ignore", log, log] },
   );
   const url = `http://127.0.0.1:${port}`;
+  return whenAnswering(child, "deckmate-server", url, async () => {
+    const response = await fetch(`${url}/deckmate.v1.GameService/GetServerInfo`, {
+      method: "POST",
+      headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
+      body: new Uint8Array([0, 0, 0, 0, 0]),
+    });
+    return response.ok;
+  });
+}
+
+/**
+ * Waits up to 30 s until `answers()` is true for the started `child` (called `name` in errors),
+ * then returns it as running at `url`.
+ */
+async function whenAnswering(child: ChildProcess, name: string, url: string, answers: () => Promise<boolean>): Promise<Running> {
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`deckmate-server exited with ${child.exitCode}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     try {
-      const response = await fetch(`${url}/deckmate.v1.GameService/GetServerInfo`, {
-        method: "POST",
-        headers: { "content-type": "application/grpc-web+proto", "x-grpc-web": "1" },
-        body: new Uint8Array([0, 0, 0, 0, 0]),
-      });
-      if (response.ok) break;
+      if (await answers()) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error("deckmate-server did not answer in 30 s");
+    if (Date.now() > deadline) throw new Error(`${name} did not answer in 30 s`);
     await new Promise((wake) => setTimeout(wake, 100));
   }
   return {
@@ -92,26 +102,7 @@ export async function startPreview(): Promise<Running> {
     stdio: ["ignore", log, log],
   });
   const url = `http://127.0.0.1:${port}/`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`vite preview exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error("vite preview did not answer in 30 s");
-    await new Promise((wake) => setTimeout(wake, 100));
-  }
-  return {
-    url,
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done();
-        child.once("exit", () => done());
-        child.kill("SIGTERM");
-      }),
-  };
+  return whenAnswering(child, "vite preview", url, async () => (await fetch(url)).ok);
 }
 
 /** Debian's Chromium (or CHROMIUM_PATH); nothing is downloaded. */

@@ -33,7 +33,7 @@ function configOf(variant: Variant): { field: DescField; desc: DescMessage; valu
   return { field, desc: field.message, value: game.value as unknown as Record<string, unknown> };
 }
 
-/** `max rounds (1–10000)`: the option's name and, when docs/rules gives one, its range. */
+/** `max rounds (1–1000)`: the option's name and, when docs/rules gives one, its range. */
 function optionLabel(variant: string, name: string): string {
   const range = RANGES[variant]?.[name];
   return `${name.replace(/_/g, " ")}${range === undefined ? "" : ` (${range[0]}–${range[1]})`}`;
