@@ -15,7 +15,7 @@ use serde::Serialize;
 use tonic::Code;
 
 /// Every reason the API defines (docs/ARCHITECTURE.md §3), the only values `--expect` accepts.
-pub const KNOWN_REASONS: [&str; 13] = [
+pub const KNOWN_REASONS: [&str; 15] = [
     "INVALID_REQUEST",
     "GAME_NOT_FOUND",
     "BAD_TOKEN",
@@ -28,6 +28,8 @@ pub const KNOWN_REASONS: [&str; 13] = [
     "LIMIT_REACHED",
     "SHUTTING_DOWN",
     "BAD_API_KEY",
+    "REQUEST_ID_REUSED",
+    "GAME_LOST",
     "INTERNAL",
 ];
 
@@ -52,7 +54,8 @@ impl ErrorKey {
     pub fn from_sdk(error: &deckmate::Error) -> ErrorKey {
         use deckmate::Error;
         let code = match error {
-            Error::InvalidRequest(_) => Code::InvalidArgument,
+            Error::InvalidRequest(_) | Error::RequestIdReused(_) => Code::InvalidArgument,
+            Error::GameLost(_) => Code::DataLoss,
             Error::GameNotFound(_) => Code::NotFound,
             Error::BadToken(_) => Code::PermissionDenied,
             Error::NotYourTurn(_) | Error::IllegalAction(_) | Error::GameOver(_) => {

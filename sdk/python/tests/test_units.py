@@ -16,9 +16,11 @@ from deckmate import (
     Client,
     CreateOptions,
     DeckmateError,
+    GameLost,
     Internal,
     InvalidRequest,
     Overloaded,
+    RequestIdReused,
     RetryPolicy,
     ShuttingDown,
     StaleVersion,
@@ -105,6 +107,12 @@ def test_retryable_means_unavailable() -> None:
     assert isinstance(draining, ShuttingDown) and draining.retryable
     key = error_from_status(grpc.StatusCode.UNAUTHENTICATED, "m", details(info("BAD_API_KEY")))
     assert isinstance(key, BadApiKey) and not key.retryable
+    reused = error_from_status(
+        grpc.StatusCode.INVALID_ARGUMENT, "m", details(info("REQUEST_ID_REUSED"))
+    )
+    assert isinstance(reused, RequestIdReused) and not reused.retryable
+    lost = error_from_status(grpc.StatusCode.DATA_LOSS, "m", details(info("GAME_LOST")))
+    assert isinstance(lost, GameLost) and not lost.retryable
 
 
 def test_retry_policy_backoff_and_decisions() -> None:

@@ -62,6 +62,14 @@ pub enum Error {
     /// `BAD_API_KEY`: the API key is missing or wrong (seat tokens get [`Error::BadToken`]).
     #[error("bad API key: {0}")]
     BadApiKey(String),
+    /// `REQUEST_ID_REUSED`: the request id was used before, by this caller (for an action: by
+    /// this seat), for a different request. Send a new request id with a new request.
+    #[error("request id reused: {0}")]
+    RequestIdReused(String),
+    /// `GAME_LOST`: the server's store lost the game (it restarted without its data); it cannot
+    /// be recovered.
+    #[error("game lost: {0}")]
+    GameLost(String),
     /// The server could not be reached, or the connection broke before an answer arrived.
     #[error("transport error: {0}")]
     Transport(String),
@@ -107,6 +115,8 @@ impl Error {
             "INTERNAL" => Error::Internal(message),
             "SHUTTING_DOWN" => Error::ShuttingDown(message),
             "BAD_API_KEY" => Error::BadApiKey(message),
+            "REQUEST_ID_REUSED" => Error::RequestIdReused(message),
+            "GAME_LOST" => Error::GameLost(message),
             _ => Error::Other(status),
         }
     }
@@ -143,6 +153,8 @@ impl Error {
             Error::Internal(_) => "INTERNAL",
             Error::ShuttingDown(_) => "SHUTTING_DOWN",
             Error::BadApiKey(_) => "BAD_API_KEY",
+            Error::RequestIdReused(_) => "REQUEST_ID_REUSED",
+            Error::GameLost(_) => "GAME_LOST",
             Error::Transport(_) | Error::Other(_) => return None,
         })
     }
@@ -163,6 +175,8 @@ impl Error {
             | Error::Internal(message)
             | Error::ShuttingDown(message)
             | Error::BadApiKey(message)
+            | Error::RequestIdReused(message)
+            | Error::GameLost(message)
             | Error::Transport(message) => message,
             Error::Other(status) => status.message(),
         }
@@ -213,7 +227,7 @@ mod tests {
 
     #[test]
     fn every_reason_decodes_to_its_variant_with_the_server_message() {
-        let cases: [Case; 13] = [
+        let cases: [Case; 15] = [
             (Code::InvalidArgument, "INVALID_REQUEST", |e| {
                 matches!(e, Error::InvalidRequest(_))
             }),
@@ -252,6 +266,12 @@ mod tests {
             }),
             (Code::Unauthenticated, "BAD_API_KEY", |e| {
                 matches!(e, Error::BadApiKey(_))
+            }),
+            (Code::InvalidArgument, "REQUEST_ID_REUSED", |e| {
+                matches!(e, Error::RequestIdReused(_))
+            }),
+            (Code::DataLoss, "GAME_LOST", |e| {
+                matches!(e, Error::GameLost(_))
             }),
         ];
         for (code, reason, is_expected) in cases {
@@ -367,6 +387,8 @@ mod tests {
             Error::LimitReached(String::new()),
             Error::Internal(String::new()),
             Error::BadApiKey(String::new()),
+            Error::RequestIdReused(String::new()),
+            Error::GameLost(String::new()),
             Error::Other(Status::unknown("")),
         ];
         assert!(!final_errors.iter().any(Error::is_retryable));

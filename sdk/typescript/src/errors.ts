@@ -87,6 +87,13 @@ export class Internal extends DeckmateError {}
 export class ShuttingDown extends DeckmateError {}
 /** `BAD_API_KEY`: the API key is missing or wrong (seat tokens give {@link BadToken}). */
 export class BadApiKey extends DeckmateError {}
+/**
+ * `REQUEST_ID_REUSED`: the request id was used before, by this caller (for an action: by this
+ * seat), for a different request. Send a new request id with a new request.
+ */
+export class RequestIdReused extends DeckmateError {}
+/** `GAME_LOST`: the server's store lost the game (it restarted without its data); it cannot be recovered. */
+export class GameLost extends DeckmateError {}
 
 /**
  * `STALE_VERSION`: the action's expected version was not the game's version. Observe again and
@@ -121,6 +128,8 @@ const CLASS_BY_REASON: Readonly<Record<string, typeof DeckmateError>> = {
   INTERNAL: Internal,
   SHUTTING_DOWN: ShuttingDown,
   BAD_API_KEY: BadApiKey,
+  REQUEST_ID_REUSED: RequestIdReused,
+  GAME_LOST: GameLost,
 };
 
 /** Error codes of Node.js and its HTTP/2 stack that mean the connection failed or broke. */

@@ -10,6 +10,7 @@ import {
   ConnectError,
   DeckmateError,
   ErrorInfoSchema,
+  GameLost,
   GameNotFound,
   GameOver,
   IllegalAction,
@@ -18,6 +19,7 @@ import {
   LimitReached,
   NotYourTurn,
   Overloaded,
+  RequestIdReused,
   RetryPolicy,
   ShuttingDown,
   StaleVersion,
@@ -51,6 +53,8 @@ describe("error decoding", () => {
       [Code.Internal, "INTERNAL", Internal],
       [Code.Unavailable, "SHUTTING_DOWN", ShuttingDown],
       [Code.Unauthenticated, "BAD_API_KEY", BadApiKey],
+      [Code.InvalidArgument, "REQUEST_ID_REUSED", RequestIdReused],
+      [Code.DataLoss, "GAME_LOST", GameLost],
     ];
     for (const [code, reason, ErrorClass] of cases) {
       const error = toDeckmateError(statusWith(code, reason));

@@ -236,7 +236,9 @@ async fn set_health(health: &HealthReporter, status: ServingStatus) {
     health.set_service_status(SERVICE_NAME, status).await;
 }
 
-/// Reports NOT_SERVING while the store does not answer, and SERVING again once it does.
+/// Reports NOT_SERVING while the store does not answer, and SERVING again once it does. While it
+/// answers, also makes sure its epoch marker exists, so that a store that lost its data gets a
+/// new epoch within one period, before games created since could be taken for lost ones.
 async fn poll_store_health(store: Arc<dyn SessionStore>, health: HealthReporter) {
     let mut ticks = tokio::time::interval(HEALTH_POLL_PERIOD);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -244,6 +246,9 @@ async fn poll_store_health(store: Arc<dyn SessionStore>, health: HealthReporter)
     loop {
         ticks.tick().await;
         let now_healthy = store.health().await;
+        if now_healthy && let Err(error) = store.epoch().await {
+            tracing::warn!(%error, "could not read or write the store's epoch marker");
+        }
         if now_healthy != healthy {
             if now_healthy {
                 tracing::info!("session store answers again; serving");

@@ -22,8 +22,10 @@ pub const TOKEN_PREFIX: &str = "dm1_";
 const TOKEN_BYTES: usize = 32;
 /// Length of a seat token: the prefix and 32 bytes in unpadded base64.
 const TOKEN_LEN: usize = TOKEN_PREFIX.len() + 43;
-/// Random bytes in a game id.
+/// Bytes in a game id: its creation second, then random bytes.
 const GAME_ID_BYTES: usize = 16;
+/// Bytes of a game id that hold its creation time (Unix seconds, big-endian; enough until 2106).
+const GAME_ID_TIME_BYTES: usize = 4;
 
 /// A seat token in plain text: handed out once by CreateGame, never stored or logged.
 #[derive(Clone, PartialEq, Eq)]
@@ -148,10 +150,31 @@ pub fn actor(seat_hashes: &[TokenHash], presented: Option<&TokenHash>) -> Result
     find_seat(seat_hashes, hash).ok_or(ApiError::WrongToken)
 }
 
-/// A new game id: 128 random bits as 32 lowercase hex digits.
+/// A new game id, 32 lowercase hex digits: the creation time in Unix seconds (8 digits), then
+/// 96 random bits. The time lets a store that lost its data tell a lost game from an expired
+/// one (`GAME_LOST`, docs/OPERATIONS.md); the random bits keep ids unguessable.
 pub fn new_game_id() -> Result<String, ApiError> {
-    let bytes: [u8; GAME_ID_BYTES] = random_bytes()?;
+    let now = u32::try_from(crate::store::unix_millis() / 1000).unwrap_or(u32::MAX);
+    game_id_at(now)
+}
+
+/// A new game id created at Unix second `created`.
+fn game_id_at(created: u32) -> Result<String, ApiError> {
+    let random: [u8; GAME_ID_BYTES - GAME_ID_TIME_BYTES] = random_bytes()?;
+    let mut bytes = [0u8; GAME_ID_BYTES];
+    bytes[..GAME_ID_TIME_BYTES].copy_from_slice(&created.to_be_bytes());
+    bytes[GAME_ID_TIME_BYTES..].copy_from_slice(&random);
     Ok(hex::encode(bytes))
+}
+
+/// The Unix second game `id` says it was created at (`None` when `id` is no game id). Ids made
+/// before ids carried their time read as a random time: callers only trust it within a window.
+pub fn game_id_created_at(id: &str) -> Option<u64> {
+    if !is_game_id(id) {
+        return None;
+    }
+    let digits = id.get(..2 * GAME_ID_TIME_BYTES)?;
+    u32::from_str_radix(digits, 16).ok().map(u64::from)
 }
 
 /// Whether `id` has the shape of a game id (so that it can never name a game when not).
@@ -271,9 +294,15 @@ mod tests {
     }
 
     #[test]
-    fn game_ids_are_128_bit_lowercase_hex() {
+    fn game_ids_are_32_hex_digits_with_their_creation_time() {
         let id = new_game_id().unwrap();
         assert!(is_game_id(&id), "{id}");
+        let now = crate::store::unix_millis() / 1000;
+        let created = game_id_created_at(&id).unwrap();
+        assert!(created.abs_diff(now) <= 2, "{created} vs {now}");
+        let old = game_id_at(1_700_000_000).unwrap();
+        assert_eq!(game_id_created_at(&old), Some(1_700_000_000));
+        assert_eq!(game_id_created_at("not-a-game"), None);
         assert_ne!(id, new_game_id().unwrap());
         assert!(!is_game_id(&id.to_uppercase()));
         assert!(!is_game_id("not-a-game"));

@@ -75,6 +75,18 @@ pub enum ApiError {
     /// The API key is missing or not in force (UNAUTHENTICATED). The key is never repeated.
     #[error("{0}")]
     BadApiKey(String),
+    /// A request id was used before, by the same caller, for a different request (INVALID_ARGUMENT
+    /// `REQUEST_ID_REUSED`). The message never says what the first request was.
+    #[error(
+        "this request_id was already used for a different request; use a new request_id for a new request"
+    )]
+    RequestIdReused,
+    /// The store lost a game that should exist: it was created before the store's current data
+    /// set began and is younger than the game TTL (DATA_LOSS `GAME_LOST`).
+    #[error(
+        "the session store lost this game (it restarted without its data); the game cannot be recovered"
+    )]
+    GameLost,
     /// A rate limit was reached: `LIMIT_REACHED`, with a `RetryInfo` saying when to retry.
     #[error("{message}; retry in {}", humantime::format_duration(*retry_after))]
     RateLimited {
@@ -112,6 +124,8 @@ impl ApiError {
             ApiError::Internal(_) => Code::Internal,
             ApiError::BadApiKey(_) => Code::Unauthenticated,
             ApiError::RateLimited { .. } => Code::ResourceExhausted,
+            ApiError::RequestIdReused => Code::InvalidArgument,
+            ApiError::GameLost => Code::DataLoss,
         }
     }
 
@@ -132,6 +146,8 @@ impl ApiError {
             ApiError::Internal(_) => "INTERNAL",
             ApiError::BadApiKey(_) => "BAD_API_KEY",
             ApiError::RateLimited { .. } => "LIMIT_REACHED",
+            ApiError::RequestIdReused => "REQUEST_ID_REUSED",
+            ApiError::GameLost => "GAME_LOST",
         }
     }
 }
@@ -262,6 +278,18 @@ mod tests {
         assert_eq!(info.reason, "LIMIT_REACHED");
         let retry = status.get_details_retry_info().expect("retry info");
         assert_eq!(retry.retry_delay, Some(std::time::Duration::from_secs(2)));
+    }
+
+    #[test]
+    fn reused_request_ids_and_lost_games() {
+        let status = Status::from(ApiError::RequestIdReused);
+        assert_eq!(status.code(), Code::InvalidArgument);
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "REQUEST_ID_REUSED");
+        let status = Status::from(ApiError::GameLost);
+        assert_eq!(status.code(), Code::DataLoss);
+        let info = status.get_details_error_info().expect("error info");
+        assert_eq!(info.reason, "GAME_LOST");
     }
 
     #[test]

@@ -45,6 +45,10 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
         after: u64,
         up_to: u64,
     ) -> Result<Vec<pb::ObserveResponse>, ApiError>;
+    /// Whether the action that made `version` was `seat`'s `action` (false for version 0, a
+    /// version not reached, or an action that does not decode), so that a retried request can
+    /// be told from a different request under the same request id.
+    fn made_by(&self, version: u64, seat: Seat, action: &pb::Action) -> Result<bool, ApiError>;
     /// The view of one past or current version.
     fn view_at(&self, viewer: Viewer, version: u64) -> Result<pb::ObserveResponse, ApiError>;
     /// The events of the versions in `versions` (inclusive, within `0..=current`) as `viewer`

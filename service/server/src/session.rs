@@ -442,6 +442,16 @@ impl<G: GameCodec> LiveGame for Session<G> {
         Ok(views)
     }
 
+    fn made_by(&self, version: u64, seat: Seat, action: &pb::Action) -> Result<bool, ApiError> {
+        let Ok(action) = decode_table_action::<G>(action) else {
+            return Ok(false);
+        };
+        Ok(self
+            .log
+            .entry(version)?
+            .is_some_and(|entry| entry == (seat, action)))
+    }
+
     fn view_at(&self, viewer: Viewer, version: u64) -> Result<pb::ObserveResponse, ApiError> {
         self.check_version(version, "version")?;
         if version == self.current_version() {

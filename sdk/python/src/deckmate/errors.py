@@ -127,6 +127,21 @@ class BadApiKey(DeckmateError):
     """`BAD_API_KEY`: the API key is missing or wrong (seat tokens raise `BadToken`)."""
 
 
+class RequestIdReused(DeckmateError):
+    """`REQUEST_ID_REUSED`: a request id sent again with a different request.
+
+    The id was used before by this caller (for an action: by this seat). Send a new request id
+    with a new request.
+    """
+
+
+class GameLost(DeckmateError):
+    """`GAME_LOST`: the server's store lost the game; it cannot be recovered.
+
+    The store restarted without its data while the game was still alive.
+    """
+
+
 class TransportError(DeckmateError):
     """The server could not be reached, or the connection broke before an answer arrived.
 
@@ -149,6 +164,8 @@ ERROR_CLASSES: dict[str, type[DeckmateError]] = {
     "INTERNAL": Internal,
     "SHUTTING_DOWN": ShuttingDown,
     "BAD_API_KEY": BadApiKey,
+    "REQUEST_ID_REUSED": RequestIdReused,
+    "GAME_LOST": GameLost,
 }
 
 #: Messages of gRPC statuses without details that mean the connection broke mid-call.

@@ -3,7 +3,8 @@
 //! The action is applied to a copy of the loaded game and committed over the version that was
 //! loaded (no lost updates, docs/ARCHITECTURE.md §4). A non-empty `request_id` makes the call
 //! idempotent for its (game, seat): a retry gets the first call's response, rebuilt from the game's
-//! log at the version that call produced, and applies nothing.
+//! log at the version that call produced, and applies nothing. The log also tells a retry from a
+//! different action sent under the same id, which is refused (`REQUEST_ID_REUSED`).
 //!
 //! The common case costs one store round trip: the record comes from
 //! [`SessionStore::load_for_update`] (a networked store answers from its copy of the record it
@@ -18,7 +19,7 @@ use deckmate_engine::{Seat, Viewer};
 use deckmate_proto::v1 as pb;
 use tonic::Request;
 
-use super::{GameApi, check_request_id, require_game_id, with_game_id};
+use super::{GameApi, check_request_id, existing, missing, require_game_id, with_game_id};
 use crate::auth;
 use crate::error::ApiError;
 use crate::store::{
@@ -47,15 +48,14 @@ pub(super) async fn handle(
         .ok_or_else(|| ApiError::InvalidRequest("action is required".to_string()))?;
     require_game_id(&request.game_id)?;
     let store = api.store.as_ref();
-    let mut record = store
-        .load_for_update(&request.game_id)
-        .await?
-        .ok_or(ApiError::GameNotFound)?;
+    let loaded = store.load_for_update(&request.game_id).await?;
+    let mut record = existing(store, &request.game_id, loaded).await?;
     telemetry::record_kind(record.game.kind());
     let seat = auth::actor(&record.token_hashes, presented.as_ref())?;
     telemetry::record_seat(seat);
     let request = Attempt {
         seat,
+        action,
         key: (!request.request_id.is_empty())
             .then(|| (seat, RequestKey::for_act(&request.request_id))),
         expected_version: request.expected_version,
@@ -127,18 +127,18 @@ pub(super) async fn handle(
                 // Another seat acted first (or the copy was stale): try again on the current
                 // state, where this action may no longer be legal (then the client hears why).
                 // A store whose conflict answer carried the current game has it ready.
-                record = store
-                    .load_for_update(&record.id)
-                    .await?
-                    .ok_or(ApiError::GameNotFound)?;
+                let loaded = store.load_for_update(&record.id).await?;
+                record = existing(store, &record.id, loaded).await?;
                 fresh = true;
             }
             CommitOutcome::Duplicate { version } => {
                 // The request was committed before (a retry, or a concurrent copy of it).
                 monitoring::idempotent_replay();
-                return answer_at(store, record, seat, version).await;
+                return answer_at(store, record, &request, version).await;
             }
-            CommitOutcome::NotFound => return Err(ApiError::GameNotFound),
+            CommitOutcome::NotFound => {
+                return Err(missing::missing_game(store, &record.id).await);
+            }
         }
     }
     tracing::warn!(
@@ -149,8 +149,9 @@ pub(super) async fn handle(
 }
 
 /// What one `Act` call asks for.
-struct Attempt {
+struct Attempt<'a> {
     seat: Seat,
+    action: &'a pb::Action,
     key: Option<SeatRequest>,
     expected_version: Option<u64>,
 }
@@ -159,7 +160,7 @@ struct Attempt {
 async fn remembered(
     store: &dyn SessionStore,
     record: &Arc<GameRecord>,
-    request: &Attempt,
+    request: &Attempt<'_>,
 ) -> Result<Option<pb::ActResponse>, ApiError> {
     let Some(key) = request.key else {
         return Ok(None);
@@ -168,7 +169,7 @@ async fn remembered(
         return Ok(None);
     };
     monitoring::idempotent_replay();
-    answer_at(store, record.clone(), request.seat, version)
+    answer_at(store, record.clone(), request, version)
         .await
         .map(Some)
 }
@@ -196,15 +197,21 @@ fn successor(record: &GameRecord, game: Box<dyn crate::live::LiveGame>) -> GameR
 }
 
 /// The response a request that produced `version` got, from `record` or, when `record` is
-/// older than that version (the request committed after it was loaded), a reloaded one.
+/// older than that version (the request committed after it was loaded), a reloaded one. When
+/// the action that made `version` is not this call's, the request id was reused for a
+/// different action.
 async fn answer_at(
     store: &dyn SessionStore,
     mut record: Arc<GameRecord>,
-    seat: Seat,
+    request: &Attempt<'_>,
     version: u64,
 ) -> Result<pb::ActResponse, ApiError> {
+    let seat = request.seat;
     for _ in 0..RELOAD_ATTEMPTS {
         if record.version() >= version {
+            if !record.game.made_by(version, seat, request.action)? {
+                return Err(ApiError::RequestIdReused);
+            }
             let view = record.game.view_at(Viewer::Seat(seat), version)?;
             return Ok(pb::ActResponse {
                 version,
@@ -218,5 +225,5 @@ async fn answer_at(
 }
 
 async fn reload(store: &dyn SessionStore, id: &str) -> Result<Arc<GameRecord>, ApiError> {
-    store.load(id).await?.ok_or(ApiError::GameNotFound)
+    existing(store, id, store.load(id).await?).await
 }

@@ -1,7 +1,9 @@
 //! `CreateGame`: deal a new game and hand out one secret token per seat.
 //!
 //! With a non-empty `request_id`, the response is remembered (sealed, see `seal.rs`) for
-//! [`CREATE_WINDOW`]; a retry within it returns the identical response and creates nothing.
+//! [`CREATE_WINDOW`], filed under the caller and the id; a retry of the same request within it
+//! returns the identical response and creates nothing, and the same id with a different request
+//! is `REQUEST_ID_REUSED`.
 
 use deckmate_proto::v1 as pb;
 
@@ -18,8 +20,11 @@ use crate::{monitoring, telemetry};
 /// Fresh ids to try when a new id is taken (128 random bits: never, in practice).
 const ID_ATTEMPTS: usize = 4;
 
+/// Serves one CreateGame for the caller `scope` names (its identity as
+/// [`crate::protection::caller::Caller`] displays it).
 pub(super) async fn handle(
     api: &GameApi,
+    scope: String,
     request: pb::CreateGameRequest,
 ) -> Result<pb::CreateGameResponse, ApiError> {
     check_request_id(&request.request_id)?;
@@ -29,14 +34,19 @@ pub(super) async fn handle(
         .ok_or_else(|| ApiError::InvalidRequest("config is required".to_string()))?;
     let spectators_allowed = spectators_allowed(request.spectator_policy)?;
 
-    let create_key =
-        (!request.request_id.is_empty()).then(|| seal::create_key(&request.request_id));
-    if let Some(key) = &create_key
+    let create_id = (!request.request_id.is_empty()).then(|| seal::CreateId {
+        scope: &scope,
+        request_id: &request.request_id,
+    });
+    let create_key = create_id.map(|id| id.store_key());
+    let digest = seal::request_digest(&request);
+    if let (Some(id), Some(key)) = (create_id, &create_key)
         && let Some(sealed) = api.store.find_create(key).await?
     {
+        let response = seal::open(id, &digest, &sealed)?;
         telemetry::record_game_id(&sealed.game_id);
         monitoring::idempotent_replay();
-        return seal::open(&request.request_id, &sealed);
+        return Ok(response);
     }
 
     let seed = auth::choose_seed(request.seed, api.settings.allow_client_seed)?;
@@ -76,11 +86,11 @@ pub(super) async fn handle(
     telemetry::record_game_id(&response.game_id);
     telemetry::record_version(version);
 
-    let Some(key) = create_key else {
+    let (Some(id), Some(key)) = (create_id, create_key) else {
         monitoring::game_created(kind);
         return Ok(response);
     };
-    let remembered = match seal::seal(&request.request_id, &response) {
+    let remembered = match seal::seal(id, &digest, &response) {
         Ok(sealed) => api
             .store
             .put_create(&key, sealed, CREATE_WINDOW)
@@ -94,10 +104,12 @@ pub(super) async fn handle(
             Ok(response)
         }
         Ok(PutCreateOutcome::Existing(first)) => {
-            // A concurrent retry of the same request won: answer as it did and drop this game.
+            // A concurrent call with the same id won: drop this game, then answer as the first
+            // call did (or refuse, when it was a different request).
             discard(api.store.as_ref(), &response.game_id).await;
+            let first = seal::open(id, &digest, &first)?;
             monitoring::idempotent_replay();
-            seal::open(&request.request_id, &first)
+            Ok(first)
         }
         Err(error) => {
             // The client will retry with the same request id; leave no orphan game behind.

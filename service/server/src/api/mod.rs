@@ -10,6 +10,7 @@ mod act;
 mod create_game;
 mod get_history;
 mod list_variants;
+mod missing;
 mod observe;
 mod page_token;
 mod seal;
@@ -160,7 +161,11 @@ impl pb::game_service_server::GameService for GameApi {
         crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let caller = self.protection.identify(&request);
-        let handler = create_game::handle(self, request.into_inner());
+        // Request ids are remembered per caller (docs/SECURITY.md, "Idempotency").
+        let scope = caller
+            .as_ref()
+            .map_or_else(|_| String::new(), ToString::to_string);
+        let handler = create_game::handle(self, scope, request.into_inner());
         let handler = self
             .protection
             .create_game(caller, self.store.as_ref(), handler);
@@ -331,9 +336,22 @@ fn check_request_id(request_id: &str) -> Result<(), ApiError> {
 /// Loads a game and records its kind on the RPC span.
 async fn load_game(store: &dyn SessionStore, id: &str) -> Result<Arc<GameRecord>, ApiError> {
     require_game_id(id)?;
-    let record = store.load(id).await?.ok_or(ApiError::GameNotFound)?;
+    let record = existing(store, id, store.load(id).await?).await?;
     telemetry::record_kind(record.game.kind());
     Ok(record)
+}
+
+/// The record a store answered for game `id`, or why there is none (`GAME_NOT_FOUND`, or
+/// `GAME_LOST` when the store lost it).
+async fn existing(
+    store: &dyn SessionStore,
+    id: &str,
+    loaded: Option<Arc<GameRecord>>,
+) -> Result<Arc<GameRecord>, ApiError> {
+    match loaded {
+        Some(record) => Ok(record),
+        None => Err(missing::missing_game(store, id).await),
+    }
 }
 
 /// Who the caller is to `record`: the seat whose token it presented, or a spectator when it

@@ -24,7 +24,10 @@ use tokio::sync::OwnedSemaphorePermit;
 use tonic::{Request, Status};
 use tracing::{Instrument, Span};
 
-use super::{GameApi, WatchStream, load_game, log_error, reader_of, require_game_id, with_game_id};
+use super::{
+    GameApi, WatchStream, existing, load_game, log_error, missing, reader_of, require_game_id,
+    with_game_id,
+};
 use crate::auth;
 use crate::error::ApiError;
 use crate::monitoring;
@@ -197,8 +200,8 @@ impl Watcher {
                         Some(Ok(version)) if version <= self.queued_up_to => Ok(()),
                         Some(Ok(_)) => self.queue_next_page().await,
                         Some(Err(error)) => Err(error.into()),
-                        // The store dropped the game (expired or removed).
-                        None => Err(ApiError::GameNotFound),
+                        // The store dropped the game (expired, removed or lost).
+                        None => Err(missing::missing_game(self.store.as_ref(), &self.id).await),
                     };
                     if let Err(error) = result {
                         self.ended = true;
@@ -215,11 +218,10 @@ impl Watcher {
     async fn queue_next_page(&mut self) -> Result<(), ApiError> {
         let record = match self.catching_up.take() {
             Some(record) if record.version() > self.queued_up_to => record,
-            _ => self
-                .store
-                .load(&self.id)
-                .await?
-                .ok_or(ApiError::GameNotFound)?,
+            _ => {
+                let loaded = self.store.load(&self.id).await?;
+                existing(self.store.as_ref(), &self.id, loaded).await?
+            }
         };
         self.queue_page(record)
     }

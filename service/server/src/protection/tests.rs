@@ -102,6 +102,14 @@ impl SessionStore for GatedStore {
     async fn live_games(&self) -> Result<u64, StoreError> {
         SessionStore::live_games(&self.inner).await
     }
+
+    async fn epoch(&self) -> Result<u64, StoreError> {
+        self.inner.epoch().await
+    }
+
+    fn game_ttl(&self) -> Duration {
+        self.inner.game_ttl()
+    }
 }
 
 /// A server in this process, stopped when dropped.

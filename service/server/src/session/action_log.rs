@@ -332,24 +332,23 @@ impl<G: Game> ActionLog<G> {
         self.last_seat
     }
 
-    /// The seat whose action made `version` (`None` for version 0).
-    #[cfg(test)]
-    fn actor(&self, version: u64) -> Result<Option<Seat>, ApiError> {
-        if version == self.len() {
-            return Ok(self.last_seat);
-        }
+    /// The action that made `version` (`None` for version 0 and versions past the last).
+    pub(super) fn entry(&self, version: u64) -> Result<Option<Entry<G>>, ApiError> {
         let Some(index) = version.checked_sub(1) else {
             return Ok(None);
         };
-        let index = index as usize;
+        let index = usize::try_from(index).unwrap_or(usize::MAX);
         let (chunk, offset) = (index / CHUNK, index % CHUNK);
-        if chunk == self.frozen.len() {
-            return Ok(self.tail.get(offset).map(|(seat, _)| *seat));
+        if chunk >= self.frozen.len() {
+            return Ok(self.tail.get(index - self.frozen.len() * CHUNK).cloned());
         }
-        Ok(self
-            .chunk_entries(chunk)?
-            .get(offset)
-            .map(|(seat, _)| *seat))
+        Ok(self.chunk_entries(chunk)?.get(offset).cloned())
+    }
+
+    /// The seat whose action made `version` (`None` for version 0).
+    #[cfg(test)]
+    fn actor(&self, version: u64) -> Result<Option<Seat>, ApiError> {
+        Ok(self.entry(version)?.map(|(seat, _)| seat))
     }
 
     /// Whether snapshot `index` is present (tests).

@@ -88,4 +88,12 @@ impl SessionStore for InstrumentedStore {
     async fn live_games(&self) -> Result<u64, StoreError> {
         timed("live_games", self.inner.live_games()).await
     }
+
+    async fn epoch(&self) -> Result<u64, StoreError> {
+        timed("epoch", self.inner.epoch()).await
+    }
+
+    fn game_ttl(&self) -> Duration {
+        self.inner.game_ttl()
+    }
 }

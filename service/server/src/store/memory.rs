@@ -47,6 +47,8 @@ struct Inner {
     creates: Mutex<HashMap<String, CreateEntry>>,
     ttl: Duration,
     max_games: usize,
+    /// When this store was made, Unix milliseconds: everything it holds is younger.
+    epoch_ms: u64,
 }
 
 #[derive(Debug)]
@@ -78,6 +80,7 @@ impl MemoryStore {
             creates: Mutex::new(HashMap::new()),
             ttl: ttl.min(MAX_LIFETIME),
             max_games,
+            epoch_ms: super::unix_millis(),
         });
         if tokio::runtime::Handle::try_current().is_ok() {
             tokio::spawn(sweep_periodically(Arc::downgrade(&inner)));
@@ -336,6 +339,14 @@ impl SessionStore for MemoryStore {
         self.inner.sweep();
         Ok(self.inner.game_count.load(Ordering::Acquire) as u64)
     }
+
+    async fn epoch(&self) -> Result<u64, StoreError> {
+        Ok(self.inner.epoch_ms)
+    }
+
+    fn game_ttl(&self) -> Duration {
+        self.inner.ttl
+    }
 }
 
 fn find_in_window(
@@ -401,6 +412,9 @@ mod tests {
             _: u64,
         ) -> Result<Vec<pb::ObserveResponse>, ApiError> {
             Ok(Vec::new())
+        }
+        fn made_by(&self, version: u64, _: Seat, _: &pb::Action) -> Result<bool, ApiError> {
+            Ok(version >= 1 && version <= self.0)
         }
         fn view_at(&self, viewer: Viewer, _: u64) -> Result<pb::ObserveResponse, ApiError> {
             Ok(self.view(viewer))

@@ -256,6 +256,16 @@ pub trait SessionStore: Send + Sync + 'static {
     /// Whether the backend answers.
     async fn health(&self) -> bool;
 
+    /// When the data this store holds began to be kept, Unix milliseconds: the start of the
+    /// process for a memory store; for a networked store, when its backend first held the
+    /// store's epoch marker (created once, and again only when the backend lost its data). A
+    /// game created before it that is missing while younger than [`SessionStore::game_ttl`]
+    /// was lost, not expired (`GAME_LOST`).
+    async fn epoch(&self) -> Result<u64, StoreError>;
+
+    /// How long a game is kept after its last create or commit.
+    fn game_ttl(&self) -> Duration;
+
     /// How many games count against the game limit now: the store's live games. Store-wide:
     /// every replica sharing a Redis store sees the same number (an expired Redis game may
     /// count for up to half a TTL more, as it does for the limit).

@@ -31,6 +31,7 @@
 
 mod channel_hub;
 mod connection;
+mod epoch;
 mod failure;
 mod hub;
 mod keys;
@@ -780,6 +781,39 @@ impl SessionStore for RedisStore {
                 false
             }
         }
+    }
+
+    async fn epoch(&self) -> Result<u64, StoreError> {
+        let now = super::unix_millis();
+        let marker = epoch::new_marker(now)
+            .map_err(|_| StoreError::Unavailable("no randomness for the epoch marker".into()))?;
+        let mut connection = self.connection();
+        // One command: keeps the marker there is, or writes this one when the data set has
+        // none (it is new, or Redis lost its data), and says which.
+        let previous: Option<String> = self
+            .call(
+                "reading the store's epoch",
+                ::redis::cmd("SET")
+                    .arg(self.inner.keys.epoch())
+                    .arg(&marker)
+                    .arg("NX")
+                    .arg("GET")
+                    .query_async(&mut connection),
+            )
+            .await?;
+        match previous {
+            None => {
+                tracing::info!("the Redis store holds no epoch marker: its data set begins now");
+                Ok(now)
+            }
+            Some(previous) => epoch::marker_time(&previous).ok_or_else(|| {
+                StoreError::Corrupt("the store's epoch marker is unreadable".to_string())
+            }),
+        }
+    }
+
+    fn game_ttl(&self) -> Duration {
+        Duration::from_millis(self.inner.ttl_ms)
     }
 
     async fn live_games(&self) -> Result<u64, StoreError> {

@@ -104,4 +104,13 @@ impl SessionStore for TracedStore {
         let span = store_span!("store.live_games", "live_games");
         self.inner.live_games().instrument(span).await
     }
+
+    async fn epoch(&self) -> Result<u64, StoreError> {
+        let span = store_span!("store.epoch", "epoch");
+        self.inner.epoch().instrument(span).await
+    }
+
+    fn game_ttl(&self) -> Duration {
+        self.inner.game_ttl()
+    }
 }

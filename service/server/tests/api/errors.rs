@@ -538,6 +538,98 @@ fn a_repeated_create_request_id_creates_one_game() {
 }
 
 #[test]
+fn a_create_request_id_reused_for_another_request_is_refused() {
+    run(async {
+        let client = Server::shared().client().await;
+        let request_id = deckmate::new_request_id();
+        let options = |seed| {
+            CreateOptions::default()
+                .with_seed(seed)
+                .with_request_id(request_id.clone())
+        };
+        let first = client
+            .create_game(pigeon_chess(), 2, options(9))
+            .await
+            .expect("create");
+        // Another seed, then another game, under the same id: neither gets the first game.
+        let error = client
+            .create_game(pigeon_chess(), 2, options(10))
+            .await
+            .expect_err("another seed under the same id");
+        assert!(matches!(error, Error::RequestIdReused(_)), "{error:?}");
+        assert!(
+            !error.message().contains(&first.id),
+            "the first game is not named: {error:?}"
+        );
+        let card_chess = pb::GameConfig {
+            game: Some(pb::game_config::Game::CardChess(
+                pb::CardChessConfig::default(),
+            )),
+        };
+        let error = client
+            .create_game(card_chess, 2, options(9))
+            .await
+            .expect_err("another game under the same id");
+        assert!(matches!(error, Error::RequestIdReused(_)), "{error:?}");
+        // The first request still gets its answer, and its game is untouched.
+        let again = client
+            .create_game(pigeon_chess(), 2, options(9))
+            .await
+            .expect("the same request again");
+        assert_eq!(again.id, first.id);
+        assert_eq!(again.version, 0);
+        assert_eq!(
+            first.seats[0].observe().await.expect("view").version,
+            0,
+            "nothing happened to the first game"
+        );
+    });
+}
+
+#[test]
+fn an_act_request_id_reused_for_another_action_is_refused() {
+    run(async {
+        let (client, game) = start_game(11).await;
+        let views = crate::common::observe_all(&game).await;
+        let legal = &views[0].legal_actions;
+        assert!(legal.len() >= 2, "seat 0 has a choice at the start");
+        let request_id = deckmate::new_request_id();
+        let options = ActOptions::default().with_request_id(request_id.clone());
+        let first = game.seats[0]
+            .act_with(legal[0].clone(), options.clone())
+            .await
+            .expect("first send");
+        let after_first = snapshot(&client, &game).await;
+
+        let error = game.seats[0]
+            .act_with(legal[1].clone(), options.clone())
+            .await
+            .expect_err("another action under the same id");
+        assert!(matches!(error, Error::RequestIdReused(_)), "{error:?}");
+        let error = game.seats[0]
+            .act_with(meta_action(pb::MetaActionKind::Resign), options.clone())
+            .await
+            .expect_err("a meta action under the same id");
+        assert!(matches!(error, Error::RequestIdReused(_)), "{error:?}");
+        assert_eq!(
+            snapshot(&client, &game).await,
+            after_first,
+            "nothing changed"
+        );
+
+        // The first action under its id is still a retry, whatever version it expects.
+        let again = game.seats[0]
+            .act_with(
+                legal[0].clone(),
+                ActOptions::expecting(0).with_request_id(request_id),
+            )
+            .await
+            .expect("the same action again");
+        assert_eq!(again, first);
+    });
+}
+
+#[test]
 fn spectators_are_refused_when_the_policy_denies_them() {
     run(async {
         let server = Server::shared();

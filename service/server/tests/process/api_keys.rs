@@ -1,6 +1,7 @@
 //! `--api-keys-file` and `deckmate-server hash-key` on a real process: keys made by `hash-key`
-//! admit CreateGame, SIGHUP re-reads the file (adding and removing keys), and a malformed file
-//! stops start-up naming the line (docs/OPERATIONS.md, "API keys").
+//! admit CreateGame, SIGHUP re-reads the file (adding and removing keys), a malformed file
+//! stops start-up naming the line (docs/OPERATIONS.md, "API keys"), and CreateGame request ids
+//! are remembered per key.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -116,6 +117,62 @@ async fn hash_key_keys_are_admitted_and_sighup_reloads_the_file() {
     assert!(reloaded, "beta was never admitted after SIGHUP");
     let removed = create_with(&server, &alpha).await.unwrap_err();
     assert_eq!(removed, (Code::Unauthenticated, "BAD_API_KEY".to_string()));
+}
+
+/// CreateGame with `key` as `x-api-key` and `request_id`, seeded with `seed`.
+async fn create_as(
+    server: &TestServer,
+    key: &str,
+    request_id: &str,
+    seed: u64,
+) -> Result<pb::CreateGameResponse, tonic::Status> {
+    let mut games = GameServiceClient::new(connect(&server.endpoint()).await);
+    let mut request = Request::new(pb::CreateGameRequest {
+        config: Some(pigeon_chess()),
+        seed: Some(seed),
+        request_id: request_id.to_string(),
+        ..Default::default()
+    });
+    request
+        .metadata_mut()
+        .insert("x-api-key", key.parse().unwrap());
+    games
+        .create_game(request)
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_request_ids_are_remembered_per_api_key() {
+    let (alpha, alpha_line) = hash_key("alpha");
+    let (beta, beta_line) = hash_key("beta");
+    let file = KeysFile::new(&format!("{alpha_line}\n{beta_line}\n"));
+    let server =
+        TestServer::start_with(&["--api-keys-file".to_string(), file.0.display().to_string()])
+            .await;
+    let request_id = "shared-request-id";
+    let first = create_as(&server, &alpha, request_id, 1).await.unwrap();
+    // Another key sending the same id, even with the same request, gets a game of its own:
+    // never the first caller's game or tokens.
+    let other = create_as(&server, &beta, request_id, 1).await.unwrap();
+    assert_ne!(other.game_id, first.game_id);
+    for token in &other.seat_tokens {
+        assert!(
+            first.seat_tokens.iter().all(|t| t.token != token.token),
+            "a token of the first game was handed to another caller"
+        );
+    }
+    // The first key's retry gets its own first answer; a different request under its id is
+    // refused.
+    let retry = create_as(&server, &alpha, request_id, 1).await.unwrap();
+    assert_eq!(retry, first);
+    let reused = create_as(&server, &alpha, request_id, 2).await.unwrap_err();
+    assert_eq!(reused.code(), Code::InvalidArgument);
+    assert_eq!(
+        reused.get_details_error_info().map(|info| info.reason),
+        Some("REQUEST_ID_REUSED".to_string())
+    );
+    assert!(!reused.message().contains(&first.game_id));
 }
 
 #[test]

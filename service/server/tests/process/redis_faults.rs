@@ -3,8 +3,12 @@
 //! and nothing is half-applied; once Redis is back with its data, the same server process
 //! serves again and the game continues from its last acknowledged version.
 //!
-//! The test runs a private `redis-server` (with AOF, in a temporary directory, on a free port)
-//! so that stopping it disturbs no other test; it fails when `redis-server` is not installed.
+//! A Redis that comes back *without* its data loses the games it held: they answer DATA_LOSS
+//! `GAME_LOST`, not NOT_FOUND as if they had expired, while games created since, and ids too old
+//! to be alive, stay NOT_FOUND.
+//!
+//! The tests run a private `redis-server` (in a temporary directory, on a free port) so that
+//! stopping it disturbs no other test; they fail when `redis-server` is not installed.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -24,20 +28,34 @@ const POLLS: usize = 300;
 /// What a client is told while the store is down.
 const UNAVAILABLE_MESSAGE: &str = "the session store is unavailable; retry later";
 
-/// A `redis-server` of this test's own, appending every write to its AOF before answering.
+/// A `redis-server` of this test's own.
 pub(crate) struct PrivateRedis {
     child: Child,
 }
 
 impl PrivateRedis {
-    /// Starts Redis on `port` with its data in `dir` (loading what an earlier run left there)
-    /// and waits until it answers.
+    /// Starts Redis on `port` with its data in `dir`, appending every write to its AOF before
+    /// answering (and loading what an earlier run left there), and waits until it answers.
     pub(crate) async fn start(port: u16, dir: &Path) -> PrivateRedis {
+        PrivateRedis::spawn(
+            port,
+            dir,
+            &["--appendonly", "yes", "--appendfsync", "always"],
+        )
+        .await
+    }
+
+    /// Starts Redis on `port` keeping nothing on disk: a restart comes back empty.
+    async fn start_without_persistence(port: u16, dir: &Path) -> PrivateRedis {
+        PrivateRedis::spawn(port, dir, &["--appendonly", "no"]).await
+    }
+
+    async fn spawn(port: u16, dir: &Path, persistence: &[&str]) -> PrivateRedis {
         let child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .arg("--dir")
             .arg(dir)
-            .args(["--appendonly", "yes", "--appendfsync", "always"])
+            .args(persistence)
             .args(["--save", "", "--daemonize", "no", "--loglevel", "warning"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -241,4 +259,115 @@ async fn a_game_survives_redis_going_away_and_coming_back() {
         observe_all(&game).await[0].status(),
         pb::GameStatus::Finished
     );
+}
+
+/// Asserts that `status` is DATA_LOSS `GAME_LOST`.
+fn assert_game_lost(status: &tonic::Status) {
+    assert_eq!(status.code(), Code::DataLoss, "{status:?}");
+    let info = status
+        .get_details_error_info()
+        .expect("an ErrorInfo detail");
+    assert_eq!(info.reason, "GAME_LOST");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_lost_with_redis_data_are_game_lost_not_expired() {
+    let dir = TempDir::new();
+    let port = free_port();
+    let redis = PrivateRedis::start_without_persistence(port, &dir.0).await;
+    let server = TestServer::start_with(&[
+        "--store".to_string(),
+        url(port),
+        "--store-timeout".to_string(),
+        "500ms".to_string(),
+    ])
+    .await;
+    let client = server
+        .client()
+        .await
+        .with_retry_policy(RetryPolicy::never());
+    let game = client
+        .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(6))
+        .await
+        .unwrap();
+    let mut picker = Picker::new(6);
+    play_random_step(&game, &mut picker)
+        .await
+        .expect("the game runs");
+    // A game id carries its creation second: let that second pass, so that the data set that
+    // follows begins after it.
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+
+    redis.stop();
+    let _redis = PrivateRedis::start_without_persistence(port, &dir.0).await;
+    // The server's connection notices the restart on its next call: until it has reconnected,
+    // calls fail with UNAVAILABLE.
+    let mut observe = None;
+    for _ in 0..POLLS {
+        let status = client
+            .raw()
+            .observe(pb::ObserveRequest {
+                game_id: game.id.clone(),
+            })
+            .await
+            .unwrap_err();
+        if status.code() != Code::Unavailable {
+            observe = Some(status);
+            break;
+        }
+        tokio::time::sleep(POLL).await;
+    }
+
+    // Every call on the lost game says so, the seat's Act (through this replica's copy of the
+    // record) as well as reads.
+    assert_game_lost(&observe.expect("the server reconnects to Redis"));
+    let views_lost = game.seats[0].observe().await.unwrap_err();
+    assert!(matches!(views_lost, Error::GameLost(_)), "{views_lost:?}");
+    let action = pb::Action {
+        kind: Some(pb::action::Kind::Meta(pb::MetaAction {
+            kind: pb::MetaActionKind::Resign as i32,
+        })),
+    };
+    let act = game.seats[1].act(action).await.unwrap_err();
+    assert!(matches!(act, Error::GameLost(_)), "{act:?}");
+    let watch = client
+        .raw()
+        .watch(pb::WatchRequest {
+            game_id: game.id.clone(),
+            from_version: 0,
+        })
+        .await
+        .map(drop)
+        .unwrap_err();
+    assert_game_lost(&watch);
+
+    // A game made on the new data set and then gone, and an id too old to be alive, are
+    // simply not found.
+    let later = client
+        .create_game(pigeon_chess(), 2, CreateOptions::default())
+        .await
+        .unwrap();
+    let raw = redis::Client::open(url(port)).unwrap();
+    let mut connection = raw.get_multiplexed_async_connection().await.unwrap();
+    let keys: Vec<String> = redis::cmd("KEYS")
+        .arg(format!("*{}*", later.id))
+        .query_async(&mut connection)
+        .await
+        .unwrap();
+    assert!(!keys.is_empty());
+    redis::cmd("DEL")
+        .arg(&keys)
+        .query_async::<()>(&mut connection)
+        .await
+        .unwrap();
+    let gone = later.seats[0].observe().await.unwrap_err();
+    assert!(matches!(gone, Error::GameNotFound(_)), "{gone:?}");
+    let ancient = client
+        .raw()
+        .observe(pb::ObserveRequest {
+            game_id: format!("{:08x}{}", 1_600_000_000u32, "ab".repeat(12)),
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(ancient.code(), Code::NotFound, "{ancient:?}");
 }

@@ -12,6 +12,7 @@
 //! | `<ns>:games` | sorted set | game ids scored by when they stop counting (Unix ms), for the game limit (one Redis server) |
 //! | `<ns>:games:{<n>}` | sorted set | the same for the games of index shard `n` of [`CLUSTER_INDEX_SHARDS`] (Redis Cluster) |
 //! | `<ns>:{<id>}:watch` | shard channel | on a Redis Cluster, each committed version of the game (`SPUBLISH`) |
+//! | `<ns>:epoch` | string | when the data set began: `<random hex>:<Unix ms>`, written once with `SET NX`, never expiring (`redis/epoch.rs`) |
 //!
 //! `<ns>` is the store's namespace (`deckmate` unless configured otherwise).
 //!
@@ -79,6 +80,11 @@ impl KeySpace {
     /// The key of a remembered CreateGame answer.
     pub(super) fn create(&self, key: &str) -> String {
         format!("{}:create:{{{key}}}", self.namespace)
+    }
+
+    /// The epoch marker: when the data set began (`redis/epoch.rs`).
+    pub(super) fn epoch(&self) -> String {
+        format!("{}:epoch", self.namespace)
     }
 
     /// The shard-channel a cluster store publishes game `id`'s versions on; it shares the

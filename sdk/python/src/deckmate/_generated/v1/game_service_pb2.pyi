@@ -60,6 +60,16 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """
     ERROR_REASON_BAD_API_KEY: _ErrorReason.ValueType  # 12
     """The API key is missing or wrong (seat tokens keep BAD_TOKEN). Code UNAUTHENTICATED."""
+    ERROR_REASON_REQUEST_ID_REUSED: _ErrorReason.ValueType  # 13
+    """A request id was reused with a different request: a CreateGame with another config, seats,
+    seed or spectator policy, or an Act with another action, under an id this caller (its API
+    key, else its address; for Act, its seat) already used. Code INVALID_ARGUMENT; use a new
+    request id for a new request.
+    """
+    ERROR_REASON_GAME_LOST: _ErrorReason.ValueType  # 14
+    """The store lost a game that should still exist (created before the store's data set began,
+    and younger than the game TTL): the store restarted without its data. Code DATA_LOSS.
+    """
 
 class ErrorReason(_ErrorReason, metaclass=_ErrorReasonEnumTypeWrapper):
     """ErrorReason lists the stable `google.rpc.ErrorInfo.reason` values, which are these names
@@ -96,6 +106,16 @@ ERROR_REASON_SHUTTING_DOWN: ErrorReason.ValueType  # 11
 """
 ERROR_REASON_BAD_API_KEY: ErrorReason.ValueType  # 12
 """The API key is missing or wrong (seat tokens keep BAD_TOKEN). Code UNAUTHENTICATED."""
+ERROR_REASON_REQUEST_ID_REUSED: ErrorReason.ValueType  # 13
+"""A request id was reused with a different request: a CreateGame with another config, seats,
+seed or spectator policy, or an Act with another action, under an id this caller (its API
+key, else its address; for Act, its seat) already used. Code INVALID_ARGUMENT; use a new
+request id for a new request.
+"""
+ERROR_REASON_GAME_LOST: ErrorReason.ValueType  # 14
+"""The store lost a game that should still exist (created before the store's data set began,
+and younger than the game TTL): the store restarted without its data. Code DATA_LOSS.
+"""
 Global___ErrorReason: _TypeAlias = ErrorReason  # noqa: Y015
 
 class _SpectatorPolicy:
@@ -374,8 +394,10 @@ class CreateGameRequest(_message.Message):
     seeds (for tests and reproductions). Unset means the server draws a secret random seed.
     """
     request_id: _builtins.str
-    """Idempotency key: a retry with the same non-empty id returns the first response and creates
-    nothing. Use a fresh unguessable value (a UUID) per logical request.
+    """Idempotency key, scoped to the caller (its API key, else its client address): a retry of
+    the same request with the same non-empty id, within 10 minutes, returns the first response
+    and creates nothing; the same id with a different request is INVALID_ARGUMENT
+    `REQUEST_ID_REUSED`. Use a fresh unguessable value (a UUID) per logical request.
     """
     spectator_policy: Global___SpectatorPolicy.ValueType
     """Whether spectators may observe."""
@@ -563,8 +585,10 @@ class ActRequest(_message.Message):
     `STALE_VERSION` otherwise).
     """
     request_id: _builtins.str
-    """Idempotency key, scoped to the game and seat: a retry with the same non-empty id returns the
-    first response and applies nothing.
+    """Idempotency key, scoped to the game and seat: a retry with the same non-empty id and the
+    same action returns the first response and applies nothing; the same id with a different
+    action is INVALID_ARGUMENT `REQUEST_ID_REUSED`. (`expected_version` is a precondition, not
+    part of the request: a retry is answered whatever it says.)
     """
     @_builtins.property
     def action(self) -> Global___Action:
