@@ -8,9 +8,11 @@
 //! version of a finished game. On server shutdown it ends with UNAVAILABLE, asking the client
 //! to reconnect and resume from the last version it received.
 //!
-//! Views are built a page of at most [`PAGE_VERSIONS`] at a time, and the next page only once
-//! the last one was sent, so that a stream catching up on a long game (from version 0, say)
-//! holds a page of views, not the whole game's.
+//! Views are built a page of at most [`PAGE_VERSIONS`] views and about [`PAGE_BYTES`] at a time,
+//! and the next page only once the last one was sent, so that a stream catching up on a long game
+//! (from version 0, say) holds a page of views, not the whole game's; a client that stops reading
+//! holds its stream at one page (HTTP/2 flow control stops the sending, and with it the reading
+//! ahead).
 
 use std::collections::VecDeque;
 use std::pin::Pin;
@@ -20,6 +22,7 @@ use std::time::Instant;
 use deckmate_engine::Viewer;
 use deckmate_proto::v1 as pb;
 use futures::{FutureExt, StreamExt};
+use prost::Message as _;
 use tokio::sync::OwnedSemaphorePermit;
 use tonic::{Request, Status};
 use tracing::{Instrument, Span};
@@ -36,6 +39,10 @@ use crate::store::{GameRecord, SessionStore, VersionStream};
 
 /// The most views a stream builds ahead of sending them.
 const PAGE_VERSIONS: u64 = 32;
+
+/// About the most bytes of views (encoded) a stream builds ahead of sending them: a page is cut
+/// to fit, from the size of the views before it, but always holds at least one view.
+const PAGE_BYTES: usize = 256 * 1024;
 
 /// The status a stream ends with when the server shuts down: UNAVAILABLE `SHUTTING_DOWN` with
 /// `RetryInfo`, so that clients resume from their last version on another replica.
@@ -81,6 +88,7 @@ pub(super) async fn handle(
         latest: current,
         over: record.game.is_over(),
         pending: VecDeque::new(),
+        view_bytes: 0,
         catching_up: None,
         versions,
         shutdown: Box::pin(api.shutdown.wait()),
@@ -107,8 +115,10 @@ struct Watcher {
     latest: u64,
     /// Whether the game had finished at `latest`.
     over: bool,
-    /// Views to send, in version order; at most [`PAGE_VERSIONS`].
+    /// Views to send, in version order; at most [`PAGE_VERSIONS`] and about [`PAGE_BYTES`].
     pending: VecDeque<pb::ObserveResponse>,
+    /// The largest encoded view of the last page built, which sizes the next page.
+    view_bytes: usize,
     /// While catching up, the record the next page is read from (it holds every version up to
     /// `latest`), so that a catch-up loads the game once, not once per page. Dropped once the
     /// stream has caught up.
@@ -227,7 +237,8 @@ impl Watcher {
     }
 
     /// Records `record` as the latest known state of the game and queues the views of the
-    /// versions after `queued_up_to` in it, at most [`PAGE_VERSIONS`] of them.
+    /// versions after `queued_up_to` in it: at most [`PAGE_VERSIONS`] of them, and as many as
+    /// fit in [`PAGE_BYTES`] (at least one).
     fn queue_page(&mut self, record: Arc<GameRecord>) -> Result<(), ApiError> {
         if record.version() < self.queued_up_to {
             // An older copy than one already read: it says nothing new.
@@ -240,17 +251,42 @@ impl Watcher {
         }
         let up_to = self
             .queued_up_to
-            .saturating_add(PAGE_VERSIONS)
+            .saturating_add(self.page_versions())
             .min(record.version());
-        self.pending.extend(
-            record
-                .game
-                .views_between(self.viewer, self.queued_up_to, up_to)?,
-        );
-        self.queued_up_to = up_to;
+        let views = record
+            .game
+            .views_between(self.viewer, self.queued_up_to, up_to)?;
+        let up_to = self.queue_within_budget(views);
         if up_to < record.version() {
             self.catching_up = Some(record);
         }
         Ok(())
+    }
+
+    /// How many views the next page may hold: [`PAGE_VERSIONS`], fewer when the views of the
+    /// last page were so large that as many would pass [`PAGE_BYTES`].
+    fn page_versions(&self) -> u64 {
+        let fitting = PAGE_BYTES / self.view_bytes.max(1);
+        (fitting as u64).clamp(1, PAGE_VERSIONS)
+    }
+
+    /// Queues `views` (the versions after `queued_up_to`, in order) up to [`PAGE_BYTES`] (at
+    /// least one); returns the version of the last view queued. Views cut off are built again
+    /// for the next page.
+    fn queue_within_budget(&mut self, views: Vec<pb::ObserveResponse>) -> u64 {
+        let mut bytes = 0;
+        let mut largest = 0;
+        for view in views {
+            let size = view.encoded_len();
+            if !self.pending.is_empty() && bytes + size > PAGE_BYTES {
+                break;
+            }
+            bytes += size;
+            largest = largest.max(size);
+            self.pending.push_back(view);
+            self.queued_up_to += 1;
+        }
+        self.view_bytes = largest;
+        self.queued_up_to
     }
 }

@@ -28,7 +28,7 @@ const RACERS: usize = 4;
 /// The longest a watcher may take to deliver the rest of a finished game.
 const WATCH_DEADLINE: Duration = Duration::from_secs(60);
 
-fn redis_url() -> String {
+pub(crate) fn redis_url() -> String {
     std::env::var("DECKMATE_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into())
 }
 
