@@ -83,7 +83,9 @@ impl Error {
     ///
     /// The `ErrorInfo` reason decides the variant. A status without one is a transport failure
     /// when its code is `UNAVAILABLE` (what tonic reports when it cannot connect, and what
-    /// proxies send), and [`Error::Other`] otherwise.
+    /// proxies send) or when the client's own connection failed under the call (a server
+    /// closing its connections while it stops: tonic reports `CANCELLED` with the transport
+    /// error as its source), and [`Error::Other`] otherwise.
     pub fn from_status(status: Status) -> Error {
         let info = status
             .get_details_error_info()
@@ -91,6 +93,9 @@ impl Error {
         let Some(info) = info else {
             return match status.code() {
                 Code::Unavailable => Error::Transport(status.message().to_string()),
+                _ if failed_in_transport(&status) => {
+                    Error::Transport(format!("the connection failed: {}", status.message()))
+                }
                 _ => Error::Other(status),
             };
         };
@@ -181,6 +186,19 @@ impl Error {
             Error::Other(status) => status.message(),
         }
     }
+}
+
+/// Whether the status comes from this client's transport (its connection closed or broke under
+/// the call) rather than from an answer.
+fn failed_in_transport(status: &Status) -> bool {
+    let mut source = std::error::Error::source(status);
+    while let Some(cause) = source {
+        if cause.is::<tonic::transport::Error>() {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
 }
 
 impl From<Status> for Error {
@@ -346,6 +364,20 @@ mod tests {
         let error = Error::from(Status::unavailable("connection refused"));
         assert!(matches!(&error, Error::Transport(message) if message == "connection refused"));
         assert_eq!(error.reason(), None);
+    }
+
+    #[tokio::test]
+    async fn a_connection_failing_under_a_call_is_a_transport_error() {
+        let failed = tonic::transport::Endpoint::from_static("http://127.0.0.1:1")
+            .connect()
+            .await
+            .expect_err("nothing listens on port 1");
+        // What tonic answers for a call whose connection the server closed under it.
+        let mut status = Status::cancelled("operation was canceled");
+        status.set_source(std::sync::Arc::new(failed));
+        let error = Error::from(status);
+        assert!(matches!(error, Error::Transport(_)), "{error:?}");
+        assert!(error.is_retryable());
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Tests of what only a running `deckmate-server` process shows, each spawning the binary:
 //! a Redis store going away and coming back under a running server, two replicas on one
-//! Redis, idempotent retries racing their original, request ids remembered per caller, games lost with Redis's data, the memory unread watch streams hold, a Redis Cluster losing a master during play, Redis calls per action, API keys read from a file and reloaded on SIGHUP, TLS, traces exported over OTLP,
+//! Redis, idempotent retries racing their original, request ids remembered per caller, games lost with Redis's data, the memory unread watch streams hold, SIGTERM under load, a Redis Cluster losing a master during play, Redis calls per action, API keys read from a file and reloaded on SIGHUP, TLS, traces exported over OTLP,
 //! and what deployments use: the `health` subcommand, connection age and the drain timeout.
 //! The API itself is tested in process, in the `api` test binary.
 
@@ -16,6 +16,7 @@ mod redis_replicas;
 mod redis_round_trips;
 mod request_ids;
 mod server;
+mod sigterm_under_load;
 mod tls;
 mod traces;
 mod watch_memory;
