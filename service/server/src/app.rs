@@ -476,6 +476,93 @@ mod tests {
         running.server.await.unwrap().unwrap();
     }
 
+    /// One connection allowed, idle after 300 ms: a call that needs a new connection fails
+    /// while the first is open, which shows whether the first was closed.
+    fn one_short_lived_connection() -> Config {
+        Config {
+            max_connections: Some(1),
+            idle_timeout: Duration::from_millis(300),
+            ..Config::default()
+        }
+    }
+
+    /// Polls `call` every 100 ms until it succeeds; false after a minute.
+    async fn eventually<F: Future<Output = bool>>(mut call: impl FnMut() -> F) -> bool {
+        for _ in 0..600 {
+            if call().await {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        false
+    }
+
+    #[tokio::test]
+    async fn an_idle_connection_is_closed_and_frees_its_place() {
+        let running = start(one_short_lived_connection()).await;
+        let first = channel(running.address).await;
+        let mut games = GameServiceClient::new(first);
+        games
+            .list_variants(pb::ListVariantsRequest {})
+            .await
+            .unwrap();
+        let second = Channel::from_shared(format!("http://{}", running.address))
+            .unwrap()
+            .connect_lazy();
+        let health = HealthClient::new(second);
+        // Refused while the first connection holds the only place, served once it idled out.
+        assert!(
+            eventually(|| {
+                let mut health = health.clone();
+                async move { health.check(HealthCheckRequest::default()).await.is_ok() }
+            })
+            .await,
+            "the idle connection was never closed"
+        );
+        drop((games, health));
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn an_open_watch_keeps_its_connection_past_the_idle_timeout() {
+        let running = start(one_short_lived_connection()).await;
+        let mut games = GameServiceClient::new(channel(running.address).await);
+        let game = games
+            .create_game(pigeon_chess())
+            .await
+            .unwrap()
+            .into_inner();
+        let mut watch = games
+            .watch(pb::WatchRequest {
+                game_id: game.game_id.clone(),
+                from_version: 0,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        // Many idle timeouts pass with the stream open and nothing else on the connection.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        // Still the same connection: a new one would be refused by the limit of one.
+        let view = games
+            .observe(pb::ObserveRequest {
+                game_id: game.game_id,
+            })
+            .await
+            .expect("the connection is still open")
+            .into_inner();
+        assert_eq!(view.version, 0);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), watch.message())
+                .await
+                .is_err(),
+            "the watch stream ended"
+        );
+        drop(watch);
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
     #[tokio::test]
     async fn browsers_get_cors_and_grpc_web() {
         let running = start(Config::default()).await;
