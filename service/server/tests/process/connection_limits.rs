@@ -215,6 +215,8 @@ async fn accepts_pause_when_the_server_runs_out_of_files() {
 
 #[tokio::test]
 async fn connections_past_the_limit_are_closed_at_once_without_spinning() {
+    let metrics_port = free_port();
+    let metrics_listen = format!("127.0.0.1:{metrics_port}");
     let mut server = LimitedServer::start(
         1024,
         &[
@@ -224,10 +226,18 @@ async fn connections_past_the_limit_are_closed_at_once_without_spinning() {
             "1h",
             "--idle-timeout",
             "1h",
+            "--metrics-listen",
+            &metrics_listen,
         ],
     )
     .await;
     let address = server.address();
+    // The start-up health check's connection must be gone before counting places.
+    assert!(
+        server
+            .wait_for(async || open_connections(metrics_port).await == 0.0)
+            .await
+    );
     let mut held = idle_connections(&address, 20);
     let mut extra = idle_connections(&address, 10);
     assert!(
@@ -312,12 +322,23 @@ async fn silent_and_idle_connections_are_closed_and_new_clients_served() {
 /// `deckmate_connections_timed_out_total{timeout}` as the server reports it now (0 before the
 /// first).
 async fn timed_out(metrics_port: u16, timeout: &str) -> f64 {
+    let series = format!("deckmate_connections_timed_out_total{{timeout=\"{timeout}\"}}");
+    sample(metrics_port, series).await
+}
+
+/// `deckmate_open_connections` as the server reports it now.
+async fn open_connections(metrics_port: u16) -> f64 {
+    sample(metrics_port, "deckmate_open_connections".to_string()).await
+}
+
+/// The value of `series` (name and labels) on the server's metrics page, 0 when absent.
+async fn sample(metrics_port: u16, series: String) -> f64 {
     let page = tokio::task::spawn_blocking(move || scrape(metrics_port))
         .await
         .unwrap();
-    let series = format!("deckmate_connections_timed_out_total{{timeout=\"{timeout}\"}} ");
+    let prefix = format!("{series} ");
     page.lines()
-        .find_map(|line| line.strip_prefix(&series))
+        .find_map(|line| line.strip_prefix(&prefix))
         .map_or(0.0, |value| value.trim().parse().unwrap())
 }
 
