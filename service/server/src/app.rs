@@ -6,7 +6,8 @@
 //! finish. Calls that are still open after `--drain-timeout` are cut.
 //!
 //! Each client connection is closed gracefully (HTTP/2 GOAWAY) once it is older than
-//! `--max-connection-age`, so that clients reconnect and spread over new replicas.
+//! `--max-connection-age`, so that clients reconnect and spread over new replicas. How many
+//! connections may be open and how long they may idle is `crate::connections`'s business.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,6 +21,7 @@ use tonic_health::server::HealthReporter;
 
 use crate::api::{ApiSettings, GameApi};
 use crate::config::{Config, StoreUrl};
+use crate::connections::{self, ConnectionSettings, ServeConnection};
 use crate::protection::calls::{CallGuard, CallLimits};
 use crate::protection::{self, Protection};
 use crate::protocol_errors::ProtocolErrors;
@@ -177,19 +179,43 @@ pub async fn serve_with_store(
     };
 
     let drain_timeout = config.drain_timeout;
-    let server = Server::builder()
+    let settings = ConnectionSettings::from_config(&config);
+    tracing::info!(
+        max_connections = settings.max_connections,
+        idle_timeout = %humantime::format_duration(settings.timeouts.idle),
+        handshake_timeout = %humantime::format_duration(settings.timeouts.handshake),
+        "connection limits"
+    );
+    let router = Server::builder()
         // A connection past its age gets GOAWAY: its calls in flight (open watches included)
         // finish, and the client opens a new connection, possibly to another replica.
         .max_connection_age(config.max_connection_age)
+        .http2_keepalive_interval(Some(connections::KEEPALIVE_INTERVAL))
+        .http2_keepalive_timeout(Some(connections::KEEPALIVE_TIMEOUT))
         .accept_http1(true)
+        // Outermost, so that every request counts as activity on its connection.
+        .layer(connections::ActivityLayer)
         .layer(protection::cors::layer(&config.cors_origins))
         .layer(tonic_web::GrpcWebLayer::new())
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(game_service)
-        // Plain TCP or TLS (`tls.rs`), with Nagle's algorithm off either way.
-        .serve_with_incoming_shutdown(crate::tls::incoming(listener, tls), signal);
+        .add_service(game_service);
+    // Each connection gets a server of its own over the shared routes, so that it can be sent
+    // GOAWAY alone when idle (`crate::connections`).
+    let serve_connection: Arc<ServeConnection> = Arc::new(move |connection, close| {
+        let router = router.clone();
+        Box::pin(async move {
+            let served = router
+                .serve_with_incoming_shutdown(connections::single(connection), close)
+                .await;
+            if let Err(error) = served {
+                tracing::debug!(%error, "serving a connection failed");
+            }
+        })
+    });
+    // Plain TCP or TLS (`tls/`), with Nagle's algorithm off either way.
+    let server = connections::serve(listener, tls, settings, serve_connection, signal);
 
     let drain_deadline = {
         let drained = switch.wait();
@@ -199,8 +225,7 @@ pub async fn serve_with_store(
         }
     };
     tokio::select! {
-        result = server => {
-            result?;
+        () = server => {
             tracing::info!("server stopped");
         }
         () = drain_deadline => {
@@ -453,6 +478,93 @@ mod tests {
             Wire::NotServing
         );
         drop(health);
+        running.server.await.unwrap().unwrap();
+    }
+
+    /// One connection allowed, idle after 300 ms: a call that needs a new connection fails
+    /// while the first is open, which shows whether the first was closed.
+    fn one_short_lived_connection() -> Config {
+        Config {
+            max_connections: Some(1),
+            idle_timeout: Duration::from_millis(300),
+            ..Config::default()
+        }
+    }
+
+    /// Polls `call` every 100 ms until it succeeds; false after a minute.
+    async fn eventually<F: Future<Output = bool>>(mut call: impl FnMut() -> F) -> bool {
+        for _ in 0..600 {
+            if call().await {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        false
+    }
+
+    #[tokio::test]
+    async fn an_idle_connection_is_closed_and_frees_its_place() {
+        let running = start(one_short_lived_connection()).await;
+        let first = channel(running.address).await;
+        let mut games = GameServiceClient::new(first);
+        games
+            .list_variants(pb::ListVariantsRequest {})
+            .await
+            .unwrap();
+        let second = Channel::from_shared(format!("http://{}", running.address))
+            .unwrap()
+            .connect_lazy();
+        let health = HealthClient::new(second);
+        // Refused while the first connection holds the only place, served once it idled out.
+        assert!(
+            eventually(|| {
+                let mut health = health.clone();
+                async move { health.check(HealthCheckRequest::default()).await.is_ok() }
+            })
+            .await,
+            "the idle connection was never closed"
+        );
+        drop((games, health));
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
+    #[tokio::test]
+    async fn an_open_watch_keeps_its_connection_past_the_idle_timeout() {
+        let running = start(one_short_lived_connection()).await;
+        let mut games = GameServiceClient::new(channel(running.address).await);
+        let game = games
+            .create_game(pigeon_chess())
+            .await
+            .unwrap()
+            .into_inner();
+        let mut watch = games
+            .watch(pb::WatchRequest {
+                game_id: game.game_id.clone(),
+                from_version: 0,
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        // Many idle timeouts pass with the stream open and nothing else on the connection.
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        // Still the same connection: a new one would be refused by the limit of one.
+        let view = games
+            .observe(pb::ObserveRequest {
+                game_id: game.game_id,
+            })
+            .await
+            .expect("the connection is still open")
+            .into_inner();
+        assert_eq!(view.version, 0);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(50), watch.message())
+                .await
+                .is_err(),
+            "the watch stream ended"
+        );
+        drop(watch);
+        running.stop.send(()).unwrap();
         running.server.await.unwrap().unwrap();
     }
 

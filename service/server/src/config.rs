@@ -40,6 +40,10 @@ pub const DEFAULT_MAX_WATCHERS_PER_GAME: usize = 64;
 pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default age after which a client connection is asked to close (HTTP/2 GOAWAY).
 pub const DEFAULT_MAX_CONNECTION_AGE: Duration = Duration::from_secs(10 * 60);
+/// The default time a client connection may stay open with no request in flight.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+/// The default time from accepting a connection to its first request.
+pub const DEFAULT_HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Everything the server can be told at startup.
 #[derive(Clone, Debug, PartialEq, Eq, Parser)]
@@ -228,6 +232,32 @@ pub struct Config {
         value_parser = parse_duration
     )]
     pub max_connection_age: Duration,
+
+    /// The most client connections open at once; beyond it a new connection is accepted and
+    /// closed at once, so that the server keeps file descriptors for its store and logs.
+    /// Default: the open-file limit (raised to its hard limit at start-up) minus 64.
+    #[arg(long, env = "DECKMATE_MAX_CONNECTIONS", value_parser = parse_at_least_one)]
+    pub max_connections: Option<usize>,
+
+    /// How long a client connection may stay open with no request in flight (an open Watch
+    /// counts as one), such as `5m`; then it is closed, gracefully with HTTP/2 GOAWAY.
+    #[arg(
+        long,
+        env = "DECKMATE_IDLE_TIMEOUT",
+        default_value = "5m",
+        value_parser = parse_duration
+    )]
+    pub idle_timeout: Duration,
+
+    /// How long a new connection may take from being accepted to its first request (TLS
+    /// handshake and HTTP/2 preface included), such as `10s`; then it is closed.
+    #[arg(
+        long,
+        env = "DECKMATE_HANDSHAKE_TIMEOUT",
+        default_value = "10s",
+        value_parser = parse_duration
+    )]
+    pub handshake_timeout: Duration,
 }
 
 impl Default for Config {
@@ -263,6 +293,9 @@ impl Default for Config {
             cors_origins: CorsOrigins::Any,
             drain_timeout: DEFAULT_DRAIN_TIMEOUT,
             max_connection_age: DEFAULT_MAX_CONNECTION_AGE,
+            max_connections: None,
+            idle_timeout: DEFAULT_IDLE_TIMEOUT,
+            handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
         }
     }
 }
@@ -462,8 +495,17 @@ mod tests {
             "5s",
             "--max-connection-age",
             "2m",
+            "--max-connections",
+            "300",
+            "--idle-timeout",
+            "90s",
+            "--handshake-timeout",
+            "3s",
         ])
         .unwrap();
+        assert_eq!(config.max_connections, Some(300));
+        assert_eq!(config.idle_timeout, Duration::from_secs(90));
+        assert_eq!(config.handshake_timeout, Duration::from_secs(3));
         assert_eq!(config.drain_timeout, Duration::from_secs(5));
         assert_eq!(config.max_connection_age, Duration::from_secs(120));
         assert_eq!(config.max_call_time, Duration::from_secs(3));
@@ -598,6 +640,9 @@ mod tests {
         for (id, variable) in [
             ("drain_timeout", "DECKMATE_DRAIN_TIMEOUT"),
             ("max_connection_age", "DECKMATE_MAX_CONNECTION_AGE"),
+            ("max_connections", "DECKMATE_MAX_CONNECTIONS"),
+            ("idle_timeout", "DECKMATE_IDLE_TIMEOUT"),
+            ("handshake_timeout", "DECKMATE_HANDSHAKE_TIMEOUT"),
         ] {
             let arg = command
                 .get_arguments()
@@ -608,7 +653,16 @@ mod tests {
         let config = parse_without_env(&["deckmate-server"]).unwrap();
         assert_eq!(config.drain_timeout, Duration::from_secs(30));
         assert_eq!(config.max_connection_age, Duration::from_secs(600));
-        for flag in ["--drain-timeout", "--max-connection-age"] {
+        assert_eq!(config.max_connections, None);
+        assert_eq!(config.idle_timeout, Duration::from_secs(300));
+        assert_eq!(config.handshake_timeout, Duration::from_secs(10));
+        for flag in [
+            "--drain-timeout",
+            "--max-connection-age",
+            "--max-connections",
+            "--idle-timeout",
+            "--handshake-timeout",
+        ] {
             let error = parse_without_env(&["deckmate-server", flag, "0s"]).unwrap_err();
             assert!(error.to_string().contains(flag), "{error}");
         }

@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod cli;
 pub mod codec;
 pub mod config;
+pub mod connections;
 pub mod error;
 pub mod health_check;
 pub mod live;

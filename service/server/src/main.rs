@@ -9,7 +9,7 @@ use clap::Parser;
 use deckmate_server::cli::{self, Cli, Command};
 use deckmate_server::config::Config;
 use deckmate_server::store::instrumented::InstrumentedStore;
-use deckmate_server::{app, health_check, monitoring, otel, shutdown, telemetry};
+use deckmate_server::{app, connections, health_check, monitoring, otel, shutdown, telemetry};
 use tokio::net::TcpListener;
 
 /// With the `mimalloc` feature, the server allocates with mimalloc (docs/PERFORMANCE.md,
@@ -70,6 +70,18 @@ async fn main() -> ExitCode {
 }
 
 async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    // Every client connection takes a file descriptor: allow as many as the hard limit does.
+    match connections::raise_open_file_limit() {
+        Ok(limit) => tracing::info!(
+            open_file_limit = limit,
+            "open-file limit raised to its hard limit"
+        ),
+        Err(error) => tracing::warn!(
+            %error,
+            open_file_limit = ?connections::open_file_limit(),
+            "cannot raise the open-file limit"
+        ),
+    }
     // Open the store before binding, so that a bad store fails before clients can connect.
     let mut store = app::open_store(&config)?;
     if let Some(address) = config.metrics_listen {

@@ -38,6 +38,12 @@ pub const IDEMPOTENT_REPLAYS: &str = "deckmate_idempotent_replays_total";
 pub const LIMIT_REJECTIONS: &str = "deckmate_limit_rejections_total";
 /// How long each session store operation took, by `op` (the store method).
 pub const STORE_DURATION: &str = "deckmate_store_duration_seconds";
+/// Client connections open now.
+pub const OPEN_CONNECTIONS: &str = "deckmate_open_connections";
+/// Connections closed at once because `--max-connections` were open.
+pub const CONNECTIONS_REFUSED: &str = "deckmate_connections_refused_total";
+/// Connections closed by a timeout, by `timeout` (`idle` or `handshake`).
+pub const CONNECTIONS_TIMED_OUT: &str = "deckmate_connections_timed_out_total";
 /// Always 1, labelled with the server's `version`.
 pub const BUILD_INFO: &str = "deckmate_build_info";
 
@@ -129,6 +135,7 @@ pub fn install(address: SocketAddr) -> Result<(), BuildError> {
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
     // Present from the first scrape, before any stream opened.
     gauge!(WATCHERS).set(0.0);
+    gauge!(OPEN_CONNECTIONS).set(0.0);
     Ok(())
 }
 
@@ -169,6 +176,15 @@ fn describe() {
         "Repeated request ids answered from the stored response"
     );
     metrics::describe_counter!(LIMIT_REJECTIONS, "Requests refused by a limit, by limit");
+    metrics::describe_gauge!(OPEN_CONNECTIONS, "Client connections open on this server");
+    metrics::describe_counter!(
+        CONNECTIONS_REFUSED,
+        "Connections closed at once because the connection limit was reached"
+    );
+    metrics::describe_counter!(
+        CONNECTIONS_TIMED_OUT,
+        "Connections closed by the idle or handshake timeout, by timeout"
+    );
     metrics::describe_gauge!(BUILD_INFO, "Always 1; the version label names the build");
 }
 
@@ -224,6 +240,26 @@ pub fn watch_opened() {
 pub fn watch_closed(lifetime: Duration) {
     gauge!(WATCHERS).decrement(1.0);
     histogram!(WATCH_STREAM).record(lifetime.as_secs_f64());
+}
+
+/// Records a client connection opening.
+pub fn connection_opened() {
+    gauge!(OPEN_CONNECTIONS).increment(1.0);
+}
+
+/// Records a client connection closing.
+pub fn connection_closed() {
+    gauge!(OPEN_CONNECTIONS).decrement(1.0);
+}
+
+/// Records a connection closed at once by the connection limit.
+pub fn connection_refused() {
+    counter!(CONNECTIONS_REFUSED).increment(1);
+}
+
+/// Records a connection closed by the `timeout` that names it (`idle` or `handshake`).
+pub fn connection_timed_out(timeout: &'static str) {
+    counter!(CONNECTIONS_TIMED_OUT, "timeout" => timeout).increment(1);
 }
 
 /// The gRPC code's name as the gRPC specification writes it (`OK`, `INVALID_ARGUMENT`, ...).

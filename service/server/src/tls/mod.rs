@@ -4,17 +4,16 @@
 //!
 //! * [`ServerTls`] holds the certificate, key and optional client CA read from PEM files, and
 //!   re-reads them on SIGHUP; a reload that fails keeps the previous ones.
-//! * [`incoming`] turns the listener into the stream of connections tonic serves: plain TCP, or
-//!   TLS handshakes run beside the accept loop, each bounded by [`HANDSHAKE_TIMEOUT`], so a slow
-//!   or failed handshake never holds up other clients.
+//! * [`ServerTls::handshake`] runs one client's handshake, in the task of its connection
+//!   (`crate::connections`), bounded by `--handshake-timeout`, so a slow or failed handshake
+//!   never holds up other clients.
 //! * [`read_pem_file`] also reads the private CA that `--redis-ca-cert` names for `rediss://`.
 
 mod connection;
 mod files;
-mod incoming;
+mod handshake;
 
 use std::sync::{Arc, PoisonError, RwLock};
-use std::time::Duration;
 
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::ServerConfig;
@@ -23,11 +22,7 @@ use crate::config::Config;
 
 pub use self::connection::Connection;
 pub use self::files::{TlsError, read_pem_file};
-pub use self::incoming::{Incoming, incoming};
-
-/// The longest a client may take to complete its TLS handshake before the connection is
-/// dropped.
-pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+pub use self::handshake::HangupReloader;
 
 /// The application protocols offered in the handshake: HTTP/2 for gRPC, HTTP/1.1 for gRPC-Web
 /// from browsers and proxies that speak only HTTP/1.1.
