@@ -221,9 +221,11 @@ impl<G: Game> Table<G> {
         }
     }
 
-    /// The game actions `seat` may take now.
+    /// The game actions `seat` may take now; none for a seat number beyond the table's seats.
     pub fn legal_actions(&self, seat: Seat) -> Vec<G::Action> {
-        if self.ended.is_some() {
+        // Games index their per-seat arrays by seat: a seat the table does not have is answered
+        // here rather than passed on.
+        if self.ended.is_some() || seat.index() >= self.seat_count() {
             Vec::new()
         } else {
             G::legal_actions(&self.state, seat)

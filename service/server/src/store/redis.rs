@@ -77,6 +77,44 @@ pub const DEFAULT_NAMESPACE: &str = "deckmate";
 /// The default deadline of one Redis call.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 
+/// Reads a game's stored record as [`RedisStore`] does: `format` and `version` are the fields
+/// of the game's hash, `record` its record bytes and `log` its log list (format 2; empty in
+/// format 1). Malformed input of any kind is [`StoreError::Corrupt`], never a panic. Public for
+/// tools and the `decode_record` fuzz target (docs/RELIABILITY.md, "Fuzzing").
+pub fn decode_stored_record(
+    id: &str,
+    format: u32,
+    version: u64,
+    record: &[u8],
+    log: &[Vec<u8>],
+) -> Result<GameRecord, StoreError> {
+    decode_record(id, format, version, record, LogItems::all(log), None)
+}
+
+/// The bytes [`RedisStore`] stores for `record` in `format` (one of [`RECORD_FORMATS`]): the
+/// record bytes, and in format 2 the log list apart (empty in format 1). The inverse of
+/// [`decode_stored_record`]; public for the same tools.
+pub fn encode_stored_record(
+    record: &GameRecord,
+    format: u32,
+) -> Result<(Vec<u8>, Vec<Vec<u8>>), StoreError> {
+    let bytes = encode_record(record, format)?;
+    let log = if format == RECORD_FORMAT_ONE {
+        Vec::new()
+    } else {
+        record.game.encode_entries(0).map_err(|error| {
+            StoreError::Corrupt(format!("encoding game {}: {error:?}", record.id))
+        })?
+    };
+    Ok((bytes, log))
+}
+
+/// Reads a remembered CreateGame answer as [`RedisStore`] does; malformed bytes are
+/// [`StoreError::Corrupt`]. Public for the `decode_record` fuzz target.
+pub fn decode_stored_create(bytes: &[u8]) -> Result<SealedCreate, StoreError> {
+    decode_create(bytes)
+}
+
 /// The longest lifetime the store gives anything (about 100 years), so that expiry times stay
 /// exact in Lua numbers and within what Redis accepts.
 const MAX_LIFETIME: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);

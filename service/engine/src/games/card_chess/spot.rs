@@ -75,6 +75,8 @@ impl fmt::Display for BoardRank {
 
 /// One spot of the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+// Decoding checks the index, so that a stored or received spot is always on the board.
+#[serde(try_from = "u8", into = "u8")]
 pub struct Spot(u8);
 
 impl Spot {
@@ -164,6 +166,23 @@ impl FromStr for Spot {
             _ => return Err(BadSpot),
         };
         Spot::new(rank, file).ok_or(BadSpot)
+    }
+}
+
+impl TryFrom<u8> for Spot {
+    type Error = String;
+    fn try_from(index: u8) -> Result<Spot, String> {
+        if index < SPOTS as u8 {
+            Ok(Spot(index))
+        } else {
+            Err(format!("spot index {index} is off the board"))
+        }
+    }
+}
+
+impl From<Spot> for u8 {
+    fn from(spot: Spot) -> u8 {
+        spot.0
     }
 }
 

@@ -18,6 +18,8 @@ pub const ROWS: u8 = 4;
 /// One spot of the grid. Row 1 is seat 0's back row, row 2 its front row, row 3 seat 1's front
 /// row and row 4 seat 1's back row (§1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+// Decoding checks the index, so that a stored or received spot is always on the board.
+#[serde(try_from = "u8", into = "u8")]
 pub struct Spot(u8);
 
 impl Spot {
@@ -89,6 +91,23 @@ impl FromStr for Spot {
             }
             _ => Err(BadSpot),
         }
+    }
+}
+
+impl TryFrom<u8> for Spot {
+    type Error = String;
+    fn try_from(index: u8) -> Result<Spot, String> {
+        if index < COLUMNS * ROWS {
+            Ok(Spot(index))
+        } else {
+            Err(format!("spot index {index} is off the board"))
+        }
+    }
+}
+
+impl From<Spot> for u8 {
+    fn from(spot: Spot) -> u8 {
+        spot.0
     }
 }
 
