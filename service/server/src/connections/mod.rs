@@ -1,16 +1,16 @@
 //! Client connections (docs/OPERATIONS.md, "Connections"): the accept loop and what bounds
 //! each connection.
 //!
-//! * At most `--max-connections` are open at once ([`limit`]). Beyond it a new connection is
+//! * At most `--max-connections` are open at once (`limit.rs`). Beyond it a new connection is
 //!   accepted and closed at once rather than left in the listen backlog: the client learns
 //!   straight away and can retry (another replica, through its load balancer) instead of
 //!   waiting for its connect timeout, and the server keeps file descriptors for its store and
 //!   logs.
 //! * A failed accept (EMFILE, ENFILE, ...) pauses accepting, 50 ms doubling to 1 s
-//!   ([`backoff`]), instead of retrying in a loop that spins a core.
+//!   (`backoff.rs`), instead of retrying in a loop that spins a core.
 //! * A connection that has not completed a request within `--handshake-timeout` of its accept
 //!   (TLS handshake and HTTP/2 preface included) is closed; one with no request in flight for
-//!   `--idle-timeout` is closed gracefully (HTTP/2 GOAWAY) ([`activity`]).
+//!   `--idle-timeout` is closed gracefully (HTTP/2 GOAWAY) (`activity.rs`).
 //! * HTTP/2 keepalive pings every [`KEEPALIVE_INTERVAL`] drop a peer that does not answer
 //!   within [`KEEPALIVE_TIMEOUT`].
 //!
