@@ -55,6 +55,12 @@ pub struct CommonArgs {
     /// Concurrent workers, each with at most one request in flight.
     #[arg(long, default_value_t = 32)]
     pub in_flight: usize,
+    /// Open loop: start the scenario's calls at this rate, such as `500/s`, spread over the
+    /// workers whatever the latency (which then counts from each call's scheduled start; keep
+    /// `--in-flight` above rate × latency). Without it workers call back to back. The baseline
+    /// phase is never paced.
+    #[arg(long, value_name = "N/s", value_parser = crate::pacer::parse_rate)]
+    pub rate: Option<u32>,
     /// Measured time, such as `20s` or `2m` (default 10s, or until `--games` when given).
     #[arg(long, value_parser = parse_duration)]
     pub duration: Option<Duration>,
@@ -245,6 +251,7 @@ impl Cli {
             progress: (!common.quiet).then_some(common.progress_interval),
             server_pids: common.server_pid,
             redis_urls: common.redis_url,
+            rate: common.rate,
         };
         Ok(Invocation {
             scenario,
@@ -338,6 +345,8 @@ mod tests {
             "4242",
             "--redis-url",
             "redis://127.0.0.1:6379",
+            "--rate",
+            "250/s",
         ])
         .unwrap();
         assert_eq!(
@@ -353,6 +362,7 @@ mod tests {
         assert_eq!(options.targets, ["127.0.0.1:6000"]);
         assert_eq!(options.server_pids, [4242]);
         assert_eq!(options.redis_urls, ["redis://127.0.0.1:6379"]);
+        assert_eq!(options.rate, Some(250));
         assert_eq!((options.connections, options.in_flight), (2, 8));
         assert_eq!(options.duration, None, "a game count alone has no deadline");
         assert_eq!(options.warmup, Duration::ZERO);

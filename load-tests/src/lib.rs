@@ -34,6 +34,7 @@ mod driver;
 pub mod errors;
 mod meters;
 mod options;
+mod pacer;
 mod phase;
 mod plan;
 mod progress;
@@ -140,8 +141,9 @@ pub async fn run(
         }
         None => None,
     };
-    let spec = |name: &'static str, duration| PhaseSpec {
+    let spec = |name: &'static str, duration, rate| PhaseSpec {
         name,
+        rate,
         workers: options.in_flight,
         warmup: options.warmup,
         duration,
@@ -155,13 +157,15 @@ pub async fn run(
     let runs_baseline =
         !matches!(scenario, Scenario::Baseline) && !options.baseline_duration.is_zero();
     let baseline = if runs_baseline {
-        let baseline_spec = spec("baseline", Some(options.baseline_duration));
+        // The baseline runs back to back whatever `--rate` says: it is the reference of the
+        // ratios, the server's unpaced capacity.
+        let baseline_spec = spec("baseline", Some(options.baseline_duration), None);
         Some(scenario::baseline::run(&baseline_spec, &connections, stop).await)
     } else {
         None
     };
 
-    let main_spec = spec(scenario.name(), options.duration);
+    let main_spec = spec(scenario.name(), options.duration, options.rate);
     let planned = || plan.clone().expect("every game scenario has a plan");
     let result = match scenario {
         Scenario::Play(_) => scenario::play::run(&main_spec, &connections, stop, planned()).await,
@@ -199,6 +203,7 @@ pub async fn run(
             targets,
             connections: options.connections,
             in_flight: options.in_flight,
+            rate_per_s: options.rate,
             warmup_s: options.warmup.as_secs_f64(),
             duration_s: options.duration.map(|duration| duration.as_secs_f64()),
             baseline_duration_s: if runs_baseline {

@@ -44,6 +44,10 @@ pub struct LoadOptions {
     pub server_pids: Vec<u32>,
     /// Redis nodes whose command time and traffic are measured over each window.
     pub redis_urls: Vec<String>,
+    /// Open loop: the scenario's calls start at this many a second, spread evenly over its
+    /// workers, whatever their latency (latency counts from each call's scheduled start);
+    /// `None` calls back to back (closed loop). The baseline phase is never paced.
+    pub rate: Option<u32>,
 }
 
 impl Default for LoadOptions {
@@ -62,6 +66,7 @@ impl Default for LoadOptions {
             progress: Some(Duration::from_secs(1)),
             server_pids: Vec::new(),
             redis_urls: Vec::new(),
+            rate: None,
         }
     }
 }

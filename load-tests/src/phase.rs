@@ -19,6 +19,7 @@ use crate::clock::{StopSignal, Window};
 use crate::connect::{Connections, WorkerConnections};
 use crate::errors::{ClientFault, ExpectedErrors};
 use crate::meters::{ExternalMeters, ExternalUsage};
+use crate::pacer::Pacer;
 use crate::progress;
 use crate::recorder::{LiveCounters, Recorder, Shared, Tally};
 
@@ -43,6 +44,8 @@ pub(crate) struct PhaseSpec {
     pub(crate) progress: Option<Duration>,
     /// The meters read at the opening and the closing of the window.
     pub(crate) meters: Arc<ExternalMeters>,
+    /// Calls a second on an open-loop schedule (`--rate`); `None` calls back to back.
+    pub(crate) rate: Option<u32>,
 }
 
 /// What a worker is given.
@@ -91,6 +94,7 @@ where
         expected: spec.expected.clone(),
         stop: stop.clone(),
         max_errors: spec.max_errors,
+        pacer: spec.rate.map(Pacer::new),
     });
     let mut tally = Tally::default();
     // A recorder for failures of the phase itself (a panicked worker).

@@ -2,6 +2,7 @@
 //! watch deliveries), kept locally so that workers never contend on a lock, and merged into the
 //! phase's [`Tally`] when they finish. Live totals for the progress line go to shared atomics.
 
+use crate::pacer::Pacer;
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;
@@ -81,6 +82,8 @@ pub(crate) struct Shared {
     pub(crate) stop: StopSignal,
     /// Unexpected errors after which the whole run stops.
     pub(crate) max_errors: u64,
+    /// The open-loop schedule of measured calls (`--rate`); `None` for back-to-back calls.
+    pub(crate) pacer: Option<Pacer>,
 }
 
 /// Actions and finished games of one variant.
@@ -192,13 +195,22 @@ impl Recorder {
         self.window.is_none_or(|window| window.is_warming_up(now))
     }
 
+    /// When the next call starts: now, or, under `--rate` once the phase is measured (warm-up
+    /// included), at its slot of the schedule, waited for. Latency counts from this time.
+    async fn start_call(&self) -> Instant {
+        match (&self.shared.pacer, self.window) {
+            (Some(pacer), Some(_)) => pacer.wait().await,
+            _ => Instant::now(),
+        }
+    }
+
     /// Runs an SDK call, recording its latency or its error.
     pub(crate) async fn sdk<T>(
         &mut self,
         method: Method,
         call: impl Future<Output = Result<T, deckmate::Error>>,
     ) -> Option<T> {
-        let started = Instant::now();
+        let started = self.start_call().await;
         match call.await {
             Ok(value) => {
                 self.succeeded(method, started, Instant::now());
@@ -217,7 +229,7 @@ impl Recorder {
         method: Method,
         call: impl Future<Output = Result<T, tonic::Status>>,
     ) -> Option<T> {
-        let started = Instant::now();
+        let started = self.start_call().await;
         match call.await {
             Ok(value) => {
                 self.succeeded(method, started, Instant::now());
@@ -316,6 +328,7 @@ mod tests {
             expected,
             stop: StopSignal::new(),
             max_errors,
+            pacer: None,
         })
     }
 

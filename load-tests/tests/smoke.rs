@@ -89,6 +89,7 @@ fn options(server: &Server) -> LoadOptions {
         progress: None,
         server_pids: Vec::new(),
         redis_urls: Vec::new(),
+        rate: None,
     }
 }
 
@@ -253,6 +254,40 @@ async fn act_plays_pre_created_games_for_a_short_time() {
     // Without a warm-up, every accepted action of the window is a measured Act call.
     let acts = result.method(Method::Act).expect("Act was measured");
     assert_eq!(acts.latency.count, result.actions, "{report}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_open_loop_run_never_calls_faster_than_its_rate() {
+    let server = Server::start().await;
+    const RATE: u32 = 40;
+    let window = Duration::from_secs(2);
+    let options = LoadOptions {
+        duration: Some(window),
+        in_flight: 8,
+        rate: Some(RATE),
+        ..options(&server)
+    };
+    let scenario = Scenario::Act(ActScenario {
+        variants: VariantSelection::All,
+        seats: 0,
+        games_per_worker: 1,
+    });
+    let report = run_clean(scenario, &options).await;
+    let calls = report.result.calls;
+    // The schedule starts with the window (no warm-up): at most one call per slot in it, plus
+    // the calls of the slot at its edge.
+    let slots = u64::from(RATE) * window.as_secs() + 1;
+    assert!(
+        calls <= slots,
+        "{calls} calls in {window:?} at {RATE}/s: {report}"
+    );
+    assert!(calls > 0, "{report}");
+    assert_eq!(report.settings.rate_per_s, Some(RATE));
+    assert!(
+        report.to_string().contains("open loop: 40 calls/s"),
+        "{report}"
+    );
     server.stop().await;
 }
 

@@ -297,6 +297,8 @@ pub struct Settings {
     pub connections: usize,
     /// Concurrent workers, each with one request in flight at most.
     pub in_flight: usize,
+    /// Open loop: the scenario's calls a second (`--rate`); `None`: back to back.
+    pub rate_per_s: Option<u32>,
     /// Warm-up before each phase, in seconds.
     pub warmup_s: f64,
     /// Requested measured time of the scenario, in seconds (`None`: until the game count).
@@ -378,6 +380,7 @@ mod tests {
             expected,
             stop: StopSignal::new(),
             max_errors: 1000,
+            pacer: None,
         });
         let start = Instant::now();
         let window = Window::new(start, Duration::ZERO, Some(Duration::from_secs(60)));

@@ -17,6 +17,12 @@ impl Display for RunReport {
             settings.in_flight,
             settings.seed
         )?;
+        if let Some(rate) = settings.rate_per_s {
+            writeln!(
+                f,
+                "open loop: {rate} calls/s (latency from each call's scheduled start)"
+            )?;
+        }
         if !settings.server_pids.is_empty() {
             let pids: Vec<String> = settings.server_pids.iter().map(u32::to_string).collect();
             writeln!(f, "server processes: {}", pids.join(", "))?;
@@ -314,6 +320,7 @@ mod tests {
                 targets: vec!["http://127.0.0.1:50051".into()],
                 connections: 2,
                 in_flight: 8,
+                rate_per_s: None,
                 warmup_s: 1.0,
                 duration_s: Some(2.0),
                 baseline_duration_s: 2.0,
