@@ -10,10 +10,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::acknowledged::{Acknowledged, assert_in_histories};
 use crate::common::Picker;
 use crate::redis_replicas::{redis_url, require_redis, through};
 use crate::server::TestServer;
-use deckmate::{ActOptions, CreateOptions, Error, Game, RetryPolicy, meta_action, pb};
+use deckmate::{ActOptions, CreateOptions, Error, Game, RetryPolicy, pb};
 use tonic_types::StatusExt;
 
 /// Games played at once, one player task each.
@@ -22,9 +23,6 @@ const PLAYERS: usize = 8;
 const DRAIN: Duration = Duration::from_secs(3);
 /// How long the load runs before the signal.
 const LOAD_BEFORE_SIGNAL: Duration = Duration::from_millis(1_500);
-
-/// An action the server acknowledged: the version it made, the seat and the action.
-type Acknowledged = (u64, u32, pb::Action);
 
 /// Plays random actions on `game` until it ends, a call fails or `stop` is set; returns what was
 /// acknowledged and the error that ended the play, if any.
@@ -155,26 +153,5 @@ async fn sigterm_under_load_drains_cleanly_and_loses_no_acknowledged_action() {
 
     // Another replica on the same Redis has every acknowledged action.
     let other = TestServer::start_with(&store).await;
-    let other_client = other.client().await;
-    for (game, played) in games.iter().zip(&acknowledged) {
-        let game = through(&other_client, game);
-        let view = game.seats[0].observe().await.expect("the game is there");
-        if view.status() != pb::GameStatus::Finished {
-            // Histories list actions once a game is over.
-            game.seats[0]
-                .act(meta_action(pb::MetaActionKind::Resign))
-                .await
-                .expect("resign");
-        }
-        let history = game.seats[0].history().await.expect("history");
-        for (version, seat, action) in played {
-            let listed = history
-                .actions
-                .iter()
-                .find(|entry| entry.version == *version)
-                .unwrap_or_else(|| panic!("acknowledged version {version} is missing"));
-            assert_eq!(listed.seat, *seat, "version {version}");
-            assert_eq!(listed.action.as_ref(), Some(action), "version {version}");
-        }
-    }
+    assert_in_histories(&other.client().await, &games, &acknowledged).await;
 }
