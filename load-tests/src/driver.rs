@@ -225,8 +225,8 @@ impl GameInPlay {
             sent.mark(expected + 1, Instant::now());
         }
         let handle = &self.game.seats[seat];
-        let Some(response) = recorder
-            .sdk(
+        let Some((response, answered)) = recorder
+            .sdk_answered(
                 Method::Act,
                 handle.act_with(action.clone(), ActOptions::expecting(expected)),
             )
@@ -234,7 +234,6 @@ impl GameInPlay {
         else {
             return Step::Failed;
         };
-        let answered = Instant::now();
         if response.version != expected + 1 {
             recorder.fault(ClientFault::VersionSkew);
             return Step::Failed;

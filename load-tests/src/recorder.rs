@@ -210,11 +210,25 @@ impl Recorder {
         method: Method,
         call: impl Future<Output = Result<T, deckmate::Error>>,
     ) -> Option<T> {
+        self.sdk_answered(method, call)
+            .await
+            .map(|(value, _)| value)
+    }
+
+    /// Runs an SDK call like [`Recorder::sdk`], also returning when it was answered: the
+    /// instant its latency was recorded at, so that what the answer counts (an action) falls
+    /// in the same window as the call.
+    pub(crate) async fn sdk_answered<T>(
+        &mut self,
+        method: Method,
+        call: impl Future<Output = Result<T, deckmate::Error>>,
+    ) -> Option<(T, Instant)> {
         let started = self.start_call().await;
         match call.await {
             Ok(value) => {
-                self.succeeded(method, started, Instant::now());
-                Some(value)
+                let answered = Instant::now();
+                self.succeeded(method, started, answered);
+                Some((value, answered))
             }
             Err(error) => {
                 self.failed(ErrorKey::from_sdk(&error));
