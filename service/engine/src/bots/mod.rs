@@ -88,9 +88,9 @@ pub struct Budget {
 
 impl Budget {
     /// The budget the server uses for `level`: nothing for Random and Greedy (they do not
-    /// search); for Search 12 sampled states of 160 playouts each, which beats Greedy in every
-    /// game where skill decides (docs/BOTS.md, "Arena results") and takes a few tens of
-    /// milliseconds a move in a release build on one core.
+    /// search); for Search 8 sampled states of 64 playouts each, which beats Greedy in every
+    /// game (docs/BOTS.md, "Arena results") and takes well under a tenth of a second a move in
+    /// a release build on one core.
     pub fn standard(level: BotLevel) -> Budget {
         match level {
             BotLevel::Random | BotLevel::Greedy => Budget {
@@ -98,8 +98,8 @@ impl Budget {
                 playouts: 0,
             },
             BotLevel::Search => Budget {
-                determinizations: 12,
-                playouts: 160,
+                determinizations: 8,
+                playouts: 64,
             },
         }
     }
