@@ -1,7 +1,7 @@
 //! [`super::BotLevel::Search`]: determinized information-set search.
 //!
 //! For each of `budget.determinizations` sampled hidden states, every candidate action is
-//! applied once and scored one step ahead (a prior worth one playout), then
+//! applied once and scored one step ahead (a prior worth [`PRIOR_WEIGHT`] playouts), then
 //! `budget.playouts` playouts are spread over the candidates by UCB1. Each sampled state gives
 //! every candidate its average value; the averages are summed over the samples and the best sum
 //! is played.
@@ -19,8 +19,13 @@ use crate::game::Game;
 use crate::rng::GameRng;
 
 /// UCB1's exploration constant, for values in `[0, 1]`: below the textbook √2 because playouts
-/// are few and the prior already tried every candidate once.
+/// are few and the prior already scored every candidate.
 const EXPLORATION: f64 = 0.7;
+
+/// How many playouts the one-step score of a candidate counts for. With many candidates each
+/// gets only a few playouts, and noisy playouts alone would throw away the exact one-step
+/// comparison that makes Greedy strong; playouts still overrule it where they agree.
+const PRIOR_WEIGHT: u32 = 3;
 
 /// Running totals of one candidate in one sampled state.
 #[derive(Clone, Copy, Default)]
@@ -64,19 +69,19 @@ pub(super) fn choose<G: Game>(
                     return Some(actions.swap_remove(index));
                 }
                 arms[index] = Arm {
-                    sum: *score,
-                    count: 1,
+                    sum: f64::from(PRIOR_WEIGHT) * *score,
+                    count: PRIOR_WEIGHT,
                 };
             }
             children.push(child.map(|(next, _)| next));
         }
         let mut stopped = false;
-        for played in 0..budget.playouts {
+        for _ in 0..budget.playouts {
             if stop() {
                 stopped = true;
                 break;
             }
-            let index = select(&arms, &children, played);
+            let index = select(&arms, &children);
             let Some(child) = &children[index] else {
                 break;
             };
@@ -101,9 +106,9 @@ pub(super) fn choose<G: Game>(
 }
 
 /// The candidate UCB1 plays next: highest mean plus exploration bonus, among those that apply.
-/// `played` playouts have been spent; each arm holds its prior plus its playouts.
-fn select<S>(arms: &[Arm], children: &[Option<S>], played: u32) -> usize {
-    let total = f64::from(played + arms.len() as u32).ln();
+/// Each arm's count includes its prior's weight, and so does the total.
+fn select<S>(arms: &[Arm], children: &[Option<S>]) -> usize {
+    let total = f64::from(arms.iter().map(|arm| arm.count).sum::<u32>().max(1)).ln();
     let mut best = (0, f64::NEG_INFINITY);
     for (index, arm) in arms.iter().enumerate() {
         if children[index].is_none() {
