@@ -190,6 +190,18 @@ pub trait Game: 'static {
     /// (other hands, face-down cards, deck order, secret choices) is redrawn at random from what
     /// is consistent with its observation. Used by the no-leak test and by bots.
     fn resample(state: &Self::State, viewer: Viewer, rng: &mut GameRng) -> Self::State;
+
+    /// How good `state` is for `seat`, in `[0, 1]`: 1 is won, 0 lost, 1/2 even. Bots score
+    /// positions with it (`crate::bots`), inside playouts, so it must be cheap. It may read the
+    /// whole state: bots only ever call it on states they sampled themselves with
+    /// [`Game::resample`], never on the true one.
+    ///
+    /// The default knows nothing of the game: once it is over, 1 for a winning seat, 0 for a
+    /// losing one and 1/2 for a draw ([`crate::bots::outcome_score`]); 1/2 while it runs. Every
+    /// hosted game overrides it with an estimate from its rules.
+    fn evaluate(state: &Self::State, seat: Seat) -> f32 {
+        Self::outcome(state).map_or(0.5, |outcome| crate::bots::outcome_score(&outcome, seat))
+    }
 }
 
 /// Why a game could not be created.

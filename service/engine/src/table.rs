@@ -187,6 +187,17 @@ impl<G: Game> Table<G> {
         }
     }
 
+    /// This table with its game state replaced by `state` and everything else (edition, draw
+    /// offer, an ended game) kept: for tests that put a resampled state in place of the true one
+    /// (the bots' no-peek test), not for play.
+    #[doc(hidden)]
+    pub fn with_state(&self, state: G::State) -> Self {
+        Table {
+            state,
+            ..self.clone()
+        }
+    }
+
     /// The rules edition the game was dealt under.
     pub fn edition(&self) -> Edition {
         self.edition

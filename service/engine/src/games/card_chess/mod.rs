@@ -62,6 +62,7 @@
 mod action;
 mod capture;
 mod config;
+mod evaluation;
 mod event;
 mod movement;
 mod observation;
@@ -86,7 +87,7 @@ use std::ops::RangeInclusive;
 
 use crate::game::Game;
 use crate::games::common;
-use crate::seat::Viewer;
+use crate::seat::{Seat, Viewer};
 
 /// Card Chess: a 5 × 5 board of face-down playing cards (docs/rules/card_chess.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -101,6 +102,10 @@ impl Game for CardChess {
     const SEATS: RangeInclusive<usize> = state::SEATS..=state::SEATS;
 
     common::game_layout!(turn);
+
+    fn evaluate(state: &State, seat: Seat) -> f32 {
+        evaluation::evaluate(state, seat)
+    }
 
     /// §8.18: the turns completed so far. A turn ends only after its action has fully resolved,
     /// including the replacement choice after a capture, and the next turn begins at that very

@@ -11,6 +11,9 @@
 //! card of its colour. Deals breaking that are redrawn; should that keep failing, one card of
 //! that colour is swapped into the hand from the rest of the pool (the true state proves that
 //! the pool holds one).
+//!
+//! The pool is sorted before it is shuffled, so the result depends only on what the viewer sees
+//! and on the generator: resampling a resample with the same generator gives the same state.
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -44,6 +47,9 @@ pub(crate) fn resample(state: &State, viewer: Viewer, rng: &mut GameRng) -> Stat
         pool.extend(state.hand(*seat).iter().copied());
     }
     pool.extend(state.draw_pile.iter().copied());
+    // Canonical order first, so the deal depends on the pool's cards and the generator only,
+    // never on where the hidden cards really lie (a bot resampling a resample gets the same).
+    pool.sort_unstable();
 
     // Only a hidden hand of the seat to act in a running game is constrained.
     let constrained = (state.outcome.is_none()

@@ -51,6 +51,7 @@ mod card;
 mod config;
 mod deck;
 mod end;
+mod evaluation;
 mod event;
 mod moves;
 mod observation;
@@ -96,6 +97,10 @@ impl Game for Chuno {
     const SEATS: RangeInclusive<usize> = state::SEATS..=state::SEATS;
 
     common::game_layout!(turn);
+
+    fn evaluate(state: &State, seat: Seat) -> f32 {
+        evaluation::evaluate(state, seat)
+    }
 
     /// §9.15: the turn in progress, from 1; a turn given back by a skip is a new turn.
     fn turn_number(state: &State) -> u32 {

@@ -6,6 +6,9 @@
 //! size. Everything public (board, discard pile, counters, calls) stays. The pool is exactly what
 //! the observation allows; inferences from past plays (a Wild Draw Four says its player then
 //! held no card of the active colour) are not kept.
+//!
+//! The pool is sorted before it is shuffled, so the result depends only on what the viewer sees
+//! and on the generator: resampling a resample with the same generator gives the same state.
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -26,6 +29,9 @@ pub(crate) fn resample(state: &State, viewer: Viewer, rng: &mut GameRng) -> Stat
     for index in &hidden {
         pool.append(&mut out.hands[*index]);
     }
+    // Canonical order first, so the deal depends on the pool's cards and the generator only,
+    // never on where the hidden cards really lie (a bot resampling a resample gets the same).
+    pool.sort();
     pool.shuffle(rng);
     for index in &hidden {
         let size = state.hands[*index].len();

@@ -41,6 +41,7 @@
 
 mod action;
 mod config;
+mod evaluation;
 mod event;
 mod movement;
 mod observation;
@@ -81,6 +82,10 @@ impl Game for PigeonChess {
     const SEATS: RangeInclusive<usize> = state::SEATS..=state::SEATS;
 
     common::game_layout!();
+
+    fn evaluate(state: &State, seat: Seat) -> f32 {
+        evaluation::evaluate(state, seat)
+    }
 
     fn legal_actions(state: &State, seat: Seat) -> Vec<Action> {
         if !state.to_act().contains(seat) {

@@ -10,6 +10,9 @@
 //! The first-player reveals need no extra care: they are made just before the seat draws its
 //! whole deck (§2.4–§2.5), so while they are known to be in hand, every hidden card of the seat
 //! is in its hand or face down, and any redistribution keeps them there.
+//!
+//! Every pool is sorted before it is shuffled, so the result depends only on what the viewer sees
+//! and on the generator: resampling a resample with the same generator gives the same state.
 
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -24,6 +27,8 @@ pub(crate) fn resample(state: &State, viewer: Viewer, rng: &mut GameRng) -> Stat
     let mut out = state.clone();
     for seat in seats() {
         if viewer.is(seat) {
+            // Sorted first: the result must not depend on the true (hidden) order.
+            out.decks[seat.index()].sort_unstable();
             out.decks[seat.index()].shuffle(rng);
         } else {
             redeal_hidden(&mut out, seat, rng);
@@ -53,6 +58,9 @@ fn redeal_hidden(state: &mut State, seat: Seat, rng: &mut GameRng) {
             .iter()
             .filter_map(|spot| state.board[spot.index()].map(|card| card.piece)),
     );
+    // Canonical order first, so the deal depends on the pool's cards and the generator only,
+    // never on where the hidden cards really lie (a bot resampling a resample gets the same).
+    pool.sort_unstable();
     pool.shuffle(rng);
 
     for spot in &face_down {

@@ -85,6 +85,7 @@ mod action;
 mod config;
 mod draw;
 mod elimination;
+mod evaluation;
 mod event;
 mod observation;
 mod piece;
@@ -131,6 +132,10 @@ impl Game for PileChess {
     const SEATS: RangeInclusive<usize> = MIN_SEATS..=MAX_SEATS;
 
     common::game_layout!();
+
+    fn evaluate(state: &State, seat: Seat) -> f32 {
+        evaluation::evaluate(state, seat)
+    }
 
     fn seat_count(state: &State) -> usize {
         state.seat_count()

@@ -27,6 +27,7 @@ mod action;
 mod card;
 mod config;
 mod end;
+mod evaluation;
 mod event;
 mod observation;
 mod placement;
@@ -51,7 +52,7 @@ use std::ops::RangeInclusive;
 
 use crate::game::Game;
 use crate::games::common;
-use crate::seat::Viewer;
+use crate::seat::{Seat, Viewer};
 
 #[cfg(doc)]
 use crate::game::EndReason;
@@ -71,6 +72,10 @@ impl Game for RaindropChess {
     const SEATS: RangeInclusive<usize> = state::SEATS..=state::SEATS;
 
     common::game_layout!(turn);
+
+    fn evaluate(state: &State, seat: Seat) -> f32 {
+        evaluation::evaluate(state, seat)
+    }
 
     /// §14: the turns completed so far. `plies` grows by one when a turn ends (a chess move, a
     /// placement, a removal, a returned card, or a joker's turn before its extra turn) and

@@ -1,5 +1,7 @@
 //! Redrawing what a viewer cannot see (§7): the order of each deck above its public returned
-//! cards. Nobody sees deck order, so the same holds for every viewer.
+//! cards. Nobody sees deck order, so the same holds for every viewer. The hidden part is sorted
+//! before it is shuffled, so the result depends only on what is public and on the generator:
+//! resampling a resample with the same generator gives the same state.
 
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -15,6 +17,8 @@ pub(crate) fn resample(state: &State, _viewer: Viewer, rng: &mut GameRng) -> Sta
     for seat in seats() {
         let index = seat.index();
         let known = out.returned[index];
+        // Sorted first: the result must not depend on the true (hidden) order.
+        out.decks[index][known..].sort_unstable();
         out.decks[index][known..].shuffle(rng);
     }
     // The future of the true generator is hidden too.
