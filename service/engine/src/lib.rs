@@ -5,6 +5,7 @@
 //! registry of hosted games. The crate is pure: no I/O, no clocks, no global randomness; every
 //! random choice comes from the seeded ChaCha generator kept inside each game's state.
 
+pub mod bots;
 pub mod cards;
 pub mod chess;
 pub mod edition;
