@@ -1185,6 +1185,91 @@ mod tests {
     }
 
     #[test]
+    fn bot_seats_are_stored_and_shown_to_every_viewer() {
+        let mut session = new_session(41);
+        session.set_bot_seats(vec![
+            (Seat(1), BotLevel::Search),
+            (Seat(0), BotLevel::Random),
+        ]);
+        let bots = [(Seat(0), BotLevel::Random), (Seat(1), BotLevel::Search)];
+        assert_eq!(session.bot_seats(), &bots);
+        let restored = PcSession::decode(&session.encode().unwrap()).unwrap();
+        assert_eq!(restored.bot_seats(), &bots);
+        let head = session.encode_head().unwrap();
+        let entries = session.encode_entries(0).unwrap();
+        let split = PcSession::decode_split(&head, &entries, None, 0).unwrap();
+        assert_eq!(split.bot_seats(), &bots);
+        for viewer in [S0, S1, Viewer::Spectator] {
+            let levels: Vec<(u32, i32)> = restored
+                .view(viewer)
+                .seat_options
+                .iter()
+                .map(|option| (option.seat, option.bot))
+                .collect();
+            assert_eq!(
+                levels,
+                vec![
+                    (0, pb::BotLevel::Random as i32),
+                    (1, pb::BotLevel::Search as i32)
+                ]
+            );
+        }
+        // The formats before bot seats cannot hold them.
+        assert!(session.encode_previous().is_err());
+        assert!(session.encode_head_previous().is_err());
+        // A stored bot seat the game does not have is corruption.
+        let bad = StoredSessionWithBotsRef::<PigeonChess> {
+            session: session.stored_ref(SESSION_FORMAT, &[]),
+            bots: &[(Seat(5), 1)],
+        };
+        let bytes = postcard::to_allocvec(&bad).unwrap();
+        assert!(matches!(
+            PcSession::decode(&bytes),
+            Err(ApiError::Internal(_))
+        ));
+    }
+
+    #[test]
+    fn bots_choose_listed_actions() {
+        let session = new_session(42);
+        let seat = session.table.to_act().iter().next().unwrap();
+        let level = BotLevel::Random;
+        let pick = |seed| {
+            session.bot_action(
+                seat,
+                level,
+                Budget::standard(level),
+                Seed::from_u64(seed),
+                &|| false,
+            )
+        };
+        let action = pick(1).expect("the seat may act");
+        assert_eq!(pick(1), Some(action.clone()));
+        assert!(
+            session
+                .view(Viewer::Seat(seat))
+                .legal_actions
+                .contains(&action)
+        );
+        let mut waiting = new_session(43);
+        let mut picker = Picker::new(43);
+        while waiting.table.to_act().len() != 1 {
+            random_step(&mut waiting, &mut picker);
+        }
+        let idle = waiting.table.to_act().iter().next().unwrap().opponent();
+        assert_eq!(
+            waiting.bot_action(
+                idle,
+                level,
+                Budget::standard(level),
+                Seed::from_u64(1),
+                &|| false
+            ),
+            None
+        );
+    }
+
+    #[test]
     fn encode_and_decode_round_trip() {
         let mut session = new_session(31);
         let mut picker = Picker::new(31);
@@ -1230,11 +1315,20 @@ mod tests {
         );
 
         let mut newer = bytes.clone();
-        newer[0] = 3;
+        newer[0] = 4;
         assert!(matches!(
             PcSession::decode(&newer),
             Err(ApiError::Internal(_))
         ));
+
+        // The formats before bot seats still read, as a game without bots.
+        let previous = session.encode_previous().unwrap();
+        assert_eq!(previous[0], 2);
+        let from_previous = PcSession::decode(&previous).unwrap();
+        assert_eq!(from_previous.encode().unwrap(), bytes);
+        let previous_head = session.encode_head_previous().unwrap();
+        let from_head = PcSession::decode_split(&previous_head, &entries, None, 0).unwrap();
+        assert_eq!(from_head.encode().unwrap(), bytes);
         assert!(matches!(
             PcSession::decode(&bytes[..bytes.len() / 2]),
             Err(ApiError::Internal(_))
