@@ -472,6 +472,41 @@ mod tests {
     }
 
     #[test]
+    fn bot_flags_parse_and_are_checked() {
+        let config = parse_without_env(&[
+            "deckmate-server",
+            "--allow-bot-only-games",
+            "--bot-workers",
+            "3",
+            "--bot-max-think",
+            "500ms",
+            "--max-bot-games",
+            "7",
+            "--write-record-format",
+            "2",
+        ])
+        .unwrap();
+        assert!(config.allow_bot_only_games);
+        assert_eq!(config.bot_workers, 3);
+        assert_eq!(config.bot_max_think, Duration::from_millis(500));
+        assert_eq!(config.max_bot_games, 7);
+        assert_eq!(config.write_record_format, 2);
+        let defaults = Config::default();
+        assert_eq!(defaults.write_record_format, 3);
+        assert!(!defaults.allow_bot_only_games);
+        assert!(defaults.bot_workers >= 1);
+        assert_eq!(defaults.bot_max_think, Duration::from_secs(2));
+        assert_eq!(defaults.max_bot_games, 1000);
+        for refused in [
+            &["deckmate-server", "--bot-workers", "0"][..],
+            &["deckmate-server", "--bot-max-think", "soon"][..],
+            &["deckmate-server", "--write-record-format", "4"][..],
+        ] {
+            assert!(parse_without_env(refused).is_err(), "{refused:?}");
+        }
+    }
+
+    #[test]
     fn no_flags_give_the_defaults() {
         assert_eq!(
             parse_without_env(&["deckmate-server"]).unwrap(),

@@ -263,3 +263,77 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // Consistent after every statement, so a panic elsewhere cannot poison it.
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::TokenHash;
+    use crate::catalog;
+    use crate::store::MemoryStore;
+    use deckmate_engine::Seed;
+    use deckmate_proto::v1 as pb;
+
+    fn record(bots: Vec<(Seat, BotLevel)>) -> GameRecord {
+        let config = pb::GameConfig {
+            game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+        };
+        let mut game = catalog::new_game(&config, 2, Seed::from_u64(3)).unwrap();
+        game.set_bot_seats(bots);
+        GameRecord {
+            id: "00112233445566778899aabbccddeeff".to_string(),
+            game,
+            token_hashes: vec![TokenHash([1; 32]), TokenHash([2; 32])],
+            spectators_allowed: true,
+            seed_commitment: [0; 32],
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
+
+    #[test]
+    fn bot_seats_to_act_take_turns_by_version() {
+        // Pigeon Chess opens with both seats placing at once.
+        let both = record(vec![
+            (Seat(0), BotLevel::Random),
+            (Seat(1), BotLevel::Greedy),
+        ]);
+        assert_eq!(mover(&both, 0), Some((Seat(0), BotLevel::Random)));
+        assert_eq!(mover(&both, 1), Some((Seat(1), BotLevel::Greedy)));
+        let one = record(vec![(Seat(1), BotLevel::Search)]);
+        assert_eq!(mover(&one, 0), Some((Seat(1), BotLevel::Search)));
+        assert_eq!(mover(&record(Vec::new()), 0), None);
+    }
+
+    #[tokio::test]
+    async fn nothing_is_scheduled_once_shutdown_began() {
+        let store = Arc::new(MemoryStore::new(Duration::from_secs(60), 10));
+        let shutdown = Shutdown::new();
+        let runner = BotRunner::new(store, BotSettings::default(), shutdown.clone());
+        let game = record(vec![(Seat(0), BotLevel::Random)]);
+        shutdown.trigger();
+        runner.resume(&game);
+        assert!(lock(&runner.inner.queued).is_empty());
+        assert_eq!(runner.hosted().count(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_turn_is_queued_once_per_version() {
+        let store = Arc::new(MemoryStore::new(Duration::from_secs(60), 10));
+        let runner = BotRunner::new(store, BotSettings::default(), Shutdown::new());
+        let game = record(vec![(Seat(0), BotLevel::Random)]);
+        // The game is not in the store: the turns find nothing and end.
+        runner.resume(&game);
+        runner.resume(&game);
+        assert_eq!(lock(&runner.inner.queued).len(), 1);
+        assert_eq!(runner.hosted().count(), 1);
+        for _ in 0..100 {
+            if lock(&runner.inner.queued).is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(lock(&runner.inner.queued).is_empty());
+        // A game gone from the store is no longer hosted.
+        assert_eq!(runner.hosted().count(), 0);
+    }
+}
