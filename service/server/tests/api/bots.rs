@@ -1,6 +1,7 @@
 //! Bot seats through the API (CreateGame `seat_options`): every game played to its end against
 //! a bot, bots moving by themselves, the bot seat's missing token, the validation of the seat
-//! options, games of bots only, and the stored record formats around bot seats.
+//! options, games of bots only, the limits on bot games, and the stored record formats around
+//! bot seats.
 
 use std::time::Duration;
 
@@ -9,6 +10,8 @@ use deckmate_engine::bots::BotLevel;
 use deckmate_engine::{Seat, Seed, Viewer};
 use deckmate_server::auth::TokenHash;
 use deckmate_server::catalog;
+use deckmate_server::config::{Config, StoreUrl};
+use deckmate_server::protection::rate::Rate;
 use deckmate_server::store::GameRecord;
 use deckmate_server::store::redis::{decode_stored_record, encode_stored_record};
 use tonic::Code;
@@ -269,6 +272,38 @@ fn bot_only_games_need_the_flag_and_then_play_by_themselves() {
         }
         // The same client seed replays the same bot moves.
         assert_eq!(histories[0], histories[1]);
+    });
+}
+
+#[test]
+fn bot_games_per_replica_and_bot_seats_in_the_quota_are_limited() {
+    run(async {
+        let server = Server::start(Config {
+            create_rate: Rate::Off,
+            store: StoreUrl::Memory,
+            max_bot_games: 1,
+            max_games_per_client: 3,
+            ..Config::default()
+        });
+        let client = server.client().await;
+        // One bot seat: the game counts twice towards the caller's quota.
+        create_with(&client, vec![option(1, pb::BotLevel::Random)])
+            .await
+            .expect("the replica's one bot game");
+        let status = create_with(&client, vec![option(1, pb::BotLevel::Random)])
+            .await
+            .expect_err("a second running bot game");
+        assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+        assert_eq!(reason(&status), "LIMIT_REACHED");
+        assert!(status.message().contains("bot"), "{status:?}");
+        create_with(&client, Vec::new())
+            .await
+            .expect("a game without bots: the third game of the quota");
+        let status = create_with(&client, Vec::new())
+            .await
+            .expect_err("past the quota of three");
+        assert_eq!(status.code(), Code::ResourceExhausted, "{status:?}");
+        assert!(status.message().contains("live games"), "{status:?}");
     });
 }
 

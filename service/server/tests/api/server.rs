@@ -79,7 +79,7 @@ impl Server {
 
     /// Binds a free loopback port (so that clients may connect at once: the kernel queues them
     /// until the server accepts) and serves `config` on it on the binary's runtime.
-    fn start(config: Config) -> Server {
+    pub(crate) fn start(config: Config) -> Server {
         let listener =
             std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free loopback port");
         listener
