@@ -47,6 +47,7 @@ impl HostedGames {
         let mut hosted = self.lock();
         let ttl = self.ttl;
         hosted.games.retain(|_, touched| touched.elapsed() < ttl);
+        monitoring::bot_games(hosted.games.len());
         if hosted.games.len() + hosted.pending >= self.limit {
             monitoring::limit_rejected(Limit::MaxBotGames);
             return Err(ApiError::LimitReached(format!(
