@@ -116,6 +116,14 @@ impl Client {
             seed: options.seed,
             request_id: options.request_id.unwrap_or_else(new_request_id),
             spectator_policy: options.spectator_policy.into(),
+            seat_options: options
+                .bots
+                .iter()
+                .map(|&(seat, level)| pb::SeatOptions {
+                    seat,
+                    bot: level.into(),
+                })
+                .collect(),
         };
         let connection = &self.connection;
         let response = retry

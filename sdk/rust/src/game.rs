@@ -9,7 +9,9 @@ pub struct Game {
     pub id: String,
     /// The game kind, such as `"pigeon_chess"`.
     pub variant: String,
-    /// One handle per seat, in seat order. Hand each one only to the player of that seat.
+    /// One handle per seat the caller plays, in seat order (bot seats have none, so a handle's
+    /// index is its seat only when the game has no bots: use [`Game::seat`]). Hand each one
+    /// only to the player of that seat.
     pub seats: Vec<SeatHandle>,
     /// SHA-256 of the game's secret seed; `GetHistory` reveals the seed once the game has
     /// finished, so that anyone can check the shuffles were fixed in advance.
@@ -19,8 +21,10 @@ pub struct Game {
 }
 
 impl Game {
-    /// The handle of seat `index`, if the game has that seat.
+    /// The handle of seat `index`, if the game has that seat and it is not a bot's.
     pub fn seat(&self, index: usize) -> Option<&SeatHandle> {
-        self.seats.get(index)
+        self.seats
+            .iter()
+            .find(|handle| usize::try_from(handle.seat()).is_ok_and(|seat| seat == index))
     }
 }

@@ -15,6 +15,9 @@ pub struct CreateOptions {
     /// The idempotency key; unset, the client generates a fresh one. Sending the same id again
     /// returns the first game instead of creating another.
     pub request_id: Option<String>,
+    /// The seats the server plays itself, and at which level: `(seat, level)`. A bot seat gets
+    /// no token, so the created [`Game`](crate::Game) has no handle for it.
+    pub bots: Vec<(u32, pb::BotLevel)>,
 }
 
 impl CreateOptions {
@@ -36,6 +39,33 @@ impl CreateOptions {
     #[must_use]
     pub fn with_request_id(mut self, request_id: impl Into<String>) -> Self {
         self.request_id = Some(request_id.into());
+        self
+    }
+
+    /// Has the server play `seat` with a bot of `level`. A game whose every seat is a bot needs
+    /// an API key or a server that allows such games.
+    ///
+    /// ```no_run
+    /// # async fn example() -> Result<(), deckmate::Error> {
+    /// use deckmate::{Client, CreateOptions, pb};
+    ///
+    /// let client = Client::connect("http://127.0.0.1:50051").await?;
+    /// let config = pb::GameConfig {
+    ///     game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+    /// };
+    /// // Play seat 0 against the server's greedy bot on seat 1.
+    /// let options = CreateOptions::default().with_bot(1, pb::BotLevel::Greedy);
+    /// let game = client.create_game(config, 2, options).await?;
+    /// assert!(game.seat(1).is_none(), "a bot seat has no token");
+    /// let me = game.seat(0).expect("seat 0 is ours");
+    /// let view = me.observe().await?;
+    /// assert_eq!(view.seat_options[0].seat, 1);
+    /// # Ok(())
+    /// # }
+    /// ```
+    #[must_use]
+    pub fn with_bot(mut self, seat: u32, level: pb::BotLevel) -> Self {
+        self.bots.push((seat, level));
         self
     }
 }

@@ -95,6 +95,7 @@ export class Client {
       seed: options.seed === undefined ? undefined : BigInt(options.seed),
       requestId: callerId ?? newRequestId(),
       spectatorPolicy: options.spectatorPolicy,
+      seatOptions: (options.bots ?? []).map(({ seat, bot }) => ({ seat, bot })),
     };
     const call = () => this.#rpc.createGame(request);
     const response = await (callerId === undefined

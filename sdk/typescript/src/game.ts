@@ -7,7 +7,7 @@ export class Game {
   readonly id: string;
   /** The game id such as `"pigeon_chess"`. */
   readonly variant: string;
-  /** One handle per seat, in seat order. */
+  /** One handle per seat the caller plays, in seat order (bot seats have none). */
   readonly seats: readonly SeatHandle[];
   /** SHA-256 of the game's seed, revealed by the history once the game has finished. */
   readonly seedCommitment: Uint8Array;
@@ -29,9 +29,12 @@ export class Game {
     this.version = init.version;
   }
 
-  /** The handle of seat `index`; throws a RangeError for a seat the game does not have. */
+  /**
+   * The handle of seat `index`; throws a RangeError for a seat the game does not have or a
+   * bot's.
+   */
   seat(index: number): SeatHandle {
-    const handle = this.seats[index];
+    const handle = this.seats.find((candidate) => candidate.seat === index);
     if (handle === undefined) {
       throw new RangeError(`game ${this.id} has no seat ${index}`);
     }

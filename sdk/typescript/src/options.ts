@@ -1,5 +1,5 @@
 /** Per-call options of CreateGame and Act. */
-import type { SpectatorPolicy } from "./gen/deckmate/v1/game_service_pb.js";
+import type { BotLevel, SpectatorPolicy } from "./gen/deckmate/v1/game_service_pb.js";
 
 /** Options of `Client.createGame`. */
 export interface CreateOptions {
@@ -15,6 +15,12 @@ export interface CreateOptions {
    * a chosen key is sent once: the caller owns its retries.
    */
   requestId?: string;
+  /**
+   * The seats the server plays itself, with their levels, such as
+   * `[{ seat: 1, bot: BotLevel.GREEDY }]`. A bot seat gets no token, so the game has no handle
+   * for it.
+   */
+  bots?: readonly { seat: number; bot: BotLevel }[];
 }
 
 /** Options of `SeatHandle.actWith`. */

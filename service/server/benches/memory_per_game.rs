@@ -324,6 +324,7 @@ async fn create(api: &GameApi, config: &pb::GameConfig) -> Created {
             seed: None,
             request_id: String::new(),
             spectator_policy: pb::SpectatorPolicy::Unspecified.into(),
+            seat_options: Vec::new(),
         }))
         .await
         .expect("CreateGame")

@@ -130,7 +130,8 @@ pub async fn serve_with_store(
         ApiSettings::from_config(&config),
         switch.clone(),
     )
-    .with_protection(protection);
+    .with_protection(protection)
+    .with_bots(crate::bots::BotSettings::from_config(&config));
     // Outside in: the call guard (concurrency, deadlines), then the answers to what never
     // reaches a handler (undecodable bodies, panics), then the service.
     let game_service = ProtocolErrors::new(

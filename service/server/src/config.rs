@@ -26,6 +26,8 @@ pub const DEFAULT_MAX_WATCHERS: usize = 10_000;
 pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 64 * 1024;
 /// The default deadline of one call to a networked store.
 pub const DEFAULT_STORE_TIMEOUT: Duration = Duration::from_secs(2);
+/// The default cap on running games with bot seats per replica.
+pub const DEFAULT_MAX_BOT_GAMES: usize = 1000;
 /// The default longest unary call.
 pub const DEFAULT_MAX_CALL_TIME: Duration = Duration::from_secs(10);
 /// The default cap on calls handled at once.
@@ -138,9 +140,11 @@ pub struct Config {
     /// `STORE_UNAVAILABLE`; retrying it with the same request id is safe.
     #[arg(long, env = "DECKMATE_REDIS_REPLICA_ACK", default_value = "auto", value_parser = ReplicaAck::parse)]
     pub redis_replica_ack: ReplicaAck,
-    /// The Redis record format written: 2 (a game's record plus an action log that each commit
-    /// appends to), or 1 (the whole game rewritten by each commit), which replicas of the first
-    /// release can read: use 1 during a rolling upgrade from it, then 2. Both are read.
+    /// The Redis record format written: 3 (a game's record, bot seats included, plus an action
+    /// log that each commit appends to), 2 (the same without bot seats, which the release before
+    /// bots reads) or 1 (the whole game rewritten by each commit, which replicas of the first
+    /// release read): use the older format during a rolling upgrade from such a release, then 3.
+    /// Every format is read; under 1 or 2, CreateGame refuses bot seats.
     #[arg(
         long,
         env = "DECKMATE_WRITE_RECORD_FORMAT",
@@ -258,6 +262,36 @@ pub struct Config {
         value_parser = parse_duration
     )]
     pub handshake_timeout: Duration,
+
+    /// Allow CreateGame to make a game whose every seat is a bot for any caller (callers with an
+    /// API key may always). Off by default, since such a game costs the server work that no
+    /// player is waiting for. The variable takes true/false, yes/no, on/off or 1/0.
+    #[arg(
+        long,
+        env = "DECKMATE_ALLOW_BOT_ONLY_GAMES",
+        default_value_t = false,
+        num_args = 0..=1,
+        default_missing_value = "true",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub allow_bot_only_games: bool,
+    /// How many bot moves this replica computes at once, each on a blocking thread off the
+    /// request path (default: half the cores, at least 1).
+    #[arg(long, env = "DECKMATE_BOT_WORKERS", default_value_t = default_bot_workers(), value_parser = parse_at_least_one)]
+    pub bot_workers: usize,
+    /// The longest a bot thinks about one move, such as `2s`; a searching bot then plays the
+    /// best move it found so far.
+    #[arg(long, env = "DECKMATE_BOT_MAX_THINK", default_value = "2s", value_parser = parse_duration)]
+    pub bot_max_think: Duration,
+    /// The most running games with bot seats this replica hosts at once (docs/OPERATIONS.md,
+    /// "Bots"); CreateGame with bot seats beyond it is RESOURCE_EXHAUSTED `LIMIT_REACHED`.
+    #[arg(long, env = "DECKMATE_MAX_BOT_GAMES", default_value_t = DEFAULT_MAX_BOT_GAMES)]
+    pub max_bot_games: usize,
+}
+
+/// The default `--bot-workers`: half the cores this process may use, at least one.
+pub fn default_bot_workers() -> usize {
+    std::thread::available_parallelism().map_or(1, |cores| (cores.get() / 2).max(1))
 }
 
 impl Default for Config {
@@ -296,6 +330,10 @@ impl Default for Config {
             max_connections: None,
             idle_timeout: DEFAULT_IDLE_TIMEOUT,
             handshake_timeout: DEFAULT_HANDSHAKE_TIMEOUT,
+            allow_bot_only_games: false,
+            bot_workers: default_bot_workers(),
+            bot_max_think: Duration::from_secs(2),
+            max_bot_games: DEFAULT_MAX_BOT_GAMES,
         }
     }
 }
@@ -431,6 +469,41 @@ mod tests {
         let command = Config::command().mut_args(|arg| arg.env(None));
         let matches = command.try_get_matches_from(args)?;
         Config::from_arg_matches(&matches)
+    }
+
+    #[test]
+    fn bot_flags_parse_and_are_checked() {
+        let config = parse_without_env(&[
+            "deckmate-server",
+            "--allow-bot-only-games",
+            "--bot-workers",
+            "3",
+            "--bot-max-think",
+            "500ms",
+            "--max-bot-games",
+            "7",
+            "--write-record-format",
+            "2",
+        ])
+        .unwrap();
+        assert!(config.allow_bot_only_games);
+        assert_eq!(config.bot_workers, 3);
+        assert_eq!(config.bot_max_think, Duration::from_millis(500));
+        assert_eq!(config.max_bot_games, 7);
+        assert_eq!(config.write_record_format, 2);
+        let defaults = Config::default();
+        assert_eq!(defaults.write_record_format, 3);
+        assert!(!defaults.allow_bot_only_games);
+        assert!(defaults.bot_workers >= 1);
+        assert_eq!(defaults.bot_max_think, Duration::from_secs(2));
+        assert_eq!(defaults.max_bot_games, 1000);
+        for refused in [
+            &["deckmate-server", "--bot-workers", "0"][..],
+            &["deckmate-server", "--bot-max-think", "soon"][..],
+            &["deckmate-server", "--write-record-format", "4"][..],
+        ] {
+            assert!(parse_without_env(refused).is_err(), "{refused:?}");
+        }
     }
 
     #[test]

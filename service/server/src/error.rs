@@ -22,6 +22,15 @@ pub enum ApiError {
         /// What is wrong with it, in public terms.
         description: String,
     },
+    /// A request option this server does not allow this caller, such as a game of bots only
+    /// (PERMISSION_DENIED `INVALID_REQUEST`); the message names the flag that would allow it.
+    #[error("{0}")]
+    OptionRefused(String),
+    /// A request option this server cannot serve in its current configuration, such as bot
+    /// seats while it writes a record format without them (FAILED_PRECONDITION
+    /// `INVALID_REQUEST`).
+    #[error("{0}")]
+    OptionUnavailable(String),
     /// No game with this id, or it expired.
     #[error("game not found (it may have expired)")]
     GameNotFound,
@@ -111,6 +120,8 @@ impl ApiError {
     pub fn code(&self) -> Code {
         match self {
             ApiError::InvalidRequest(_) | ApiError::InvalidField { .. } => Code::InvalidArgument,
+            ApiError::OptionRefused(_) => Code::PermissionDenied,
+            ApiError::OptionUnavailable(_) => Code::FailedPrecondition,
             ApiError::GameNotFound => Code::NotFound,
             ApiError::MissingToken(_) => Code::Unauthenticated,
             ApiError::WrongToken => Code::PermissionDenied,
@@ -132,7 +143,10 @@ impl ApiError {
     /// The stable `ErrorInfo.reason` (the `deckmate.v1.ErrorReason` name without its prefix).
     pub fn reason(&self) -> &'static str {
         match self {
-            ApiError::InvalidRequest(_) | ApiError::InvalidField { .. } => "INVALID_REQUEST",
+            ApiError::InvalidRequest(_)
+            | ApiError::InvalidField { .. }
+            | ApiError::OptionRefused(_)
+            | ApiError::OptionUnavailable(_) => "INVALID_REQUEST",
             ApiError::GameNotFound => "GAME_NOT_FOUND",
             ApiError::MissingToken(_) | ApiError::WrongToken => "BAD_TOKEN",
             ApiError::NotYourTurn => "NOT_YOUR_TURN",

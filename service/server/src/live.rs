@@ -5,6 +5,7 @@
 
 use std::fmt;
 
+use deckmate_engine::bots::{BotLevel, Budget};
 use deckmate_engine::{GameKind, Seat, Seed, Viewer};
 use deckmate_proto::v1 as pb;
 
@@ -65,6 +66,14 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     /// it: together with [`LiveGame::encode_entries`] from 0 it holds what
     /// [`LiveGame::encode`] does. Its size does not grow with the game's length.
     fn encode_head(&self) -> Result<Vec<u8>, ApiError>;
+    /// [`LiveGame::encode`] in session format 2, which the release before bot seats reads (for
+    /// `--write-record-format 1`). A game with bot seats cannot be written so:
+    /// [`ApiError::Internal`] (CreateGame refuses such games under an older record format).
+    fn encode_previous(&self) -> Result<Vec<u8>, ApiError>;
+    /// [`LiveGame::encode_head`] in head format 1, which the release before bot seats reads (for
+    /// `--write-record-format 2`); fails for a game with bot seats as
+    /// [`LiveGame::encode_previous`] does.
+    fn encode_head_previous(&self) -> Result<Vec<u8>, ApiError>;
     /// The actions that made the versions after `from`, in order, one encoded item per action
     /// (the steady state of a store that appends: the one action after the version it holds).
     fn encode_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError>;
@@ -72,6 +81,25 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     /// has in common with an earlier copy of the same game (its log's frozen chunks and their
     /// snapshots).
     fn as_any(&self) -> &dyn std::any::Any;
+    /// The seats the server plays and their levels, in seat order (empty when people play every
+    /// seat).
+    fn bot_seats(&self) -> &[(Seat, BotLevel)];
+    /// Makes `bots` the game's bot seats; called once, when the game is created (the caller has
+    /// checked that each seat exists and is named once).
+    fn set_bot_seats(&mut self, bots: Vec<(Seat, BotLevel)>);
+    /// The action the bot of `level` takes for `seat` now, as the wire format (`None` when the
+    /// seat may not act). Searching levels poll `stop` and answer with the best action so far
+    /// once it says so. Deterministic in the game and `seed`.
+    fn bot_action(
+        &self,
+        seat: Seat,
+        level: BotLevel,
+        budget: Budget,
+        seed: Seed,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<pb::Action>;
+    /// The seats in `to_act` now (empty once the game is over).
+    fn to_act(&self) -> Vec<Seat>;
 }
 
 impl Clone for Box<dyn LiveGame> {

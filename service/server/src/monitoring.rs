@@ -44,6 +44,12 @@ pub const OPEN_CONNECTIONS: &str = "deckmate_open_connections";
 pub const CONNECTIONS_REFUSED: &str = "deckmate_connections_refused_total";
 /// Connections closed by a timeout, by `timeout` (`idle` or `handshake`).
 pub const CONNECTIONS_TIMED_OUT: &str = "deckmate_connections_timed_out_total";
+/// Bot moves committed, by `variant` and `level`.
+pub const BOT_MOVES: &str = "deckmate_bot_moves_total";
+/// How long each bot move took to compute.
+pub const BOT_THINK: &str = "deckmate_bot_think_seconds";
+/// Running games with bot seats this replica hosts (see `--max-bot-games`).
+pub const BOT_GAMES: &str = "deckmate_bot_games";
 /// Always 1, labelled with the server's `version`.
 pub const BUILD_INFO: &str = "deckmate_build_info";
 
@@ -71,6 +77,11 @@ pub async fn report_live_games(store: std::sync::Arc<dyn crate::store::SessionSt
 pub const RPC_BUCKETS: &[f64] = &[
     0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
     2.5, 5.0, 10.0,
+];
+/// Bucket bounds of the bot think histogram, in seconds: 100 µs to 10 s (past
+/// `--bot-max-think`, which caps a searching bot).
+pub const BOT_THINK_BUCKETS: &[f64] = &[
+    0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0,
 ];
 /// Bucket bounds of the Watch stream lifetime histogram, in seconds: 1 s to 24 h.
 pub const WATCH_BUCKETS: &[f64] = &[
@@ -103,6 +114,9 @@ pub enum Limit {
     GamesPerClient,
     /// `--max-watchers-per-game`: Watch while the game has its maximum of open streams.
     WatchersPerGame,
+    /// `--max-bot-games`: CreateGame with bot seats while this replica hosts its maximum of
+    /// running bot games.
+    MaxBotGames,
 }
 
 impl Limit {
@@ -116,6 +130,7 @@ impl Limit {
             Limit::CreateRate => "create_rate",
             Limit::GamesPerClient => "games_per_client",
             Limit::WatchersPerGame => "watchers_per_game",
+            Limit::MaxBotGames => "max_bot_games",
         }
     }
 }
@@ -129,6 +144,7 @@ pub fn install(address: SocketAddr) -> Result<(), BuildError> {
         .set_buckets_for_metric(Matcher::Full(RPC_DURATION.to_string()), RPC_BUCKETS)?
         .set_buckets_for_metric(Matcher::Full(STORE_DURATION.to_string()), RPC_BUCKETS)?
         .set_buckets_for_metric(Matcher::Full(WATCH_STREAM.to_string()), WATCH_BUCKETS)?
+        .set_buckets_for_metric(Matcher::Full(BOT_THINK.to_string()), BOT_THINK_BUCKETS)?
         .install()?;
     INSTALLED.store(true, Ordering::Release);
     describe();
@@ -136,6 +152,7 @@ pub fn install(address: SocketAddr) -> Result<(), BuildError> {
     // Present from the first scrape, before any stream opened.
     gauge!(WATCHERS).set(0.0);
     gauge!(OPEN_CONNECTIONS).set(0.0);
+    gauge!(BOT_GAMES).set(0.0);
     Ok(())
 }
 
@@ -177,6 +194,13 @@ fn describe() {
     );
     metrics::describe_counter!(LIMIT_REJECTIONS, "Requests refused by a limit, by limit");
     metrics::describe_gauge!(OPEN_CONNECTIONS, "Client connections open on this server");
+    metrics::describe_counter!(BOT_MOVES, "Bot moves committed, by variant and level");
+    metrics::describe_histogram!(
+        BOT_THINK,
+        metrics::Unit::Seconds,
+        "How long each bot move took to compute"
+    );
+    metrics::describe_gauge!(BOT_GAMES, "Running games with bot seats this replica hosts");
     metrics::describe_counter!(
         CONNECTIONS_REFUSED,
         "Connections closed at once because the connection limit was reached"
@@ -229,6 +253,21 @@ pub fn idempotent_replay() {
 /// Records a request refused by `limit`.
 pub fn limit_rejected(limit: Limit) {
     counter!(LIMIT_REJECTIONS, "limit" => limit.label()).increment(1);
+}
+
+/// Records a bot move of `level` committed in a `variant` game.
+pub fn bot_moved(variant: &'static str, level: &'static str) {
+    counter!(BOT_MOVES, "variant" => variant, "level" => level).increment(1);
+}
+
+/// Records how long one bot move took to compute.
+pub fn bot_thought(elapsed: Duration) {
+    histogram!(BOT_THINK).record(elapsed.as_secs_f64());
+}
+
+/// Records how many running bot games this replica hosts.
+pub fn bot_games(count: usize) {
+    gauge!(BOT_GAMES).set(count as f64);
 }
 
 /// Records a Watch stream opening.

@@ -13,7 +13,7 @@
 //!
 //! | # | field | type |
 //! |---|---|---|
-//! | 1 | `format` | `u32`, [`SESSION_FORMAT`] (2) |
+//! | 1 | `format` | `u32`, [`SESSION_FORMAT`] (3) |
 //! | 2 | `game` | the game id, such as `"pigeon_chess"` |
 //! | 3 | `config` | the game's `Config` |
 //! | 4 | `seats` | `u32` |
@@ -21,6 +21,11 @@
 //! | 6 | `log` | every accepted action: `(Seat, TableAction<Action>)` |
 //! | 7 | `table` | the current `Table<G>`, edition included, so loading needs no replay |
 //! | 8 | `latest_events` | the full (unprojected) events of the current version |
+//! | 9 | `bots` | the bot seats: `(Seat, u8)` in seat order, the level as its `BotLevel` proto number (format 3) |
+//!
+//! Format 2 is format 3 without `bots`: a game with no bot seats. It is still read, and written
+//! by [`LiveGame::encode_previous`] for replicas of the release before bots, which cannot hold
+//! a game with bot seats.
 //!
 //! Decoding reads `format` first and rejects versions it does not know. Format 1, written by
 //! the first release, has the same fields, but its `table` predates editions and later table
@@ -33,12 +38,14 @@
 use std::fmt;
 use std::ops::RangeInclusive;
 
+use deckmate_engine::bots::{self, BotLevel, Budget};
 use deckmate_engine::{
     Edition, Game, GameKind, PlayError, Seat, Seed, Table, TableAction, TableEvent, Viewer,
 };
 use deckmate_proto::v1 as pb;
 use serde::{Deserialize, Serialize};
 
+use crate::bots::levels as bot_levels;
 use crate::codec::GameCodec;
 use crate::codec::common::{
     decode_table_action, encode_meta_action, encode_outcome, encode_status, encode_table_action,
@@ -52,7 +59,10 @@ mod action_log;
 use action_log::{ActionLog, Dealt, Entry};
 
 /// The format version [`LiveGame::encode`] writes (see the module documentation).
-pub const SESSION_FORMAT: u32 = 2;
+pub const SESSION_FORMAT: u32 = 3;
+
+/// The format before bot seats, still read and written for older replicas.
+const SESSION_FORMAT_TWO: u32 = 2;
 
 /// The first release's format, still read (see the module documentation).
 const SESSION_FORMAT_ONE: u32 = 1;
@@ -67,6 +77,8 @@ pub struct Session<G: GameCodec> {
     /// The full events of the current version: the setup events at version 0, then those of
     /// the latest action.
     latest_events: Vec<TableEvent<G::Event>>,
+    /// The seats the server plays, in seat order.
+    bots: Vec<(Seat, BotLevel)>,
 }
 
 impl<G: GameCodec> Session<G> {
@@ -83,6 +95,7 @@ impl<G: GameCodec> Session<G> {
             table,
             log: ActionLog::new(),
             latest_events: setup_events,
+            bots: Vec::new(),
         })
     }
 
@@ -95,22 +108,15 @@ impl<G: GameCodec> Session<G> {
         })?;
         match format {
             SESSION_FORMAT => {
+                let record: StoredSessionWithBots<G> =
+                    postcard::from_bytes(bytes).map_err(malformed::<G>)?;
+                let bots = decode_bots::<G>(&record.bots, record.session.start.seats)?;
+                Session::from_stored(record.session, bots)
+            }
+            SESSION_FORMAT_TWO => {
                 let record: StoredSession<G> =
                     postcard::from_bytes(bytes).map_err(malformed::<G>)?;
-                let StoredSession {
-                    start,
-                    table,
-                    latest_events,
-                } = record;
-                check_game::<G>(&start.game)?;
-                Ok(Session {
-                    config: start.config,
-                    seats: start.seats as usize,
-                    seed: start.seed,
-                    table,
-                    log: ActionLog::from_entries(start.log)?,
-                    latest_events,
-                })
+                Session::from_stored(record, Vec::new())
             }
             SESSION_FORMAT_ONE => {
                 let (record, _) = postcard::take_from_bytes::<StoredSessionStart<G>>(bytes)
@@ -129,6 +135,28 @@ impl<G: GameCodec> Session<G> {
                 G::ID
             ))),
         }
+    }
+
+    /// A session from a stored record of format 2 or 3.
+    fn from_stored(
+        record: StoredSession<G>,
+        bots: Vec<(Seat, BotLevel)>,
+    ) -> Result<Self, ApiError> {
+        let StoredSession {
+            start,
+            table,
+            latest_events,
+        } = record;
+        check_game::<G>(&start.game)?;
+        Ok(Session {
+            config: start.config,
+            seats: start.seats as usize,
+            seed: start.seed,
+            table,
+            log: ActionLog::from_entries(start.log)?,
+            latest_events,
+            bots,
+        })
     }
 
     /// Reads a session written as [`LiveGame::encode_head`] and [`LiveGame::encode_entries`]:
@@ -156,12 +184,24 @@ impl<G: GameCodec> Session<G> {
         let (format, _) = postcard::take_from_bytes::<u32>(head).map_err(|error| {
             ApiError::Internal(format!("stored {} head has no format: {error}", G::ID))
         })?;
-        if format != HEAD_FORMAT {
-            return Err(ApiError::Internal(format!(
-                "stored {} head has unknown format {format}",
-                G::ID
-            )));
-        }
+        let (head, bots) = match format {
+            HEAD_FORMAT => {
+                let stored: StoredHeadWithBots<G> =
+                    postcard::from_bytes(head).map_err(malformed::<G>)?;
+                let bots = decode_bots::<G>(&stored.bots, stored.head.seats)?;
+                (stored.head, bots)
+            }
+            HEAD_FORMAT_ONE => {
+                let stored: StoredHead<G> = postcard::from_bytes(head).map_err(malformed::<G>)?;
+                (stored, Vec::new())
+            }
+            other => {
+                return Err(ApiError::Internal(format!(
+                    "stored {} head has unknown format {other}",
+                    G::ID
+                )));
+            }
+        };
         let StoredHead {
             format: _,
             game,
@@ -170,7 +210,7 @@ impl<G: GameCodec> Session<G> {
             seed,
             table,
             latest_events,
-        } = postcard::from_bytes(head).map_err(malformed::<G>)?;
+        } = head;
         check_game::<G>(&game)?;
         Ok(Session {
             config,
@@ -179,6 +219,7 @@ impl<G: GameCodec> Session<G> {
             table,
             log,
             latest_events,
+            bots,
         })
     }
 
@@ -211,7 +252,51 @@ impl<G: GameCodec> Session<G> {
             table,
             log,
             latest_events,
+            bots: Vec::new(),
         })
+    }
+
+    /// The stored record's fields before the bot seats, in `format`.
+    fn stored_ref<'a>(
+        &'a self,
+        format: u32,
+        log: &'a [(Seat, TableAction<G::Action>)],
+    ) -> StoredSessionRef<'a, G> {
+        StoredSessionRef {
+            format,
+            game: G::ID,
+            config: &self.config,
+            seats: self.seats as u32,
+            seed: &self.seed,
+            log,
+            table: &self.table,
+            latest_events: &self.latest_events,
+        }
+    }
+
+    /// The head's fields before the bot seats, in `format`.
+    fn head_ref(&self, format: u32) -> StoredHeadRef<'_, G> {
+        StoredHeadRef {
+            format,
+            game: G::ID,
+            config: &self.config,
+            seats: self.seats as u32,
+            seed: &self.seed,
+            table: &self.table,
+            latest_events: &self.latest_events,
+        }
+    }
+
+    /// The formats before bot seats cannot hold a game with bot seats.
+    fn refuse_previous_with_bots(&self) -> Result<(), ApiError> {
+        if self.bots.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::Internal(format!(
+                "a {} game with bot seats cannot be written in a format without them",
+                G::ID
+            )))
+        }
     }
 
     /// The current version: the number of accepted actions.
@@ -295,6 +380,14 @@ impl<G: GameCodec> Session<G> {
             meta_actions,
             seats: self.seats as u32,
             draw_offered_by: table.draw_offer().map(seat_to_u32),
+            seat_options: self
+                .bots
+                .iter()
+                .map(|&(seat, level)| pb::SeatOptions {
+                    seat: seat_to_u32(seat),
+                    bot: bot_levels::to_proto(level).into(),
+                })
+                .collect(),
         }
     }
 }
@@ -356,6 +449,7 @@ impl<G: GameCodec> Clone for Session<G> {
             table: self.table.clone(),
             log: self.log.clone(),
             latest_events: self.latest_events.clone(),
+            bots: self.bots.clone(),
         }
     }
 }
@@ -368,6 +462,7 @@ impl<G: GameCodec> fmt::Debug for Session<G> {
             .field("seats", &self.seats)
             .field("version", &self.current_version())
             .field("over", &self.table.is_over())
+            .field("bots", &self.bots)
             .finish_non_exhaustive()
     }
 }
@@ -508,36 +603,63 @@ impl<G: GameCodec> LiveGame for Session<G> {
 
     fn encode(&self) -> Result<Vec<u8>, ApiError> {
         let log = self.log.entries()?;
-        let record = StoredSessionRef::<G> {
-            format: SESSION_FORMAT,
-            game: G::ID,
-            config: &self.config,
-            seats: self.seats as u32,
-            seed: &self.seed,
-            log: &log,
-            table: &self.table,
-            latest_events: &self.latest_events,
+        let record = StoredSessionWithBotsRef::<G> {
+            session: self.stored_ref(SESSION_FORMAT, &log),
+            bots: &encode_bots(&self.bots),
         };
         postcard::to_allocvec(&record)
             .map_err(|error| ApiError::Internal(format!("encoding a {} session: {error}", G::ID)))
     }
 
+    fn encode_previous(&self) -> Result<Vec<u8>, ApiError> {
+        self.refuse_previous_with_bots()?;
+        let log = self.log.entries()?;
+        postcard::to_allocvec(&self.stored_ref(SESSION_FORMAT_TWO, &log))
+            .map_err(|error| ApiError::Internal(format!("encoding a {} session: {error}", G::ID)))
+    }
+
     fn encode_head(&self) -> Result<Vec<u8>, ApiError> {
-        let head = StoredHeadRef::<G> {
-            format: HEAD_FORMAT,
-            game: G::ID,
-            config: &self.config,
-            seats: self.seats as u32,
-            seed: &self.seed,
-            table: &self.table,
-            latest_events: &self.latest_events,
+        let head = StoredHeadWithBotsRef::<G> {
+            head: self.head_ref(HEAD_FORMAT),
+            bots: &encode_bots(&self.bots),
         };
         postcard::to_allocvec(&head)
             .map_err(|error| ApiError::Internal(format!("encoding a {} head: {error}", G::ID)))
     }
 
+    fn encode_head_previous(&self) -> Result<Vec<u8>, ApiError> {
+        self.refuse_previous_with_bots()?;
+        postcard::to_allocvec(&self.head_ref(HEAD_FORMAT_ONE))
+            .map_err(|error| ApiError::Internal(format!("encoding a {} head: {error}", G::ID)))
+    }
+
     fn encode_entries(&self, from: u64) -> Result<Vec<Vec<u8>>, ApiError> {
         self.log.encoded_entries(from)
+    }
+
+    fn bot_seats(&self) -> &[(Seat, BotLevel)] {
+        &self.bots
+    }
+
+    fn set_bot_seats(&mut self, bots: Vec<(Seat, BotLevel)>) {
+        self.bots = bots;
+        self.bots.sort_by_key(|&(seat, _)| seat);
+    }
+
+    fn bot_action(
+        &self,
+        seat: Seat,
+        level: BotLevel,
+        budget: Budget,
+        seed: Seed,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<pb::Action> {
+        bots::choose::<G>(&self.table, seat, level, budget, seed, stop)
+            .map(|action| encode_table_action::<G>(&action))
+    }
+
+    fn to_act(&self) -> Vec<Seat> {
+        self.table.to_act().iter().collect()
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -546,8 +668,80 @@ impl<G: GameCodec> LiveGame for Session<G> {
 }
 
 /// The format [`LiveGame::encode_head`] writes: a `StoredHead`, the stored session's fields but
-/// its log.
-pub const HEAD_FORMAT: u32 = 1;
+/// its log, followed by the bot seats (as in session format 3).
+pub const HEAD_FORMAT: u32 = 2;
+
+/// The head format before bot seats: a `StoredHead` alone, still read and written by
+/// [`LiveGame::encode_head_previous`].
+const HEAD_FORMAT_ONE: u32 = 1;
+
+/// A bot seat as stored: the seat and its level's `BotLevel` proto number.
+type StoredBot = (Seat, u8);
+
+/// The stored form of `bots`.
+fn encode_bots(bots: &[(Seat, BotLevel)]) -> Vec<StoredBot> {
+    bots.iter()
+        .map(|&(seat, level)| (seat, bot_levels::to_code(level)))
+        .collect()
+}
+
+/// Bot seats read back: each level known and each seat a seat of the game, in increasing order.
+fn decode_bots<G: Game>(
+    stored: &[StoredBot],
+    seats: u32,
+) -> Result<Vec<(Seat, BotLevel)>, ApiError> {
+    let mut bots: Vec<(Seat, BotLevel)> = Vec::with_capacity(stored.len());
+    for &(seat, code) in stored {
+        let level = bot_levels::from_code(code).ok_or_else(|| {
+            ApiError::Internal(format!(
+                "stored {} session has unknown bot level {code}",
+                G::ID
+            ))
+        })?;
+        let ordered = bots.last().is_none_or(|&(last, _)| last < seat);
+        if u32::from(seat.0) >= seats || !ordered {
+            return Err(ApiError::Internal(format!(
+                "stored {} session has a bad bot seat {}",
+                G::ID,
+                seat.0
+            )));
+        }
+        bots.push((seat, level));
+    }
+    Ok(bots)
+}
+
+/// A head of format 2: format 1's fields, then the bot seats.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct StoredHeadWithBots<G: Game> {
+    head: StoredHead<G>,
+    bots: Vec<StoredBot>,
+}
+
+/// [`StoredHeadWithBots`] written from borrowed parts.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct StoredHeadWithBotsRef<'a, G: Game> {
+    head: StoredHeadRef<'a, G>,
+    bots: &'a [StoredBot],
+}
+
+/// A stored record of format 3: format 2's fields, then the bot seats.
+#[derive(Deserialize)]
+#[serde(bound = "")]
+struct StoredSessionWithBots<G: Game> {
+    session: StoredSession<G>,
+    bots: Vec<StoredBot>,
+}
+
+/// [`StoredSessionWithBots`] written from borrowed parts.
+#[derive(Serialize)]
+#[serde(bound = "")]
+struct StoredSessionWithBotsRef<'a, G: Game> {
+    session: StoredSessionRef<'a, G>,
+    bots: &'a [StoredBot],
+}
 
 /// A session without its log (see [`LiveGame::encode_head`]): the stored record's fields but
 /// `log`, in the same order.
@@ -991,6 +1185,91 @@ mod tests {
     }
 
     #[test]
+    fn bot_seats_are_stored_and_shown_to_every_viewer() {
+        let mut session = new_session(41);
+        session.set_bot_seats(vec![
+            (Seat(1), BotLevel::Search),
+            (Seat(0), BotLevel::Random),
+        ]);
+        let bots = [(Seat(0), BotLevel::Random), (Seat(1), BotLevel::Search)];
+        assert_eq!(session.bot_seats(), &bots);
+        let restored = PcSession::decode(&session.encode().unwrap()).unwrap();
+        assert_eq!(restored.bot_seats(), &bots);
+        let head = session.encode_head().unwrap();
+        let entries = session.encode_entries(0).unwrap();
+        let split = PcSession::decode_split(&head, &entries, None, 0).unwrap();
+        assert_eq!(split.bot_seats(), &bots);
+        for viewer in [S0, S1, Viewer::Spectator] {
+            let levels: Vec<(u32, i32)> = restored
+                .view(viewer)
+                .seat_options
+                .iter()
+                .map(|option| (option.seat, option.bot))
+                .collect();
+            assert_eq!(
+                levels,
+                vec![
+                    (0, pb::BotLevel::Random as i32),
+                    (1, pb::BotLevel::Search as i32)
+                ]
+            );
+        }
+        // The formats before bot seats cannot hold them.
+        assert!(session.encode_previous().is_err());
+        assert!(session.encode_head_previous().is_err());
+        // A stored bot seat the game does not have is corruption.
+        let bad = StoredSessionWithBotsRef::<PigeonChess> {
+            session: session.stored_ref(SESSION_FORMAT, &[]),
+            bots: &[(Seat(5), 1)],
+        };
+        let bytes = postcard::to_allocvec(&bad).unwrap();
+        assert!(matches!(
+            PcSession::decode(&bytes),
+            Err(ApiError::Internal(_))
+        ));
+    }
+
+    #[test]
+    fn bots_choose_listed_actions() {
+        let session = new_session(42);
+        let seat = session.table.to_act().iter().next().unwrap();
+        let level = BotLevel::Random;
+        let pick = |seed| {
+            session.bot_action(
+                seat,
+                level,
+                Budget::standard(level),
+                Seed::from_u64(seed),
+                &|| false,
+            )
+        };
+        let action = pick(1).expect("the seat may act");
+        assert_eq!(pick(1), Some(action.clone()));
+        assert!(
+            session
+                .view(Viewer::Seat(seat))
+                .legal_actions
+                .contains(&action)
+        );
+        let mut waiting = new_session(43);
+        let mut picker = Picker::new(43);
+        while waiting.table.to_act().len() != 1 {
+            random_step(&mut waiting, &mut picker);
+        }
+        let idle = waiting.table.to_act().iter().next().unwrap().opponent();
+        assert_eq!(
+            waiting.bot_action(
+                idle,
+                level,
+                Budget::standard(level),
+                Seed::from_u64(1),
+                &|| false
+            ),
+            None
+        );
+    }
+
+    #[test]
     fn encode_and_decode_round_trip() {
         let mut session = new_session(31);
         let mut picker = Picker::new(31);
@@ -1036,11 +1315,20 @@ mod tests {
         );
 
         let mut newer = bytes.clone();
-        newer[0] = 3;
+        newer[0] = 4;
         assert!(matches!(
             PcSession::decode(&newer),
             Err(ApiError::Internal(_))
         ));
+
+        // The formats before bot seats still read, as a game without bots.
+        let previous = session.encode_previous().unwrap();
+        assert_eq!(previous[0], 2);
+        let from_previous = PcSession::decode(&previous).unwrap();
+        assert_eq!(from_previous.encode().unwrap(), bytes);
+        let previous_head = session.encode_head_previous().unwrap();
+        let from_head = PcSession::decode_split(&previous_head, &entries, None, 0).unwrap();
+        assert_eq!(from_head.encode().unwrap(), bytes);
         assert!(matches!(
             PcSession::decode(&bytes[..bytes.len() / 2]),
             Err(ApiError::Internal(_))

@@ -677,7 +677,7 @@ mod redis_only {
             .query_async(&mut connection)
             .await
             .unwrap();
-        assert_eq!((format.as_str(), version.as_str()), ("2", "1"));
+        assert_eq!((format.as_str(), version.as_str()), ("3", "1"));
         // The action log holds one item per version.
         let log_key = format!("{}:{{{}}}:log", harness.namespace, game.id);
         let logged: usize = connection.llen(&log_key).await.unwrap();
@@ -740,28 +740,35 @@ mod redis_only {
         assert!(store.load(&game.id).await.unwrap().is_none());
     }
 
-    /// A rolling upgrade: replicas writing record format 1 (`--write-record-format 1`) and
-    /// format 2 take turns on one game; each reads what the other wrote, and the stored game is
-    /// always the one committed last.
+    /// A rolling upgrade: replicas writing record format 1 (`--write-record-format 1`), format
+    /// 2 (`--write-record-format 2`) and format 3 take turns on one game; each reads what the
+    /// others wrote, and the stored game is always the one committed last.
     #[tokio::test]
-    async fn either_record_format_is_read_and_continued_by_the_other() {
+    async fn every_record_format_is_read_and_continued_by_the_others() {
         let harness = Redis::new();
-        let format_one = RedisStore::open(RedisSettings {
-            write_record_format: 1,
-            ..harness.settings(LONG_TTL, 100)
-        })
-        .unwrap();
-        let format_two = harness.store(LONG_TTL, 100).await;
+        let writing = |format| {
+            RedisStore::open(RedisSettings {
+                write_record_format: format,
+                ..harness.settings(LONG_TTL, 100)
+            })
+            .unwrap()
+        };
+        let format_one = writing(1);
+        let format_two = writing(2);
+        let format_three = harness.store(LONG_TTL, 100).await;
         let mut connection = raw_connection().await;
         let mut game = created(&format_one).await;
         let game_key = format!("{}:{{{}}}:game", harness.namespace, game.id);
         let log_key = format!("{}:{{{}}}:log", harness.namespace, game.id);
         for (writer, format, logged) in [
             (&format_one, "1", 0),
-            (&format_two, "2", 2),
-            (&format_two, "2", 3),
-            (&format_one, "1", 0),
+            (&format_three, "3", 2),
+            (&format_three, "3", 3),
+            (&format_two, "2", 4),
             (&format_two, "2", 5),
+            (&format_one, "1", 0),
+            (&format_two, "2", 7),
+            (&format_three, "3", 8),
         ] {
             game = commit_next(writer, &game, None).await;
             let stored: String = connection.hget(&game_key, "format").await.unwrap();
@@ -772,7 +779,7 @@ mod redis_only {
                 "at version {}",
                 game.version()
             );
-            for reader in [&format_one, &format_two] {
+            for reader in [&format_one, &format_two, &format_three] {
                 let loaded = reader.load(&game.id).await.unwrap().unwrap();
                 assert_eq!(loaded.game.encode(), game.game.encode());
             }

@@ -33,6 +33,7 @@ def create_game_request(
         seats=seats,
         request_id=options.request_id or new_request_id(),
         spectator_policy=options.spectator_policy,
+        seat_options=[pb.SeatOptions(seat=seat, bot=level) for seat, level in options.bots],
     )
     if options.seed is not None:
         request.seed = options.seed

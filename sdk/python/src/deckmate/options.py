@@ -14,12 +14,15 @@ class CreateOptions:
     `seed` fixes the game's random seed (only servers started to allow client seeds accept it);
     `spectator_policy` says whether callers without a seat token may observe (unspecified means
     the server default, allowed); `request_id` is the idempotency key: unset, the client makes a
-    fresh one and may retry the call, while a caller-chosen id is sent exactly once.
+    fresh one and may retry the call, while a caller-chosen id is sent exactly once. `bots`
+    lists the seats the server plays itself as `(seat, level)`, such as
+    `((1, pb.BOT_LEVEL_GREEDY),)`; a bot seat gets no token, so the game has no handle for it.
     """
 
     seed: int | None = None
     spectator_policy: pb.SpectatorPolicy.ValueType = pb.SPECTATOR_POLICY_UNSPECIFIED
     request_id: str | None = None
+    bots: tuple[tuple[int, pb.BotLevel.ValueType], ...] = ()
 
 
 @dataclass(frozen=True)

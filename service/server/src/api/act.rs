@@ -12,6 +12,10 @@
 //! that copy turns out stale, the action is refused, or the request was already committed does
 //! the handler load again, so that every answer that depends on the state is given from the
 //! current record.
+//!
+//! Bots commit their moves through [`commit_action`] too, so a bot's move is checked,
+//! committed, announced to watchers and counted exactly as a person's is. Every commit after
+//! which a bot seat is to act schedules that bot's turn (`crate::bots`).
 
 use std::sync::Arc;
 
@@ -21,6 +25,7 @@ use tonic::Request;
 
 use super::{GameApi, check_request_id, existing, missing, require_game_id, with_game_id};
 use crate::auth;
+use crate::bots::{self, BotRunner};
 use crate::error::ApiError;
 use crate::store::{
     Commit, CommitOutcome, GameRecord, RequestKey, SeatRequest, SessionStore, unix_millis,
@@ -49,10 +54,12 @@ pub(super) async fn handle(
     require_game_id(&request.game_id)?;
     let store = api.store.as_ref();
     let loaded = store.load_for_update(&request.game_id).await?;
-    let mut record = existing(store, &request.game_id, loaded).await?;
+    let record = existing(store, &request.game_id, loaded).await?;
     telemetry::record_kind(record.game.kind());
     let seat = auth::actor(&record.token_hashes, presented.as_ref())?;
     telemetry::record_seat(seat);
+    // A bot turn a lost replica left behind resumes here (a no-op when one is queued).
+    api.bots.resume(&record);
     let request = Attempt {
         seat,
         action,
@@ -60,9 +67,21 @@ pub(super) async fn handle(
             .then(|| (seat, RequestKey::for_act(&request.request_id))),
         expected_version: request.expected_version,
     };
-    // Whether `record` was loaded during this call (not a copy kept from before).
-    let mut fresh = false;
+    commit_action(store, &api.bots, record, &request, false).await
+}
 
+/// Applies `request` to `record`'s game and commits it, retrying lost races as the module
+/// documentation says; `fresh` tells whether `record` was just loaded (not a copy kept from
+/// before). With `expected_version`, a game at another version is `STALE_VERSION`.
+pub(crate) async fn commit_action(
+    store: &dyn SessionStore,
+    bots: &BotRunner,
+    mut record: Arc<GameRecord>,
+    request: &Attempt<'_>,
+    mut fresh: bool,
+) -> Result<pb::ActResponse, ApiError> {
+    let seat = request.seat;
+    let action = request.action;
     for _ in 0..COMMIT_ATTEMPTS {
         let current = record.version();
         if let Some(expected) = request.expected_version
@@ -73,7 +92,7 @@ pub(super) async fn handle(
                 fresh = true;
                 continue;
             }
-            if let Some(answer) = remembered(store, &record, &request).await? {
+            if let Some(answer) = remembered(store, &record, request).await? {
                 return Ok(answer);
             }
             monitoring::version_conflict();
@@ -88,7 +107,7 @@ pub(super) async fn handle(
                 continue;
             }
             // A retry of a request that was applied: the action may not fit the state any more.
-            if let Some(answer) = remembered(store, &record, &request).await? {
+            if let Some(answer) = remembered(store, &record, request).await? {
                 return Ok(answer);
             }
             return Err(error);
@@ -97,6 +116,7 @@ pub(super) async fn handle(
         let finished = game
             .is_over()
             .then(|| (game.kind().id(), end_reason(&observation)));
+        let bot_turn = bots::bot_to_act(game.as_ref());
         let commit = Commit {
             id: record.id.clone(),
             expected_version: current,
@@ -106,6 +126,9 @@ pub(super) async fn handle(
         match store.commit(commit).await? {
             CommitOutcome::Committed { version } => {
                 telemetry::record_version(version);
+                if bot_turn {
+                    bots.schedule(&record.id, version);
+                }
                 if let Some((variant, reason)) = finished {
                     monitoring::game_finished(variant, reason);
                 }
@@ -134,7 +157,7 @@ pub(super) async fn handle(
             CommitOutcome::Duplicate { version } => {
                 // The request was committed before (a retry, or a concurrent copy of it).
                 monitoring::idempotent_replay();
-                return answer_at(store, record, &request, version).await;
+                return answer_at(store, record, request, version).await;
             }
             CommitOutcome::NotFound => {
                 return Err(missing::missing_game(store, &record.id).await);
@@ -148,12 +171,16 @@ pub(super) async fn handle(
     Err(ApiError::Overloaded)
 }
 
-/// What one `Act` call asks for.
-struct Attempt<'a> {
-    seat: Seat,
-    action: &'a pb::Action,
-    key: Option<SeatRequest>,
-    expected_version: Option<u64>,
+/// What one `Act` call (or one bot move) asks for.
+pub(crate) struct Attempt<'a> {
+    /// The acting seat.
+    pub(crate) seat: Seat,
+    /// The action.
+    pub(crate) action: &'a pb::Action,
+    /// The seat's request key, for an idempotent call.
+    pub(crate) key: Option<SeatRequest>,
+    /// The version the action was chosen at, when it must apply there only.
+    pub(crate) expected_version: Option<u64>,
 }
 
 /// The first answer to `request` when the store remembers it as committed.

@@ -1,14 +1,21 @@
-//! `CreateGame`: deal a new game and hand out one secret token per seat.
+//! `CreateGame`: deal a new game and hand out one secret token per seat the caller plays.
+//!
+//! Bot seats (`seat_options`) get no token: their token hashes are those of random tokens that
+//! are never shown, so no caller can act for them. A game with a bot to act at version 0 has
+//! its first bot turn scheduled at once (`crate::bots`).
 //!
 //! With a non-empty `request_id`, the response is remembered (sealed, see `seal.rs`) for
 //! [`CREATE_WINDOW`], filed under the caller and the id; a retry of the same request within it
 //! returns the identical response and creates nothing, and the same id with a different request
 //! is `REQUEST_ID_REUSED`.
 
+use deckmate_engine::Seat;
+use deckmate_engine::bots::BotLevel;
 use deckmate_proto::v1 as pb;
 
 use super::{GameApi, check_request_id, seal};
 use crate::auth::{self, SeatToken};
+use crate::bots::{self, BotSettings, levels};
 use crate::catalog;
 use crate::error::ApiError;
 use crate::store::{
@@ -21,10 +28,12 @@ use crate::{monitoring, telemetry};
 const ID_ATTEMPTS: usize = 4;
 
 /// Serves one CreateGame for the caller `scope` names (its identity as
-/// [`crate::protection::caller::Caller`] displays it).
+/// [`crate::protection::caller::Caller`] displays it); `keyed` tells whether it presented an
+/// API key.
 pub(super) async fn handle(
     api: &GameApi,
     scope: String,
+    keyed: bool,
     request: pb::CreateGameRequest,
 ) -> Result<pb::CreateGameResponse, ApiError> {
     check_request_id(&request.request_id)?;
@@ -50,11 +59,34 @@ pub(super) async fn handle(
     }
 
     let seed = auth::choose_seed(request.seed, api.settings.allow_client_seed)?;
-    let game = catalog::new_game(config, request.seats, seed)?;
+    let mut game = catalog::new_game(config, request.seats, seed)?;
+    let bot_seats = bot_seats(&request.seat_options, game.seats())?;
+    let admission = if bot_seats.is_empty() {
+        None
+    } else {
+        check_bots_allowed(api.bots.settings(), keyed, &bot_seats, game.seats())?;
+        Some(api.bots.hosted().admit()?)
+    };
+    game.set_bot_seats(bot_seats);
+    let bot_turn = bots::bot_to_act(game.as_ref());
     telemetry::record_kind(game.kind());
+    // A bot seat's token is made like any other and then forgotten: nobody can present it.
     let tokens = (0..game.seats())
         .map(|_| SeatToken::generate())
         .collect::<Result<Vec<_>, _>>()?;
+    let is_bot = {
+        let bots = game.bot_seats();
+        move |seat: u32| bots.iter().any(|(bot, _)| u32::from(bot.0) == seat)
+    };
+    let seat_tokens = tokens
+        .iter()
+        .zip(0u32..)
+        .filter(|(_, seat)| !is_bot(*seat))
+        .map(|(token, seat)| pb::SeatToken {
+            seat,
+            token: token.expose().to_string(),
+        })
+        .collect();
     let seed_commitment = auth::seed_commitment(&seed);
     let kind = game.kind().id();
     let variant = kind.to_string();
@@ -71,14 +103,7 @@ pub(super) async fn handle(
     };
     let response = pb::CreateGameResponse {
         game_id: store_with_fresh_id(api.store.as_ref(), record).await?,
-        seat_tokens: tokens
-            .iter()
-            .zip(0u32..)
-            .map(|(token, seat)| pb::SeatToken {
-                seat,
-                token: token.expose().to_string(),
-            })
-            .collect(),
+        seat_tokens,
         version,
         seed_commitment: seed_commitment.to_vec(),
         variant,
@@ -86,8 +111,18 @@ pub(super) async fn handle(
     telemetry::record_game_id(&response.game_id);
     telemetry::record_version(version);
 
+    // Runs once the game is known to stay: counts it as hosted and starts its bots.
+    let started = |game_id: &str| {
+        if let Some(admission) = admission {
+            admission.hosted(game_id);
+        }
+        if bot_turn {
+            api.bots.schedule(game_id, version);
+        }
+    };
     let (Some(id), Some(key)) = (create_id, create_key) else {
         monitoring::game_created(kind);
+        started(&response.game_id);
         return Ok(response);
     };
     let remembered = match seal::seal(id, &digest, &response) {
@@ -101,6 +136,7 @@ pub(super) async fn handle(
     match remembered {
         Ok(PutCreateOutcome::Stored) => {
             monitoring::game_created(kind);
+            started(&response.game_id);
             Ok(response)
         }
         Ok(PutCreateOutcome::Existing(first)) => {
@@ -128,6 +164,67 @@ fn spectators_allowed(policy: i32) -> Result<bool, ApiError> {
             "spectator_policy: unknown value {policy}"
         ))),
     }
+}
+
+/// The bot seats `options` ask for in a game of `seats` seats, in seat order: each names a seat
+/// of the game, once, and a level.
+fn bot_seats(options: &[pb::SeatOptions], seats: usize) -> Result<Vec<(Seat, BotLevel)>, ApiError> {
+    let mut bots: Vec<(Seat, BotLevel)> = Vec::with_capacity(options.len());
+    for (index, option) in options.iter().enumerate() {
+        let field = |name: &str| format!("seat_options[{index}].{name}");
+        let seat = usize::try_from(option.seat)
+            .ok()
+            .filter(|&seat| seat < seats)
+            .and_then(|seat| u8::try_from(seat).ok())
+            .map(Seat)
+            .ok_or_else(|| {
+                ApiError::invalid_field(
+                    field("seat"),
+                    format!("the game has {seats} seats, numbered from 0"),
+                )
+            })?;
+        if bots.iter().any(|(bot, _)| *bot == seat) {
+            return Err(ApiError::invalid_field(
+                field("seat"),
+                format!("seat {} is listed twice", option.seat),
+            ));
+        }
+        let level = levels::from_proto(option.bot).ok_or_else(|| {
+            ApiError::invalid_field(
+                field("bot"),
+                "choose a bot level (random, greedy or search)",
+            )
+        })?;
+        bots.push((seat, level));
+    }
+    bots.sort_by_key(|&(seat, _)| seat);
+    Ok(bots)
+}
+
+/// Whether this server may create a game with `bots` for this caller: the store must write a
+/// record format that holds bot seats, and a game of bots only needs `--allow-bot-only-games`
+/// or an API key.
+fn check_bots_allowed(
+    settings: &BotSettings,
+    keyed: bool,
+    bots: &[(Seat, BotLevel)],
+    seats: usize,
+) -> Result<(), ApiError> {
+    if !settings.records_hold_bots {
+        return Err(ApiError::OptionUnavailable(
+            "bot seats are unavailable while this server writes a record format that older \
+             replicas read (--write-record-format below 3): those replicas could not run the bots"
+                .to_string(),
+        ));
+    }
+    if bots.len() == seats && !settings.allow_bot_only_games && !keyed {
+        return Err(ApiError::OptionRefused(
+            "games whose every seat is a bot are disabled on this server \
+             (--allow-bot-only-games, or call with an API key)"
+                .to_string(),
+        ));
+    }
+    Ok(())
 }
 
 /// Stores `record` under a new random id and returns the id.
@@ -162,6 +259,75 @@ async fn discard(store: &dyn SessionStore, id: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn option(seat: u32, bot: pb::BotLevel) -> pb::SeatOptions {
+        pb::SeatOptions {
+            seat,
+            bot: bot.into(),
+        }
+    }
+
+    #[test]
+    fn bot_seats_are_checked_field_by_field() {
+        let bots = bot_seats(
+            &[
+                option(1, pb::BotLevel::Search),
+                option(0, pb::BotLevel::Random),
+            ],
+            3,
+        )
+        .unwrap();
+        assert_eq!(
+            bots,
+            vec![(Seat(0), BotLevel::Random), (Seat(1), BotLevel::Search)]
+        );
+        let field = |options: &[pb::SeatOptions]| match bot_seats(options, 2) {
+            Err(ApiError::InvalidField { field, .. }) => field,
+            other => panic!("not a field error: {other:?}"),
+        };
+        let greedy = pb::BotLevel::Greedy;
+        assert_eq!(
+            field(&[option(0, greedy), option(2, greedy)]),
+            "seat_options[1].seat"
+        );
+        assert_eq!(
+            field(&[option(1, greedy), option(1, greedy)]),
+            "seat_options[1].seat"
+        );
+        assert_eq!(
+            field(&[option(0, pb::BotLevel::Unspecified)]),
+            "seat_options[0].bot"
+        );
+        let unknown = pb::SeatOptions { seat: 0, bot: 9 };
+        assert_eq!(field(&[unknown]), "seat_options[0].bot");
+    }
+
+    #[test]
+    fn bot_only_games_and_old_formats_are_refused() {
+        let settings = BotSettings {
+            allow_bot_only_games: false,
+            ..BotSettings::default()
+        };
+        let one = [(Seat(0), BotLevel::Random)];
+        let both = [(Seat(0), BotLevel::Random), (Seat(1), BotLevel::Greedy)];
+        assert_eq!(check_bots_allowed(&settings, false, &one, 2), Ok(()));
+        let refused = check_bots_allowed(&settings, false, &both, 2).unwrap_err();
+        assert_eq!(refused.code(), tonic::Code::PermissionDenied);
+        assert!(refused.to_string().contains("--allow-bot-only-games"));
+        assert_eq!(check_bots_allowed(&settings, true, &both, 2), Ok(()));
+        let allowed = BotSettings {
+            allow_bot_only_games: true,
+            ..settings
+        };
+        assert_eq!(check_bots_allowed(&allowed, false, &both, 2), Ok(()));
+        let old = BotSettings {
+            records_hold_bots: false,
+            ..allowed
+        };
+        let unavailable = check_bots_allowed(&old, true, &one, 2).unwrap_err();
+        assert_eq!(unavailable.code(), tonic::Code::FailedPrecondition);
+        assert!(unavailable.to_string().contains("--write-record-format"));
+    }
 
     #[test]
     fn spectator_policies() {

@@ -6,7 +6,7 @@
 //! ([`crate::telemetry::rpc_span`]). Tokens and request ids are hashed on arrival and never
 //! logged.
 
-mod act;
+pub(crate) mod act;
 mod create_game;
 mod get_history;
 mod list_variants;
@@ -29,10 +29,12 @@ use tonic::{Request, Response, Status};
 use tracing::Instrument;
 
 use crate::auth::{self, TokenHash};
+use crate::bots::{BotRunner, BotSettings};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::monitoring;
 use crate::protection::Protection;
+use crate::protection::caller::Caller;
 use crate::shutdown::Shutdown;
 use crate::store::traced::TracedStore;
 use crate::store::{GameRecord, SessionStore};
@@ -80,6 +82,8 @@ pub struct GameApi {
     shutdown: Shutdown,
     /// API keys and the per-caller and per-game limits.
     protection: Arc<Protection>,
+    /// Plays the bot seats.
+    bots: BotRunner,
 }
 
 impl GameApi {
@@ -92,14 +96,28 @@ impl GameApi {
         // A semaphore holds at most MAX_PERMITS; any larger limit means the same in practice.
         settings.max_watchers = settings.max_watchers.min(Semaphore::MAX_PERMITS);
         let watchers = Arc::new(Semaphore::new(settings.max_watchers));
+        // Every store call a handler makes is a child span of its RPC.
+        let store: Arc<dyn SessionStore> = Arc::new(TracedStore::new(store));
+        let bots = BotRunner::new(store.clone(), BotSettings::default(), shutdown.clone());
         GameApi {
-            // Every store call a handler makes is a child span of its RPC.
-            store: Arc::new(TracedStore::new(store)),
+            store,
             settings,
             watchers,
             shutdown,
             protection: Arc::new(Protection::unlimited()),
+            bots,
         }
+    }
+
+    /// These handlers with bots run by `settings` instead of [`BotSettings::default`].
+    pub fn with_bots(mut self, settings: BotSettings) -> Self {
+        self.bots = BotRunner::new(self.store.clone(), settings, self.shutdown.clone());
+        self
+    }
+
+    /// The runner of this server's bot seats.
+    pub fn bots(&self) -> &BotRunner {
+        &self.bots
     }
 
     /// These handlers with `protection` (API keys and quotas) instead of none; [`GameApi::new`]
@@ -165,10 +183,13 @@ impl pb::game_service_server::GameService for GameApi {
         let scope = caller
             .as_ref()
             .map_or_else(|_| String::new(), ToString::to_string);
-        let handler = create_game::handle(self, scope, request.into_inner());
+        let keyed = matches!(caller, Ok(Caller::Key(_)));
+        // Each bot seat counts as one more game towards the caller's quota.
+        let weight = 1 + request.get_ref().seat_options.len();
+        let handler = create_game::handle(self, scope, keyed, request.into_inner());
         let handler = self
             .protection
-            .create_game(caller, self.store.as_ref(), handler);
+            .create_game(caller, weight, self.store.as_ref(), handler);
         serve("CreateGame", checked, span, handler, Timing::Whole).await
     }
 
@@ -370,6 +391,8 @@ async fn load_for_reader<T>(
     let request = request.into_inner();
     let record = load_game(api.store.as_ref(), game_id(&request)).await?;
     let viewer = reader_of(&record, presented.as_ref())?;
+    // A bot turn a lost replica left behind resumes here (a no-op when one is queued).
+    api.bots.resume(&record);
     if let Viewer::Seat(seat) = viewer {
         telemetry::record_seat(seat);
     }

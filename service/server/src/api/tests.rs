@@ -613,3 +613,49 @@ async fn server_info_describes_the_release_features_and_limits() {
         assert_eq!(limits.max_request_id_bytes, 128);
     }
 }
+
+/// A bot turn left behind by a lost replica (here: one that shut down right after creating the
+/// game) resumes when another replica serves an Observe of the game.
+#[tokio::test]
+async fn a_bot_turn_left_behind_resumes_on_the_next_observe() {
+    let lost = fixture();
+    lost.shutdown.trigger();
+    let created = lost
+        .create(pb::CreateGameRequest {
+            seat_options: vec![pb::SeatOptions {
+                seat: 1,
+                bot: pb::BotLevel::Random.into(),
+            }],
+            ..create_request()
+        })
+        .await;
+    assert_eq!(created.seat_tokens.len(), 1);
+    // Nothing moves the bot while nobody asks: its turn died with the replica.
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let other = GameApi::new(
+        Arc::new(lost.store.clone()),
+        ApiSettings::from_config(&crate::config::Config::default()),
+        Shutdown::new(),
+    );
+    let observe = |api: &GameApi| {
+        let request = Request::new(pb::ObserveRequest {
+            game_id: created.game_id.clone(),
+        });
+        let api = api.clone();
+        async move { api.observe(request).await.unwrap().into_inner() }
+    };
+    assert_eq!(observe(&lost.api).await.version, 0);
+    assert_eq!(observe(&other).await.version, 0);
+    let mut moved = false;
+    for _ in 0..200 {
+        if observe(&other).await.version > 0 {
+            moved = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        moved,
+        "the bot never moved after the other replica's Observe"
+    );
+}

@@ -73,6 +73,8 @@ pub(super) async fn handle(
     let versions = api.store.watch(&request.game_id).await?;
     let record = load_game(api.store.as_ref(), &request.game_id).await?;
     let viewer = reader_of(&record, presented.as_ref())?;
+    // A bot turn a lost replica left behind resumes here (a no-op when one is queued).
+    api.bots.resume(&record);
     let current = record.version();
     if request.from_version > current {
         return Err(ApiError::InvalidRequest(format!(

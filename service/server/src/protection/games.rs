@@ -1,12 +1,15 @@
 //! `--max-games-per-client`: how many live games one caller may have created.
 //!
+//! A game counts with a weight: one, plus one for each of its bot seats, since the server plays
+//! those seats for the caller.
+//!
 //! Each replica counts the games created through it (a replica-local count: behind a load
 //! balancer a caller may hold up to the limit on each replica). A counted game stops counting
 //! once it has finished or expired; that is found out lazily, when a caller reaches its limit:
 //! its games are then looked up in the store, and the finished or missing ones are dropped
 //! before the limit is applied. Only callers at their limit pay for those look-ups.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use super::caller::Caller;
@@ -16,14 +19,15 @@ use crate::store::SessionStore;
 /// The games of one caller.
 #[derive(Debug, Default)]
 struct Owned {
-    ids: HashSet<String>,
-    /// CreateGame calls admitted and not yet finished.
+    /// Each game and its weight.
+    ids: HashMap<String, usize>,
+    /// The weight of the CreateGame calls admitted and not yet finished.
     pending: usize,
 }
 
 impl Owned {
     fn count(&self) -> usize {
-        self.ids.len() + self.pending
+        self.ids.values().sum::<usize>() + self.pending
     }
 }
 
@@ -45,19 +49,21 @@ impl GamesPerClient {
         }
     }
 
-    /// Admits one more game for `caller`, or refuses with `LIMIT_REACHED` when it holds its
-    /// limit of live games (after dropping those the store says finished or gone).
+    /// Admits one more game of `weight` for `caller`, or refuses with `LIMIT_REACHED` when it
+    /// would hold more than its limit of live games (after dropping those the store says
+    /// finished or gone).
     pub async fn reserve(
         &self,
         caller: &Caller,
+        weight: usize,
         store: &dyn SessionStore,
     ) -> Result<Reservation, ApiError> {
-        if let Some(reservation) = self.try_reserve(caller) {
+        if let Some(reservation) = self.try_reserve(caller, weight) {
             return Ok(reservation);
         }
         let counted: Vec<String> = lock(&self.table)
             .get(caller)
-            .map(|owned| owned.ids.iter().cloned().collect())
+            .map(|owned| owned.ids.keys().cloned().collect())
             .unwrap_or_default();
         let mut gone = Vec::new();
         for id in counted {
@@ -71,24 +77,26 @@ impl GamesPerClient {
                 owned.ids.remove(id);
             }
         }
-        self.try_reserve(caller).ok_or_else(|| {
+        self.try_reserve(caller, weight).ok_or_else(|| {
             ApiError::LimitReached(format!(
-                "this client has its maximum of {} live games; finish some first",
+                "this client has its maximum of {} live games (each bot seat counts as one more); \
+                 finish some first",
                 self.limit
             ))
         })
     }
 
-    fn try_reserve(&self, caller: &Caller) -> Option<Reservation> {
+    fn try_reserve(&self, caller: &Caller, weight: usize) -> Option<Reservation> {
         let mut table = lock(&self.table);
         let owned = table.entry(caller.clone()).or_default();
-        if owned.count() >= self.limit {
+        if owned.count().saturating_add(weight) > self.limit {
             return None;
         }
-        owned.pending += 1;
+        owned.pending += weight;
         Some(Reservation {
             table: self.table.clone(),
             caller: caller.clone(),
+            weight,
         })
     }
 
@@ -104,6 +112,7 @@ impl GamesPerClient {
 pub struct Reservation {
     table: Table,
     caller: Caller,
+    weight: usize,
 }
 
 impl Reservation {
@@ -111,7 +120,7 @@ impl Reservation {
     /// which counts once).
     pub fn created(self, id: &str) {
         if let Some(owned) = lock(&self.table).get_mut(&self.caller) {
-            owned.ids.insert(id.to_string());
+            owned.ids.insert(id.to_string(), self.weight);
         }
     }
 }
@@ -120,7 +129,7 @@ impl Drop for Reservation {
     fn drop(&mut self) {
         let mut table = lock(&self.table);
         if let Some(owned) = table.get_mut(&self.caller) {
-            owned.pending = owned.pending.saturating_sub(1);
+            owned.pending = owned.pending.saturating_sub(self.weight);
             if owned.count() == 0 {
                 table.remove(&self.caller);
             }
@@ -144,17 +153,33 @@ mod tests {
         let store = MemoryStore::new(Duration::from_secs(60), 100);
         let games = GamesPerClient::new(2);
         let me = Caller::Key("me".into());
-        games.reserve(&me, &store).await.unwrap().created("a");
+        games.reserve(&me, 1, &store).await.unwrap().created("a");
         // A call that fails gives its place back.
-        drop(games.reserve(&me, &store).await.unwrap());
-        games.reserve(&me, &store).await.unwrap().created("b");
+        drop(games.reserve(&me, 1, &store).await.unwrap());
+        games.reserve(&me, 1, &store).await.unwrap().created("b");
         assert_eq!(games.count(&me), 2);
         // "a" and "b" are not in the store: they count as gone once the limit is reached.
-        let third = games.reserve(&me, &store).await.unwrap();
+        let third = games.reserve(&me, 1, &store).await.unwrap();
         assert_eq!(games.count(&me), 1);
         third.created("c");
-        games.reserve(&me, &store).await.unwrap().created("c");
+        games.reserve(&me, 1, &store).await.unwrap().created("c");
         assert_eq!(games.count(&me), 1, "a replayed game counts once");
         assert_eq!(games.count(&Caller::Key("other".into())), 0);
+    }
+
+    #[tokio::test]
+    async fn bot_seats_weigh_one_game_each() {
+        let store = MemoryStore::new(Duration::from_secs(60), 100);
+        let games = GamesPerClient::new(3);
+        let me = Caller::Key("me".into());
+        // A game with two bot seats weighs three: nothing else fits, not even after a look-up.
+        let heavy = games.reserve(&me, 3, &store).await.unwrap();
+        assert_eq!(games.count(&me), 3);
+        assert!(games.try_reserve(&me, 1).is_none());
+        drop(heavy);
+        assert_eq!(games.count(&me), 0);
+        assert!(games.reserve(&me, 4, &store).await.is_err());
+        games.reserve(&me, 2, &store).await.unwrap().created("a");
+        assert_eq!(games.count(&me), 2);
     }
 }

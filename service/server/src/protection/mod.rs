@@ -143,10 +143,12 @@ impl Protection {
     }
 
     /// Runs `create` (the CreateGame handler) for `caller` within the caller's quotas: the
-    /// create rate first, then its live games; the game made is counted for the caller.
+    /// create rate first, then its live games; the game made is counted for the caller as
+    /// `weight` games (one, plus one per bot seat).
     pub async fn create_game(
         &self,
         caller: Result<Caller, ApiError>,
+        weight: usize,
         store: &dyn SessionStore,
         create: impl Future<Output = Result<pb::CreateGameResponse, ApiError>>,
     ) -> Result<pb::CreateGameResponse, ApiError> {
@@ -164,7 +166,7 @@ impl Protection {
         }
         let reservation = self
             .games
-            .reserve(&caller, store)
+            .reserve(&caller, weight, store)
             .await
             .inspect_err(|error| {
                 if matches!(error, ApiError::LimitReached(_)) {

@@ -432,6 +432,29 @@ mod tests {
         fn encode_head(&self) -> Result<Vec<u8>, ApiError> {
             self.encode()
         }
+        fn encode_previous(&self) -> Result<Vec<u8>, ApiError> {
+            self.encode()
+        }
+        fn encode_head_previous(&self) -> Result<Vec<u8>, ApiError> {
+            self.encode()
+        }
+        fn bot_seats(&self) -> &[(Seat, deckmate_engine::bots::BotLevel)] {
+            &[]
+        }
+        fn set_bot_seats(&mut self, _: Vec<(Seat, deckmate_engine::bots::BotLevel)>) {}
+        fn bot_action(
+            &self,
+            _: Seat,
+            _: deckmate_engine::bots::BotLevel,
+            _: deckmate_engine::bots::Budget,
+            _: Seed,
+            _: &dyn Fn() -> bool,
+        ) -> Option<pb::Action> {
+            None
+        }
+        fn to_act(&self) -> Vec<Seat> {
+            Vec::new()
+        }
         fn as_any(&self) -> &dyn std::any::Any {
             self
         }

@@ -57,7 +57,7 @@ use self::failure::bounded;
 use self::hub::Hub;
 use self::keys::{KeySpace, request_entry};
 pub use self::nodes::cluster_nodes;
-pub use self::record::RECORD_FORMATS;
+pub use self::record::{BOT_RECORD_FORMAT, RECORD_FORMATS};
 use self::record::{
     LogItems, RECORD_FORMAT, RECORD_FORMAT_ONE, decode_create, decode_record, encode_create,
     encode_record,
@@ -78,8 +78,8 @@ pub const DEFAULT_NAMESPACE: &str = "deckmate";
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Reads a game's stored record as [`RedisStore`] does: `format` and `version` are the fields
-/// of the game's hash, `record` its record bytes and `log` its log list (format 2; empty in
-/// format 1). Malformed input of any kind is [`StoreError::Corrupt`], never a panic. Public for
+/// of the game's hash, `record` its record bytes and `log` its log list (formats 2 and 3; empty
+/// in format 1). Malformed input of any kind is [`StoreError::Corrupt`], never a panic. Public for
 /// tools and the `decode_record` fuzz target (docs/RELIABILITY.md, "Fuzzing").
 pub fn decode_stored_record(
     id: &str,
@@ -92,7 +92,7 @@ pub fn decode_stored_record(
 }
 
 /// The bytes [`RedisStore`] stores for `record` in `format` (one of [`RECORD_FORMATS`]): the
-/// record bytes, and in format 2 the log list apart (empty in format 1). The inverse of
+/// record bytes, and in formats 2 and 3 the log list apart (empty in format 1). The inverse of
 /// [`decode_stored_record`]; public for the same tools.
 pub fn encode_stored_record(
     record: &GameRecord,
@@ -145,8 +145,9 @@ pub struct RedisSettings {
     /// have been applied: the caller's retry with the same request id is safe). `None` skips
     /// the wait.
     pub replica_ack: Option<Duration>,
-    /// The record format written (one of [`RECORD_FORMATS`]): 2, or 1 while replicas of a
-    /// release that reads only format 1 still share the store (a rolling upgrade).
+    /// The record format written (one of [`RECORD_FORMATS`]): 3, or an older one while replicas
+    /// of a release that reads no later format still share the store (a rolling upgrade; games
+    /// with bot seats need 3).
     pub write_record_format: u32,
     /// How many games' records this replica keeps copies of for updates (0: none).
     pub record_cache: usize,

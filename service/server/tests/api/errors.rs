@@ -111,6 +111,7 @@ fn malformed_create_requests_are_invalid() {
                 seed: None,
                 request_id: deckmate::new_request_id(),
                 spectator_policy: 99,
+                seat_options: Vec::new(),
             })
             .await
             .expect_err("an unknown spectator policy");

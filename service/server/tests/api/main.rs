@@ -11,6 +11,7 @@
 //! what only a server process shows (a store going away, replicas) spawn the binary in the
 //! `process` test binary.
 
+mod bots;
 #[path = "../common/mod.rs"]
 mod common;
 mod errors;

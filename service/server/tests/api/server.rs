@@ -50,9 +50,36 @@ impl Server {
         })
     }
 
+    /// The shared server's settings with `--allow-bot-only-games`.
+    pub(crate) fn bot_only_allowed() -> &'static Server {
+        static BOTS: OnceLock<Server> = OnceLock::new();
+        BOTS.get_or_init(|| {
+            Server::start(Config {
+                allow_client_seed: true,
+                create_rate: deckmate_server::protection::rate::Rate::Off,
+                store: test_store(),
+                allow_bot_only_games: true,
+                ..Config::default()
+            })
+        })
+    }
+
+    /// A server on the Redis at `DECKMATE_TEST_REDIS_URL` (default `redis://127.0.0.1:6379`)
+    /// writing record format `format`, as during a rolling upgrade from an older release.
+    pub(crate) fn writing_record_format(format: u32) -> Server {
+        let url = std::env::var("DECKMATE_TEST_REDIS_URL")
+            .unwrap_or_else(|_| "redis://127.0.0.1:6379".to_string());
+        Server::start(Config {
+            create_rate: deckmate_server::protection::rate::Rate::Off,
+            store: StoreUrl::parse(&url).expect("a Redis URL"),
+            write_record_format: format,
+            ..Config::default()
+        })
+    }
+
     /// Binds a free loopback port (so that clients may connect at once: the kernel queues them
     /// until the server accepts) and serves `config` on it on the binary's runtime.
-    fn start(config: Config) -> Server {
+    pub(crate) fn start(config: Config) -> Server {
         let listener =
             std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free loopback port");
         listener

@@ -99,6 +99,7 @@ pub(crate) async fn create_raw(
             seed: None,
             request_id: deckmate::new_request_id(),
             spectator_policy: 0,
+            seat_options: Vec::new(),
         })
         .await
         .map(tonic::Response::into_inner)

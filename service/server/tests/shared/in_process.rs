@@ -29,6 +29,7 @@ pub(crate) async fn create(
             seed: Some(seed),
             request_id: String::new(),
             spectator_policy: pb::SpectatorPolicy::Unspecified.into(),
+            seat_options: Vec::new(),
         }))
         .await
         .expect("CreateGame")

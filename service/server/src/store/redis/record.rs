@@ -12,9 +12,13 @@
 //!   place of the whole game; the log is the game's `log` list, one
 //!   [`LiveGame::encode_entries`](crate::live::LiveGame::encode_entries) item per action, so a
 //!   commit appends one item and rewrites only a record whose size does not grow with the game.
+//!   The head is in head format 1 (no bot seats), which the release before bots reads.
+//! * Format 3: format 2 with the head in head format 2, which ends with the game's bot seats
+//!   (`session.rs`, "Stored format").
 //!
-//! Format 2 is written unless the server runs with `--write-record-format 1` (a rolling upgrade
-//! from a release that reads only format 1); both are read. A CreateGame answer is one byte of
+//! Format 3 is written unless the server runs with `--write-record-format 2` (a rolling upgrade
+//! from the release before bots) or `1` (from the first release); every format is read. Under
+//! an older format a game with bot seats cannot be written, so CreateGame refuses them. A CreateGame answer is one byte of
 //! format followed by a postcard [`CreateEntryV1`].
 //!
 //! Decoding dispatches on the format: a later release that changes a layout adds a new format
@@ -27,8 +31,14 @@ use crate::auth::TokenHash;
 use crate::catalog;
 use crate::store::{GameRecord, SealedCreate, StoreError};
 
-/// The game record format this release writes unless told to write [`RECORD_FORMAT_ONE`].
-pub(super) const RECORD_FORMAT: u32 = 2;
+/// The game record format this release writes unless told to write an older one.
+pub(super) const RECORD_FORMAT: u32 = 3;
+
+/// The first record format that holds bot seats.
+pub const BOT_RECORD_FORMAT: u32 = RECORD_FORMAT;
+
+/// The record format of the release before bots: format 3 with a head in head format 1.
+pub(super) const RECORD_FORMAT_TWO: u32 = 2;
 
 /// The first release's record format: the whole game in the hash.
 pub(super) const RECORD_FORMAT_ONE: u32 = 1;
@@ -39,9 +49,11 @@ pub const RECORD_FORMATS: std::ops::RangeInclusive<u32> = RECORD_FORMAT_ONE..=RE
 /// The CreateGame answer format this release writes.
 pub(super) const CREATE_FORMAT: u8 = 1;
 
-/// The record of both formats: the same fields in the same layout, where `game` is the whole
-/// game ([`LiveGame::encode`](crate::live::LiveGame::encode)) in format 1 and its head
-/// ([`LiveGame::encode_head`](crate::live::LiveGame::encode_head)) in format 2.
+/// The record of every format: the same fields in the same layout, where `game` is the whole
+/// game ([`LiveGame::encode_previous`](crate::live::LiveGame::encode_previous)) in format 1 and
+/// its head in formats 2
+/// ([`LiveGame::encode_head_previous`](crate::live::LiveGame::encode_head_previous)) and 3
+/// ([`LiveGame::encode_head`](crate::live::LiveGame::encode_head)).
 #[derive(Debug, Serialize, Deserialize)]
 struct StoredRecord {
     /// The game kind's stable id, such as `pigeon_chess`.
@@ -79,14 +91,14 @@ struct CreateEntryV1 {
     ciphertext: Vec<u8>,
 }
 
-/// The record bytes of `record` in `format` ([`RECORD_FORMAT`] or [`RECORD_FORMAT_ONE`]).
+/// The record bytes of `record` in `format` (one of [`RECORD_FORMATS`]).
 pub(super) fn encode_record(record: &GameRecord, format: u32) -> Result<Vec<u8>, StoreError> {
     let failed =
         |error: String| StoreError::Corrupt(format!("encoding game {}: {error}", record.id));
-    let game = if format == RECORD_FORMAT_ONE {
-        record.game.encode()
-    } else {
-        record.game.encode_head()
+    let game = match format {
+        RECORD_FORMAT_ONE => record.game.encode_previous(),
+        RECORD_FORMAT_TWO => record.game.encode_head_previous(),
+        _ => record.game.encode_head(),
     }
     .map_err(|error| failed(format!("{error:?}")))?;
     let stored = StoredRecord {
@@ -188,6 +200,7 @@ pub(super) fn decode_create(bytes: &[u8]) -> Result<SealedCreate, StoreError> {
 mod tests {
     use super::*;
     use crate::live::LiveGame;
+    use deckmate_engine::bots::BotLevel;
     use deckmate_engine::{Seat, Seed, Viewer};
     use deckmate_proto::v1 as pb;
 
@@ -217,7 +230,11 @@ mod tests {
         game.act(Seat(0), &action).unwrap();
         let original = record(game);
         let log = original.game.encode_entries(0).unwrap();
-        for (format, log) in [(RECORD_FORMAT, &log[..]), (RECORD_FORMAT_ONE, &[][..])] {
+        for (format, log) in [
+            (RECORD_FORMAT, &log[..]),
+            (RECORD_FORMAT_TWO, &log[..]),
+            (RECORD_FORMAT_ONE, &[][..]),
+        ] {
             let bytes = encode_record(&original, format).unwrap();
             let loaded =
                 decode_record(&original.id, format, 1, &bytes, LogItems::all(log), None).unwrap();
@@ -229,6 +246,32 @@ mod tests {
             decode_record(&original.id, RECORD_FORMAT, 1, &bytes, LogItems::all(&[]), None),
             Err(StoreError::Corrupt(m)) if m.contains("version 1")
         ));
+    }
+
+    #[test]
+    fn bot_seats_need_format_three() {
+        let mut game = pigeon_chess(6);
+        game.set_bot_seats(vec![(Seat(1), BotLevel::Greedy)]);
+        let original = record(game);
+        let log = original.game.encode_entries(0).unwrap();
+        let bytes = encode_record(&original, RECORD_FORMAT).unwrap();
+        let loaded = decode_record(
+            &original.id,
+            RECORD_FORMAT,
+            0,
+            &bytes,
+            LogItems::all(&log),
+            None,
+        )
+        .unwrap();
+        assert_eq!(loaded.game.bot_seats(), &[(Seat(1), BotLevel::Greedy)]);
+        // The formats of older releases cannot say that a seat is a bot.
+        for format in [RECORD_FORMAT_ONE, RECORD_FORMAT_TWO] {
+            assert!(matches!(
+                encode_record(&original, format),
+                Err(StoreError::Corrupt(m)) if m.contains("bot seats")
+            ));
+        }
     }
 
     fn same_record(loaded: &GameRecord, original: &GameRecord) {
@@ -292,7 +335,7 @@ mod tests {
 
     #[test]
     fn unreadable_records_are_corrupt_not_panics() {
-        for format in [RECORD_FORMAT_ONE, RECORD_FORMAT] {
+        for format in RECORD_FORMATS {
             let bytes = encode_record(&record(pigeon_chess(1)), format).unwrap();
             let future = decode_record("g", 99, 0, &bytes, LogItems::all(&[]), None).unwrap_err();
             assert!(matches!(&future, StoreError::Corrupt(m) if m.contains("format 99")));

@@ -142,6 +142,34 @@ SPECTATOR_POLICY_DENIED: SpectatorPolicy.ValueType  # 2
 """Only seat-token holders may observe the game."""
 Global___SpectatorPolicy: _TypeAlias = SpectatorPolicy  # noqa: Y015
 
+class _BotLevel:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _BotLevelEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_BotLevel.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    BOT_LEVEL_UNSPECIFIED: _BotLevel.ValueType  # 0
+    """Invalid: a seat option must name a level."""
+    BOT_LEVEL_RANDOM: _BotLevel.ValueType  # 1
+    """A uniformly random legal action."""
+    BOT_LEVEL_GREEDY: _BotLevel.ValueType  # 2
+    """The best action one step ahead."""
+    BOT_LEVEL_SEARCH: _BotLevel.ValueType  # 3
+    """Sampled look-ahead over what the bot cannot see; the strongest and slowest level."""
+
+class BotLevel(_BotLevel, metaclass=_BotLevelEnumTypeWrapper):
+    """BotLevel is how strongly the server plays a bot seat."""
+
+BOT_LEVEL_UNSPECIFIED: BotLevel.ValueType  # 0
+"""Invalid: a seat option must name a level."""
+BOT_LEVEL_RANDOM: BotLevel.ValueType  # 1
+"""A uniformly random legal action."""
+BOT_LEVEL_GREEDY: BotLevel.ValueType  # 2
+"""The best action one step ahead."""
+BOT_LEVEL_SEARCH: BotLevel.ValueType  # 3
+"""Sampled look-ahead over what the bot cannot see; the strongest and slowest level."""
+Global___BotLevel: _TypeAlias = BotLevel  # noqa: Y015
+
 class _MetaActionKind:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -387,6 +415,7 @@ class CreateGameRequest(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     SPECTATOR_POLICY_FIELD_NUMBER: _builtins.int
+    SEAT_OPTIONS_FIELD_NUMBER: _builtins.int
     seats: _builtins.int
     """Number of seats (players). Zero means the game's smallest seat count."""
     seed: _builtins.int
@@ -405,6 +434,15 @@ class CreateGameRequest(_message.Message):
     def config(self) -> Global___GameConfig:
         """The game and its options."""
 
+    @_builtins.property
+    def seat_options(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatOptions]:
+        """Seats the server plays itself, at most one entry per seat. A bot seat gets no token and
+        nobody can act for it: the server moves for it whenever it is to act. A game whose every
+        seat is a bot is refused (PERMISSION_DENIED) unless the server allows bot-only games or the
+        caller presents an API key. Each bot seat counts as one more game towards the caller's
+        live-game quota.
+        """
+
     def __init__(
         self,
         *,
@@ -413,16 +451,43 @@ class CreateGameRequest(_message.Message):
         seed: _builtins.int | None = ...,
         request_id: _builtins.str = ...,
         spectator_policy: Global___SpectatorPolicy.ValueType = ...,
+        seat_options: _abc.Iterable[Global___SeatOptions] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "config", b"config", "seed", b"seed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "config", b"config", "request_id", b"request_id", "seats", b"seats", "seed", b"seed", "spectator_policy", b"spectator_policy"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "config", b"config", "request_id", b"request_id", "seat_options", b"seat_options", "seats", b"seats", "seed", b"seed", "spectator_policy", b"spectator_policy"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seed) -> _WhichOneofReturnType__seed | None: ...
 
 Global___CreateGameRequest: _TypeAlias = CreateGameRequest  # noqa: Y015
+
+@_typing.final
+class SeatOptions(_message.Message):
+    """SeatOptions says how one seat is played: here, by a server bot."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    BOT_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """Seat index, 0-based, below the game's seat count."""
+    bot: Global___BotLevel.ValueType
+    """The bot that plays the seat."""
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        bot: Global___BotLevel.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bot", b"bot", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatOptions: _TypeAlias = SeatOptions  # noqa: Y015
 
 @_typing.final
 class SeatToken(_message.Message):
@@ -471,7 +536,9 @@ class CreateGameResponse(_message.Message):
     """Game id such as "pigeon_chess"."""
     @_builtins.property
     def seat_tokens(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatToken]:
-        """One token per seat, in seat order."""
+        """One token per seat the caller plays, in seat order: bot seats (`seat_options`) get none,
+        so a seat's token is the entry whose `seat` names it, not the one at its index.
+        """
 
     def __init__(
         self,
@@ -900,6 +967,7 @@ class ObserveResponse(_message.Message):
     META_ACTIONS_FIELD_NUMBER: _builtins.int
     SEATS_FIELD_NUMBER: _builtins.int
     DRAW_OFFERED_BY_FIELD_NUMBER: _builtins.int
+    SEAT_OPTIONS_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     """The game."""
     variant: _builtins.str
@@ -944,6 +1012,12 @@ class ObserveResponse(_message.Message):
         the game has finished. Send one as `Action.meta`.
         """
 
+    @_builtins.property
+    def seat_options(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatOptions]:
+        """The game's bot seats, in seat order, as CreateGame asked for them: the server plays these
+        seats, so every viewer knows who is a bot. Empty when people play every seat.
+        """
+
     def __init__(
         self,
         *,
@@ -960,10 +1034,11 @@ class ObserveResponse(_message.Message):
         meta_actions: _abc.Iterable[Global___MetaAction] | None = ...,
         seats: _builtins.int = ...,
         draw_offered_by: _builtins.int | None = ...,
+        seat_options: _abc.Iterable[Global___SeatOptions] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_draw_offered_by", b"_draw_offered_by", "_seat", b"_seat", "draw_offered_by", b"draw_offered_by", "observation", b"observation", "outcome", b"outcome", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_draw_offered_by", b"_draw_offered_by", "_seat", b"_seat", "draw_offered_by", b"draw_offered_by", "game_id", b"game_id", "legal_actions", b"legal_actions", "meta_actions", b"meta_actions", "observation", b"observation", "outcome", b"outcome", "recent_events", b"recent_events", "seat", b"seat", "seats", b"seats", "status", b"status", "to_act", b"to_act", "variant", b"variant", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_draw_offered_by", b"_draw_offered_by", "_seat", b"_seat", "draw_offered_by", b"draw_offered_by", "game_id", b"game_id", "legal_actions", b"legal_actions", "meta_actions", b"meta_actions", "observation", b"observation", "outcome", b"outcome", "recent_events", b"recent_events", "seat", b"seat", "seat_options", b"seat_options", "seats", b"seats", "status", b"status", "to_act", b"to_act", "variant", b"variant", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__draw_offered_by: _TypeAlias = _typing.Literal["draw_offered_by"]  # noqa: Y015
     _WhichOneofArgType__draw_offered_by: _TypeAlias = _typing.Literal["_draw_offered_by", b"_draw_offered_by"]  # noqa: Y015

@@ -20,7 +20,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file deckmate/v1/game_service.proto.
  */
 export const file_deckmate_v1_game_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch5kZWNrbWF0ZS92MS9nYW1lX3NlcnZpY2UucHJvdG8SC2RlY2ttYXRlLnYxIpsCCgpHYW1lQ29uZmlnEjIKCnBpbGVfY2hlc3MYASABKAsyHC5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NDb25maWdIABIyCgpjYXJkX2NoZXNzGAIgASgLMhwuZGVja21hdGUudjEuQ2FyZENoZXNzQ29uZmlnSAASKQoFY2h1bm8YAyABKAsyGC5kZWNrbWF0ZS52MS5DaHVub0NvbmZpZ0gAEjYKDHBpZ2Vvbl9jaGVzcxgEIAEoCzIeLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzQ29uZmlnSAASOgoOcmFpbmRyb3BfY2hlc3MYBSABKAsyIC5kZWNrbWF0ZS52MS5SYWluZHJvcENoZXNzQ29uZmlnSABCBgoEZ2FtZSKzAQoRQ3JlYXRlR2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxINCgVzZWF0cxgCIAEoDRIRCgRzZWVkGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCRI2ChBzcGVjdGF0b3JfcG9saWN5GAUgASgOMhwuZGVja21hdGUudjEuU3BlY3RhdG9yUG9saWN5QgcKBV9zZWVkIigKCVNlYXRUb2tlbhIMCgRzZWF0GAEgASgNEg0KBXRva2VuGAIgASgJIo0BChJDcmVhdGVHYW1lUmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIrCgtzZWF0X3Rva2VucxgCIAMoCzIWLmRlY2ttYXRlLnYxLlNlYXRUb2tlbhIPCgd2ZXJzaW9uGAMgASgEEhcKD3NlZWRfY29tbWl0bWVudBgEIAEoDBIPCgd2YXJpYW50GAUgASgJIjcKCk1ldGFBY3Rpb24SKQoEa2luZBgBIAEoDjIbLmRlY2ttYXRlLnYxLk1ldGFBY3Rpb25LaW5kIsACCgZBY3Rpb24SJwoEbWV0YRgBIAEoCzIXLmRlY2ttYXRlLnYxLk1ldGFBY3Rpb25IABIyCgpwaWxlX2NoZXNzGAIgASgLMhwuZGVja21hdGUudjEuUGlsZUNoZXNzQWN0aW9uSAASMgoKY2FyZF9jaGVzcxgDIAEoCzIcLmRlY2ttYXRlLnYxLkNhcmRDaGVzc0FjdGlvbkgAEikKBWNodW5vGAQgASgLMhguZGVja21hdGUudjEuQ2h1bm9BY3Rpb25IABI2CgxwaWdlb25fY2hlc3MYBSABKAsyHi5kZWNrbWF0ZS52MS5QaWdlb25DaGVzc0FjdGlvbkgAEjoKDnJhaW5kcm9wX2NoZXNzGAYgASgLMiAuZGVja21hdGUudjEuUmFpbmRyb3BDaGVzc0FjdGlvbkgAQgYKBGtpbmQiigEKCkFjdFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIjCgZhY3Rpb24YAiABKAsyEy5kZWNrbWF0ZS52MS5BY3Rpb24SHQoQZXhwZWN0ZWRfdmVyc2lvbhgDIAEoBEgAiAEBEhIKCnJlcXVlc3RfaWQYBCABKAlCEwoRX2V4cGVjdGVkX3ZlcnNpb24iUQoLQWN0UmVzcG9uc2USDwoHdmVyc2lvbhgBIAEoBBIxCgtvYnNlcnZhdGlvbhgCIAEoCzIcLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZSIhCg5PYnNlcnZlUmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJInUKB091dGNvbWUSDwoHd2lubmVycxgBIAMoDRIMCgRkcmF3GAIgASgIEiYKBnJlYXNvbhgDIAEoDjIWLmRlY2ttYXRlLnYxLkVuZFJlYXNvbhIOCgZzY29yZXMYBCADKAUSEwoLZGVzY3JpcHRpb24YBSABKAkitQIKC09ic2VydmF0aW9uEjcKCnBpbGVfY2hlc3MYASABKAsyIS5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NPYnNlcnZhdGlvbkgAEjcKCmNhcmRfY2hlc3MYAiABKAsyIS5kZWNrbWF0ZS52MS5DYXJkQ2hlc3NPYnNlcnZhdGlvbkgAEi4KBWNodW5vGAMgASgLMh0uZGVja21hdGUudjEuQ2h1bm9PYnNlcnZhdGlvbkgAEjsKDHBpZ2Vvbl9jaGVzcxgEIAEoCzIjLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzT2JzZXJ2YXRpb25IABI/Cg5yYWluZHJvcF9jaGVzcxgFIAEoCzIlLmRlY2ttYXRlLnYxLlJhaW5kcm9wQ2hlc3NPYnNlcnZhdGlvbkgAQgYKBGdhbWUiQwoJTWV0YUV2ZW50EigKBGtpbmQYASABKA4yGi5kZWNrbWF0ZS52MS5NZXRhRXZlbnRLaW5kEgwKBHNlYXQYAiABKA0iMgoJR2FtZUVuZGVkEiUKB291dGNvbWUYASABKAsyFC5kZWNrbWF0ZS52MS5PdXRjb21lIpQDCgVFdmVudBIPCgd2ZXJzaW9uGAEgASgEEhEKBHNlYXQYAiABKA1IAYgBARImCgRtZXRhGAMgASgLMhYuZGVja21hdGUudjEuTWV0YUV2ZW50SAASLAoKZ2FtZV9lbmRlZBgEIAEoCzIWLmRlY2ttYXRlLnYxLkdhbWVFbmRlZEgAEjEKCnBpbGVfY2hlc3MYBSABKAsyGy5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NFdmVudEgAEjEKCmNhcmRfY2hlc3MYBiABKAsyGy5kZWNrbWF0ZS52MS5DYXJkQ2hlc3NFdmVudEgAEigKBWNodW5vGAcgASgLMhcuZGVja21hdGUudjEuQ2h1bm9FdmVudEgAEjUKDHBpZ2Vvbl9jaGVzcxgIIAEoCzIdLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzRXZlbnRIABI5Cg5yYWluZHJvcF9jaGVzcxgJIAEoCzIfLmRlY2ttYXRlLnYxLlJhaW5kcm9wQ2hlc3NFdmVudEgAQgYKBGtpbmRCBwoFX3NlYXQitgMKD09ic2VydmVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEg8KB3ZhcmlhbnQYAiABKAkSDwoHdmVyc2lvbhgDIAEoBBInCgZzdGF0dXMYBCABKA4yFy5kZWNrbWF0ZS52MS5HYW1lU3RhdHVzEiUKB291dGNvbWUYBSABKAsyFC5kZWNrbWF0ZS52MS5PdXRjb21lEg4KBnRvX2FjdBgGIAMoDRIRCgRzZWF0GAcgASgNSACIAQESKgoNbGVnYWxfYWN0aW9ucxgIIAMoCzITLmRlY2ttYXRlLnYxLkFjdGlvbhItCgtvYnNlcnZhdGlvbhgJIAEoCzIYLmRlY2ttYXRlLnYxLk9ic2VydmF0aW9uEikKDXJlY2VudF9ldmVudHMYCiADKAsyEi5kZWNrbWF0ZS52MS5FdmVudBItCgxtZXRhX2FjdGlvbnMYCyADKAsyFy5kZWNrbWF0ZS52MS5NZXRhQWN0aW9uEg0KBXNlYXRzGAwgASgNEhwKD2RyYXdfb2ZmZXJlZF9ieRgNIAEoDUgBiAEBQgcKBV9zZWF0QhIKEF9kcmF3X29mZmVyZWRfYnkiNQoMV2F0Y2hSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFAoMZnJvbV92ZXJzaW9uGAIgASgEImEKEUdldEhpc3RvcnlSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFAoMZnJvbV92ZXJzaW9uGAIgASgEEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJIlMKDUhpc3RvcnlBY3Rpb24SDwoHdmVyc2lvbhgBIAEoBBIMCgRzZWF0GAIgASgNEiMKBmFjdGlvbhgDIAEoCzITLmRlY2ttYXRlLnYxLkFjdGlvbiK5AgoSR2V0SGlzdG9yeVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSDwoHdmFyaWFudBgCIAEoCRInCgZjb25maWcYAyABKAsyFy5kZWNrbWF0ZS52MS5HYW1lQ29uZmlnEg0KBXNlYXRzGAQgASgNEiIKBmV2ZW50cxgFIAMoCzISLmRlY2ttYXRlLnYxLkV2ZW50Eg8KB3ZlcnNpb24YBiABKAQSJwoGc3RhdHVzGAcgASgOMhcuZGVja21hdGUudjEuR2FtZVN0YXR1cxIrCgdhY3Rpb25zGAggAygLMhouZGVja21hdGUudjEuSGlzdG9yeUFjdGlvbhIMCgRzZWVkGAkgASgMEhcKD3NlZWRfY29tbWl0bWVudBgKIAEoDBIXCg9uZXh0X3BhZ2VfdG9rZW4YCyABKAkiFQoTTGlzdFZhcmlhbnRzUmVxdWVzdCKLAQoHVmFyaWFudBIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJEhEKCW1pbl9zZWF0cxgDIAEoDRIRCgltYXhfc2VhdHMYBCABKA0SLwoOZGVmYXVsdF9jb25maWcYBSABKAsyFy5kZWNrbWF0ZS52MS5HYW1lQ29uZmlnEg8KB3N1bW1hcnkYBiABKAkiPgoUTGlzdFZhcmlhbnRzUmVzcG9uc2USJgoIdmFyaWFudHMYASADKAsyFC5kZWNrbWF0ZS52MS5WYXJpYW50IhYKFEdldFNlcnZlckluZm9SZXF1ZXN0Ip8BChVHZXRTZXJ2ZXJJbmZvUmVzcG9uc2USFgoOc2VydmVyX3ZlcnNpb24YASABKAkSFAoMYXBpX3JldmlzaW9uGAIgASgNEi0KCGZlYXR1cmVzGAMgASgLMhsuZGVja21hdGUudjEuU2VydmVyRmVhdHVyZXMSKQoGbGltaXRzGAQgASgLMhkuZGVja21hdGUudjEuU2VydmVyTGltaXRzIn0KDlNlcnZlckZlYXR1cmVzEhQKDGNsaWVudF9zZWVkcxgBIAEoCBIQCghhcGlfa2V5cxgCIAEoCBIMCgRib3RzGAMgASgIEg4KBmNsb2NrcxgEIAEoCBIlCgVzdG9yZRgFIAEoDjIWLmRlY2ttYXRlLnYxLlN0b3JlS2luZCJHCgxTZXJ2ZXJMaW1pdHMSGQoRbWF4X21lc3NhZ2VfYnl0ZXMYASABKA0SHAoUbWF4X3JlcXVlc3RfaWRfYnl0ZXMYAiABKA0q5gMKC0Vycm9yUmVhc29uEhwKGEVSUk9SX1JFQVNPTl9VTlNQRUNJRklFRBAAEiAKHEVSUk9SX1JFQVNPTl9JTlZBTElEX1JFUVVFU1QQARIfChtFUlJPUl9SRUFTT05fR0FNRV9OT1RfRk9VTkQQAhIaChZFUlJPUl9SRUFTT05fQkFEX1RPS0VOEAMSHgoaRVJST1JfUkVBU09OX05PVF9ZT1VSX1RVUk4QBBIfChtFUlJPUl9SRUFTT05fSUxMRUdBTF9BQ1RJT04QBRIaChZFUlJPUl9SRUFTT05fR0FNRV9PVkVSEAYSHgoaRVJST1JfUkVBU09OX1NUQUxFX1ZFUlNJT04QBxIiCh5FUlJPUl9SRUFTT05fU1RPUkVfVU5BVkFJTEFCTEUQCBIbChdFUlJPUl9SRUFTT05fT1ZFUkxPQURFRBAJEh4KGkVSUk9SX1JFQVNPTl9MSU1JVF9SRUFDSEVEEAoSHgoaRVJST1JfUkVBU09OX1NIVVRUSU5HX0RPV04QCxIcChhFUlJPUl9SRUFTT05fQkFEX0FQSV9LRVkQDBIiCh5FUlJPUl9SRUFTT05fUkVRVUVTVF9JRF9SRVVTRUQQDRIaChZFUlJPUl9SRUFTT05fR0FNRV9MT1NUEA4qbgoPU3BlY3RhdG9yUG9saWN5EiAKHFNQRUNUQVRPUl9QT0xJQ1lfVU5TUEVDSUZJRUQQABIcChhTUEVDVEFUT1JfUE9MSUNZX0FMTE9XRUQQARIbChdTUEVDVEFUT1JfUE9MSUNZX0RFTklFRBACKrUBCg5NZXRhQWN0aW9uS2luZBIgChxNRVRBX0FDVElPTl9LSU5EX1VOU1BFQ0lGSUVEEAASGwoXTUVUQV9BQ1RJT05fS0lORF9SRVNJR04QARIfChtNRVRBX0FDVElPTl9LSU5EX09GRkVSX0RSQVcQAhIgChxNRVRBX0FDVElPTl9LSU5EX0FDQ0VQVF9EUkFXEAMSIQodTUVUQV9BQ1RJT05fS0lORF9ERUNMSU5FX0RSQVcQBCpgCgpHYW1lU3RhdHVzEhsKF0dBTUVfU1RBVFVTX1VOU1BFQ0lGSUVEEAASGwoXR0FNRV9TVEFUVVNfSU5fUFJPR1JFU1MQARIYChRHQU1FX1NUQVRVU19GSU5JU0hFRBACKpcDCglFbmRSZWFzb24SGgoWRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEhoKFkVORF9SRUFTT05fUkVTSUdOQVRJT04QARIaChZFTkRfUkVBU09OX0RSQVdfQUdSRUVEEAISFAoQRU5EX1JFQVNPTl9TQ09SRRADEhsKF0VORF9SRUFTT05fUExBWUVSX0VOREVEEAQSHgoaRU5EX1JFQVNPTl9OT19MRUdBTF9BQ1RJT04QBRIbChdFTkRfUkVBU09OX09VVF9PRl9DQVJEUxAGEhoKFkVORF9SRUFTT05fTk9fUFJPR1JFU1MQBxIXChNFTkRfUkVBU09OX1RVUk5fQ0FQEAgSHAoYRU5EX1JFQVNPTl9LSU5HX0NBUFRVUkVEEAkSGAoURU5EX1JFQVNPTl9DSEVDS01BVEUQChIYChRFTkRfUkVBU09OX1NUQUxFTUFURRALEhkKFUVORF9SRUFTT05fUkVQRVRJVElPThAMEiQKIEVORF9SRUFTT05fSU5TVUZGSUNJRU5UX01BVEVSSUFMEA0qtgEKDU1ldGFFdmVudEtpbmQSHwobTUVUQV9FVkVOVF9LSU5EX1VOU1BFQ0lGSUVEEAASHAoYTUVUQV9FVkVOVF9LSU5EX1JFU0lHTkVEEAESIAocTUVUQV9FVkVOVF9LSU5EX0RSQVdfT0ZGRVJFRBACEiEKHU1FVEFfRVZFTlRfS0lORF9EUkFXX0FDQ0VQVEVEEAMSIQodTUVUQV9FVkVOVF9LSU5EX0RSQVdfREVDTElORUQQBCpyCglTdG9yZUtpbmQSGgoWU1RPUkVfS0lORF9VTlNQRUNJRklFRBAAEhUKEVNUT1JFX0tJTkRfTUVNT1JZEAESFAoQU1RPUkVfS0lORF9SRURJUxACEhwKGFNUT1JFX0tJTkRfUkVESVNfQ0xVU1RFUhADMpwECgtHYW1lU2VydmljZRJNCgpDcmVhdGVHYW1lEh4uZGVja21hdGUudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5kZWNrbWF0ZS52MS5DcmVhdGVHYW1lUmVzcG9uc2USOAoDQWN0EhcuZGVja21hdGUudjEuQWN0UmVxdWVzdBoYLmRlY2ttYXRlLnYxLkFjdFJlc3BvbnNlEkQKB09ic2VydmUSGy5kZWNrbWF0ZS52MS5PYnNlcnZlUmVxdWVzdBocLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZRJCCgVXYXRjaBIZLmRlY2ttYXRlLnYxLldhdGNoUmVxdWVzdBocLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZTABEk0KCkdldEhpc3RvcnkSHi5kZWNrbWF0ZS52MS5HZXRIaXN0b3J5UmVxdWVzdBofLmRlY2ttYXRlLnYxLkdldEhpc3RvcnlSZXNwb25zZRJTCgxMaXN0VmFyaWFudHMSIC5kZWNrbWF0ZS52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiEuZGVja21hdGUudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USVgoNR2V0U2VydmVySW5mbxIhLmRlY2ttYXRlLnYxLkdldFNlcnZlckluZm9SZXF1ZXN0GiIuZGVja21hdGUudjEuR2V0U2VydmVySW5mb1Jlc3BvbnNlYgZwcm90bzM", [file_deckmate_v1_games_card_chess, file_deckmate_v1_games_chuno, file_deckmate_v1_games_pigeon_chess, file_deckmate_v1_games_pile_chess, file_deckmate_v1_games_raindrop_chess]);
+  fileDesc("Ch5kZWNrbWF0ZS92MS9nYW1lX3NlcnZpY2UucHJvdG8SC2RlY2ttYXRlLnYxIpsCCgpHYW1lQ29uZmlnEjIKCnBpbGVfY2hlc3MYASABKAsyHC5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NDb25maWdIABIyCgpjYXJkX2NoZXNzGAIgASgLMhwuZGVja21hdGUudjEuQ2FyZENoZXNzQ29uZmlnSAASKQoFY2h1bm8YAyABKAsyGC5kZWNrbWF0ZS52MS5DaHVub0NvbmZpZ0gAEjYKDHBpZ2Vvbl9jaGVzcxgEIAEoCzIeLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzQ29uZmlnSAASOgoOcmFpbmRyb3BfY2hlc3MYBSABKAsyIC5kZWNrbWF0ZS52MS5SYWluZHJvcENoZXNzQ29uZmlnSABCBgoEZ2FtZSLjAQoRQ3JlYXRlR2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxINCgVzZWF0cxgCIAEoDRIRCgRzZWVkGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCRI2ChBzcGVjdGF0b3JfcG9saWN5GAUgASgOMhwuZGVja21hdGUudjEuU3BlY3RhdG9yUG9saWN5Ei4KDHNlYXRfb3B0aW9ucxgGIAMoCzIYLmRlY2ttYXRlLnYxLlNlYXRPcHRpb25zQgcKBV9zZWVkIj8KC1NlYXRPcHRpb25zEgwKBHNlYXQYASABKA0SIgoDYm90GAIgASgOMhUuZGVja21hdGUudjEuQm90TGV2ZWwiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKA0SDQoFdG9rZW4YAiABKAkijQEKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEisKC3NlYXRfdG9rZW5zGAIgAygLMhYuZGVja21hdGUudjEuU2VhdFRva2VuEg8KB3ZlcnNpb24YAyABKAQSFwoPc2VlZF9jb21taXRtZW50GAQgASgMEg8KB3ZhcmlhbnQYBSABKAkiNwoKTWV0YUFjdGlvbhIpCgRraW5kGAEgASgOMhsuZGVja21hdGUudjEuTWV0YUFjdGlvbktpbmQiwAIKBkFjdGlvbhInCgRtZXRhGAEgASgLMhcuZGVja21hdGUudjEuTWV0YUFjdGlvbkgAEjIKCnBpbGVfY2hlc3MYAiABKAsyHC5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NBY3Rpb25IABIyCgpjYXJkX2NoZXNzGAMgASgLMhwuZGVja21hdGUudjEuQ2FyZENoZXNzQWN0aW9uSAASKQoFY2h1bm8YBCABKAsyGC5kZWNrbWF0ZS52MS5DaHVub0FjdGlvbkgAEjYKDHBpZ2Vvbl9jaGVzcxgFIAEoCzIeLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzQWN0aW9uSAASOgoOcmFpbmRyb3BfY2hlc3MYBiABKAsyIC5kZWNrbWF0ZS52MS5SYWluZHJvcENoZXNzQWN0aW9uSABCBgoEa2luZCKKAQoKQWN0UmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiMKBmFjdGlvbhgCIAEoCzITLmRlY2ttYXRlLnYxLkFjdGlvbhIdChBleHBlY3RlZF92ZXJzaW9uGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiJRCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgEEjEKC29ic2VydmF0aW9uGAIgASgLMhwuZGVja21hdGUudjEuT2JzZXJ2ZVJlc3BvbnNlIiEKDk9ic2VydmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkidQoHT3V0Y29tZRIPCgd3aW5uZXJzGAEgAygNEgwKBGRyYXcYAiABKAgSJgoGcmVhc29uGAMgASgOMhYuZGVja21hdGUudjEuRW5kUmVhc29uEg4KBnNjb3JlcxgEIAMoBRITCgtkZXNjcmlwdGlvbhgFIAEoCSK1AgoLT2JzZXJ2YXRpb24SNwoKcGlsZV9jaGVzcxgBIAEoCzIhLmRlY2ttYXRlLnYxLlBpbGVDaGVzc09ic2VydmF0aW9uSAASNwoKY2FyZF9jaGVzcxgCIAEoCzIhLmRlY2ttYXRlLnYxLkNhcmRDaGVzc09ic2VydmF0aW9uSAASLgoFY2h1bm8YAyABKAsyHS5kZWNrbWF0ZS52MS5DaHVub09ic2VydmF0aW9uSAASOwoMcGlnZW9uX2NoZXNzGAQgASgLMiMuZGVja21hdGUudjEuUGlnZW9uQ2hlc3NPYnNlcnZhdGlvbkgAEj8KDnJhaW5kcm9wX2NoZXNzGAUgASgLMiUuZGVja21hdGUudjEuUmFpbmRyb3BDaGVzc09ic2VydmF0aW9uSABCBgoEZ2FtZSJDCglNZXRhRXZlbnQSKAoEa2luZBgBIAEoDjIaLmRlY2ttYXRlLnYxLk1ldGFFdmVudEtpbmQSDAoEc2VhdBgCIAEoDSIyCglHYW1lRW5kZWQSJQoHb3V0Y29tZRgBIAEoCzIULmRlY2ttYXRlLnYxLk91dGNvbWUilAMKBUV2ZW50Eg8KB3ZlcnNpb24YASABKAQSEQoEc2VhdBgCIAEoDUgBiAEBEiYKBG1ldGEYAyABKAsyFi5kZWNrbWF0ZS52MS5NZXRhRXZlbnRIABIsCgpnYW1lX2VuZGVkGAQgASgLMhYuZGVja21hdGUudjEuR2FtZUVuZGVkSAASMQoKcGlsZV9jaGVzcxgFIAEoCzIbLmRlY2ttYXRlLnYxLlBpbGVDaGVzc0V2ZW50SAASMQoKY2FyZF9jaGVzcxgGIAEoCzIbLmRlY2ttYXRlLnYxLkNhcmRDaGVzc0V2ZW50SAASKAoFY2h1bm8YByABKAsyFy5kZWNrbWF0ZS52MS5DaHVub0V2ZW50SAASNQoMcGlnZW9uX2NoZXNzGAggASgLMh0uZGVja21hdGUudjEuUGlnZW9uQ2hlc3NFdmVudEgAEjkKDnJhaW5kcm9wX2NoZXNzGAkgASgLMh8uZGVja21hdGUudjEuUmFpbmRyb3BDaGVzc0V2ZW50SABCBgoEa2luZEIHCgVfc2VhdCLmAwoPT2JzZXJ2ZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSDwoHdmFyaWFudBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgEEicKBnN0YXR1cxgEIAEoDjIXLmRlY2ttYXRlLnYxLkdhbWVTdGF0dXMSJQoHb3V0Y29tZRgFIAEoCzIULmRlY2ttYXRlLnYxLk91dGNvbWUSDgoGdG9fYWN0GAYgAygNEhEKBHNlYXQYByABKA1IAIgBARIqCg1sZWdhbF9hY3Rpb25zGAggAygLMhMuZGVja21hdGUudjEuQWN0aW9uEi0KC29ic2VydmF0aW9uGAkgASgLMhguZGVja21hdGUudjEuT2JzZXJ2YXRpb24SKQoNcmVjZW50X2V2ZW50cxgKIAMoCzISLmRlY2ttYXRlLnYxLkV2ZW50Ei0KDG1ldGFfYWN0aW9ucxgLIAMoCzIXLmRlY2ttYXRlLnYxLk1ldGFBY3Rpb24SDQoFc2VhdHMYDCABKA0SHAoPZHJhd19vZmZlcmVkX2J5GA0gASgNSAGIAQESLgoMc2VhdF9vcHRpb25zGA4gAygLMhguZGVja21hdGUudjEuU2VhdE9wdGlvbnNCBwoFX3NlYXRCEgoQX2RyYXdfb2ZmZXJlZF9ieSI1CgxXYXRjaFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAQiYQoRR2V0SGlzdG9yeVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAQSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkiUwoNSGlzdG9yeUFjdGlvbhIPCgd2ZXJzaW9uGAEgASgEEgwKBHNlYXQYAiABKA0SIwoGYWN0aW9uGAMgASgLMhMuZGVja21hdGUudjEuQWN0aW9uIrkCChJHZXRIaXN0b3J5UmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIPCgd2YXJpYW50GAIgASgJEicKBmNvbmZpZxgDIAEoCzIXLmRlY2ttYXRlLnYxLkdhbWVDb25maWcSDQoFc2VhdHMYBCABKA0SIgoGZXZlbnRzGAUgAygLMhIuZGVja21hdGUudjEuRXZlbnQSDwoHdmVyc2lvbhgGIAEoBBInCgZzdGF0dXMYByABKA4yFy5kZWNrbWF0ZS52MS5HYW1lU3RhdHVzEisKB2FjdGlvbnMYCCADKAsyGi5kZWNrbWF0ZS52MS5IaXN0b3J5QWN0aW9uEgwKBHNlZWQYCSABKAwSFwoPc2VlZF9jb21taXRtZW50GAogASgMEhcKD25leHRfcGFnZV90b2tlbhgLIAEoCSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IosBCgdWYXJpYW50EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEQoJbWluX3NlYXRzGAMgASgNEhEKCW1heF9zZWF0cxgEIAEoDRIvCg5kZWZhdWx0X2NvbmZpZxgFIAEoCzIXLmRlY2ttYXRlLnYxLkdhbWVDb25maWcSDwoHc3VtbWFyeRgGIAEoCSI+ChRMaXN0VmFyaWFudHNSZXNwb25zZRImCgh2YXJpYW50cxgBIAMoCzIULmRlY2ttYXRlLnYxLlZhcmlhbnQiFgoUR2V0U2VydmVySW5mb1JlcXVlc3QinwEKFUdldFNlcnZlckluZm9SZXNwb25zZRIWCg5zZXJ2ZXJfdmVyc2lvbhgBIAEoCRIUCgxhcGlfcmV2aXNpb24YAiABKA0SLQoIZmVhdHVyZXMYAyABKAsyGy5kZWNrbWF0ZS52MS5TZXJ2ZXJGZWF0dXJlcxIpCgZsaW1pdHMYBCABKAsyGS5kZWNrbWF0ZS52MS5TZXJ2ZXJMaW1pdHMifQoOU2VydmVyRmVhdHVyZXMSFAoMY2xpZW50X3NlZWRzGAEgASgIEhAKCGFwaV9rZXlzGAIgASgIEgwKBGJvdHMYAyABKAgSDgoGY2xvY2tzGAQgASgIEiUKBXN0b3JlGAUgASgOMhYuZGVja21hdGUudjEuU3RvcmVLaW5kIkcKDFNlcnZlckxpbWl0cxIZChFtYXhfbWVzc2FnZV9ieXRlcxgBIAEoDRIcChRtYXhfcmVxdWVzdF9pZF9ieXRlcxgCIAEoDSrmAwoLRXJyb3JSZWFzb24SHAoYRVJST1JfUkVBU09OX1VOU1BFQ0lGSUVEEAASIAocRVJST1JfUkVBU09OX0lOVkFMSURfUkVRVUVTVBABEh8KG0VSUk9SX1JFQVNPTl9HQU1FX05PVF9GT1VORBACEhoKFkVSUk9SX1JFQVNPTl9CQURfVE9LRU4QAxIeChpFUlJPUl9SRUFTT05fTk9UX1lPVVJfVFVSThAEEh8KG0VSUk9SX1JFQVNPTl9JTExFR0FMX0FDVElPThAFEhoKFkVSUk9SX1JFQVNPTl9HQU1FX09WRVIQBhIeChpFUlJPUl9SRUFTT05fU1RBTEVfVkVSU0lPThAHEiIKHkVSUk9SX1JFQVNPTl9TVE9SRV9VTkFWQUlMQUJMRRAIEhsKF0VSUk9SX1JFQVNPTl9PVkVSTE9BREVEEAkSHgoaRVJST1JfUkVBU09OX0xJTUlUX1JFQUNIRUQQChIeChpFUlJPUl9SRUFTT05fU0hVVFRJTkdfRE9XThALEhwKGEVSUk9SX1JFQVNPTl9CQURfQVBJX0tFWRAMEiIKHkVSUk9SX1JFQVNPTl9SRVFVRVNUX0lEX1JFVVNFRBANEhoKFkVSUk9SX1JFQVNPTl9HQU1FX0xPU1QQDipuCg9TcGVjdGF0b3JQb2xpY3kSIAocU1BFQ1RBVE9SX1BPTElDWV9VTlNQRUNJRklFRBAAEhwKGFNQRUNUQVRPUl9QT0xJQ1lfQUxMT1dFRBABEhsKF1NQRUNUQVRPUl9QT0xJQ1lfREVOSUVEEAIqZwoIQm90TGV2ZWwSGQoVQk9UX0xFVkVMX1VOU1BFQ0lGSUVEEAASFAoQQk9UX0xFVkVMX1JBTkRPTRABEhQKEEJPVF9MRVZFTF9HUkVFRFkQAhIUChBCT1RfTEVWRUxfU0VBUkNIEAMqtQEKDk1ldGFBY3Rpb25LaW5kEiAKHE1FVEFfQUNUSU9OX0tJTkRfVU5TUEVDSUZJRUQQABIbChdNRVRBX0FDVElPTl9LSU5EX1JFU0lHThABEh8KG01FVEFfQUNUSU9OX0tJTkRfT0ZGRVJfRFJBVxACEiAKHE1FVEFfQUNUSU9OX0tJTkRfQUNDRVBUX0RSQVcQAxIhCh1NRVRBX0FDVElPTl9LSU5EX0RFQ0xJTkVfRFJBVxAEKmAKCkdhbWVTdGF0dXMSGwoXR0FNRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdHQU1FX1NUQVRVU19JTl9QUk9HUkVTUxABEhgKFEdBTUVfU1RBVFVTX0ZJTklTSEVEEAIqlwMKCUVuZFJlYXNvbhIaChZFTkRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGgoWRU5EX1JFQVNPTl9SRVNJR05BVElPThABEhoKFkVORF9SRUFTT05fRFJBV19BR1JFRUQQAhIUChBFTkRfUkVBU09OX1NDT1JFEAMSGwoXRU5EX1JFQVNPTl9QTEFZRVJfRU5ERUQQBBIeChpFTkRfUkVBU09OX05PX0xFR0FMX0FDVElPThAFEhsKF0VORF9SRUFTT05fT1VUX09GX0NBUkRTEAYSGgoWRU5EX1JFQVNPTl9OT19QUk9HUkVTUxAHEhcKE0VORF9SRUFTT05fVFVSTl9DQVAQCBIcChhFTkRfUkVBU09OX0tJTkdfQ0FQVFVSRUQQCRIYChRFTkRfUkVBU09OX0NIRUNLTUFURRAKEhgKFEVORF9SRUFTT05fU1RBTEVNQVRFEAsSGQoVRU5EX1JFQVNPTl9SRVBFVElUSU9OEAwSJAogRU5EX1JFQVNPTl9JTlNVRkZJQ0lFTlRfTUFURVJJQUwQDSq2AQoNTWV0YUV2ZW50S2luZBIfChtNRVRBX0VWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIcChhNRVRBX0VWRU5UX0tJTkRfUkVTSUdORUQQARIgChxNRVRBX0VWRU5UX0tJTkRfRFJBV19PRkZFUkVEEAISIQodTUVUQV9FVkVOVF9LSU5EX0RSQVdfQUNDRVBURUQQAxIhCh1NRVRBX0VWRU5UX0tJTkRfRFJBV19ERUNMSU5FRBAEKnIKCVN0b3JlS2luZBIaChZTVE9SRV9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRU1RPUkVfS0lORF9NRU1PUlkQARIUChBTVE9SRV9LSU5EX1JFRElTEAISHAoYU1RPUkVfS0lORF9SRURJU19DTFVTVEVSEAMynAQKC0dhbWVTZXJ2aWNlEk0KCkNyZWF0ZUdhbWUSHi5kZWNrbWF0ZS52MS5DcmVhdGVHYW1lUmVxdWVzdBofLmRlY2ttYXRlLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRI4CgNBY3QSFy5kZWNrbWF0ZS52MS5BY3RSZXF1ZXN0GhguZGVja21hdGUudjEuQWN0UmVzcG9uc2USRAoHT2JzZXJ2ZRIbLmRlY2ttYXRlLnYxLk9ic2VydmVSZXF1ZXN0GhwuZGVja21hdGUudjEuT2JzZXJ2ZVJlc3BvbnNlEkIKBVdhdGNoEhkuZGVja21hdGUudjEuV2F0Y2hSZXF1ZXN0GhwuZGVja21hdGUudjEuT2JzZXJ2ZVJlc3BvbnNlMAESTQoKR2V0SGlzdG9yeRIeLmRlY2ttYXRlLnYxLkdldEhpc3RvcnlSZXF1ZXN0Gh8uZGVja21hdGUudjEuR2V0SGlzdG9yeVJlc3BvbnNlElMKDExpc3RWYXJpYW50cxIgLmRlY2ttYXRlLnYxLkxpc3RWYXJpYW50c1JlcXVlc3QaIS5kZWNrbWF0ZS52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJWCg1HZXRTZXJ2ZXJJbmZvEiEuZGVja21hdGUudjEuR2V0U2VydmVySW5mb1JlcXVlc3QaIi5kZWNrbWF0ZS52MS5HZXRTZXJ2ZXJJbmZvUmVzcG9uc2ViBnByb3RvMw", [file_deckmate_v1_games_card_chess, file_deckmate_v1_games_chuno, file_deckmate_v1_games_pigeon_chess, file_deckmate_v1_games_pile_chess, file_deckmate_v1_games_raindrop_chess]);
 
 /**
  * GameConfig chooses the game and its options. An empty per-game message means "all defaults".
@@ -127,6 +127,17 @@ export type CreateGameRequest = Message<"deckmate.v1.CreateGameRequest"> & {
    * @generated from field: deckmate.v1.SpectatorPolicy spectator_policy = 5;
    */
   spectatorPolicy: SpectatorPolicy;
+
+  /**
+   * Seats the server plays itself, at most one entry per seat. A bot seat gets no token and
+   * nobody can act for it: the server moves for it whenever it is to act. A game whose every
+   * seat is a bot is refused (PERMISSION_DENIED) unless the server allows bot-only games or the
+   * caller presents an API key. Each bot seat counts as one more game towards the caller's
+   * live-game quota.
+   *
+   * @generated from field: repeated deckmate.v1.SeatOptions seat_options = 6;
+   */
+  seatOptions: SeatOptions[];
 };
 
 /**
@@ -135,6 +146,34 @@ export type CreateGameRequest = Message<"deckmate.v1.CreateGameRequest"> & {
  */
 export const CreateGameRequestSchema: GenMessage<CreateGameRequest> = /*@__PURE__*/
   messageDesc(file_deckmate_v1_game_service, 1);
+
+/**
+ * SeatOptions says how one seat is played: here, by a server bot.
+ *
+ * @generated from message deckmate.v1.SeatOptions
+ */
+export type SeatOptions = Message<"deckmate.v1.SeatOptions"> & {
+  /**
+   * Seat index, 0-based, below the game's seat count.
+   *
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * The bot that plays the seat.
+   *
+   * @generated from field: deckmate.v1.BotLevel bot = 2;
+   */
+  bot: BotLevel;
+};
+
+/**
+ * Describes the message deckmate.v1.SeatOptions.
+ * Use `create(SeatOptionsSchema)` to create a new message.
+ */
+export const SeatOptionsSchema: GenMessage<SeatOptions> = /*@__PURE__*/
+  messageDesc(file_deckmate_v1_game_service, 2);
 
 /**
  * SeatToken is the secret that lets its holder act as one seat.
@@ -162,7 +201,7 @@ export type SeatToken = Message<"deckmate.v1.SeatToken"> & {
  * Use `create(SeatTokenSchema)` to create a new message.
  */
 export const SeatTokenSchema: GenMessage<SeatToken> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 2);
+  messageDesc(file_deckmate_v1_game_service, 3);
 
 /**
  * CreateGameResponse names the new game and hands out the seat tokens.
@@ -178,7 +217,8 @@ export type CreateGameResponse = Message<"deckmate.v1.CreateGameResponse"> & {
   gameId: string;
 
   /**
-   * One token per seat, in seat order.
+   * One token per seat the caller plays, in seat order: bot seats (`seat_options`) get none,
+   * so a seat's token is the entry whose `seat` names it, not the one at its index.
    *
    * @generated from field: repeated deckmate.v1.SeatToken seat_tokens = 2;
    */
@@ -211,7 +251,7 @@ export type CreateGameResponse = Message<"deckmate.v1.CreateGameResponse"> & {
  * Use `create(CreateGameResponseSchema)` to create a new message.
  */
 export const CreateGameResponseSchema: GenMessage<CreateGameResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 3);
+  messageDesc(file_deckmate_v1_game_service, 4);
 
 /**
  * MetaAction is an action outside a game's own rules: resignation and draw offers.
@@ -232,7 +272,7 @@ export type MetaAction = Message<"deckmate.v1.MetaAction"> & {
  * Use `create(MetaActionSchema)` to create a new message.
  */
 export const MetaActionSchema: GenMessage<MetaAction> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 4);
+  messageDesc(file_deckmate_v1_game_service, 5);
 
 /**
  * Action is one decision of one seat.
@@ -301,7 +341,7 @@ export type Action = Message<"deckmate.v1.Action"> & {
  * Use `create(ActionSchema)` to create a new message.
  */
 export const ActionSchema: GenMessage<Action> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 5);
+  messageDesc(file_deckmate_v1_game_service, 6);
 
 /**
  * ActRequest sends one action for the seat named by the bearer token.
@@ -347,7 +387,7 @@ export type ActRequest = Message<"deckmate.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 6);
+  messageDesc(file_deckmate_v1_game_service, 7);
 
 /**
  * ActResponse reports the accepted action.
@@ -375,7 +415,7 @@ export type ActResponse = Message<"deckmate.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 7);
+  messageDesc(file_deckmate_v1_game_service, 8);
 
 /**
  * ObserveRequest asks for the caller's view of a game.
@@ -396,7 +436,7 @@ export type ObserveRequest = Message<"deckmate.v1.ObserveRequest"> & {
  * Use `create(ObserveRequestSchema)` to create a new message.
  */
 export const ObserveRequestSchema: GenMessage<ObserveRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 8);
+  messageDesc(file_deckmate_v1_game_service, 9);
 
 /**
  * Outcome says who won, or that the game was drawn, and why.
@@ -445,7 +485,7 @@ export type Outcome = Message<"deckmate.v1.Outcome"> & {
  * Use `create(OutcomeSchema)` to create a new message.
  */
 export const OutcomeSchema: GenMessage<Outcome> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 9);
+  messageDesc(file_deckmate_v1_game_service, 10);
 
 /**
  * Observation is the game-specific view of one viewer.
@@ -506,7 +546,7 @@ export type Observation = Message<"deckmate.v1.Observation"> & {
  * Use `create(ObservationSchema)` to create a new message.
  */
 export const ObservationSchema: GenMessage<Observation> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 10);
+  messageDesc(file_deckmate_v1_game_service, 11);
 
 /**
  * MetaEvent records a meta action.
@@ -534,7 +574,7 @@ export type MetaEvent = Message<"deckmate.v1.MetaEvent"> & {
  * Use `create(MetaEventSchema)` to create a new message.
  */
 export const MetaEventSchema: GenMessage<MetaEvent> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 11);
+  messageDesc(file_deckmate_v1_game_service, 12);
 
 /**
  * GameEnded records the end of the game.
@@ -555,7 +595,7 @@ export type GameEnded = Message<"deckmate.v1.GameEnded"> & {
  * Use `create(GameEndedSchema)` to create a new message.
  */
 export const GameEndedSchema: GenMessage<GameEnded> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 12);
+  messageDesc(file_deckmate_v1_game_service, 13);
 
 /**
  * Event is one thing that happened, as the receiving viewer may know it.
@@ -647,7 +687,7 @@ export type Event = Message<"deckmate.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 13);
+  messageDesc(file_deckmate_v1_game_service, 14);
 
 /**
  * ObserveResponse is the game as one viewer sees it at one version.
@@ -748,6 +788,14 @@ export type ObserveResponse = Message<"deckmate.v1.ObserveResponse"> & {
    * @generated from field: optional uint32 draw_offered_by = 13;
    */
   drawOfferedBy?: number | undefined;
+
+  /**
+   * The game's bot seats, in seat order, as CreateGame asked for them: the server plays these
+   * seats, so every viewer knows who is a bot. Empty when people play every seat.
+   *
+   * @generated from field: repeated deckmate.v1.SeatOptions seat_options = 14;
+   */
+  seatOptions: SeatOptions[];
 };
 
 /**
@@ -755,7 +803,7 @@ export type ObserveResponse = Message<"deckmate.v1.ObserveResponse"> & {
  * Use `create(ObserveResponseSchema)` to create a new message.
  */
 export const ObserveResponseSchema: GenMessage<ObserveResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 14);
+  messageDesc(file_deckmate_v1_game_service, 15);
 
 /**
  * WatchRequest subscribes to a game's changes.
@@ -784,7 +832,7 @@ export type WatchRequest = Message<"deckmate.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 15);
+  messageDesc(file_deckmate_v1_game_service, 16);
 
 /**
  * GetHistoryRequest asks for one page of a game's event log. A page covers the versions
@@ -835,7 +883,7 @@ export type GetHistoryRequest = Message<"deckmate.v1.GetHistoryRequest"> & {
  * Use `create(GetHistoryRequestSchema)` to create a new message.
  */
 export const GetHistoryRequestSchema: GenMessage<GetHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 16);
+  messageDesc(file_deckmate_v1_game_service, 17);
 
 /**
  * HistoryAction is one accepted action of a finished game.
@@ -870,7 +918,7 @@ export type HistoryAction = Message<"deckmate.v1.HistoryAction"> & {
  * Use `create(HistoryActionSchema)` to create a new message.
  */
 export const HistoryActionSchema: GenMessage<HistoryAction> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 17);
+  messageDesc(file_deckmate_v1_game_service, 18);
 
 /**
  * GetHistoryResponse is one page of the event log as the caller may know it. Every page carries
@@ -965,7 +1013,7 @@ export type GetHistoryResponse = Message<"deckmate.v1.GetHistoryResponse"> & {
  * Use `create(GetHistoryResponseSchema)` to create a new message.
  */
 export const GetHistoryResponseSchema: GenMessage<GetHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 18);
+  messageDesc(file_deckmate_v1_game_service, 19);
 
 /**
  * ListVariantsRequest asks for the hosted games.
@@ -980,7 +1028,7 @@ export type ListVariantsRequest = Message<"deckmate.v1.ListVariantsRequest"> & {
  * Use `create(ListVariantsRequestSchema)` to create a new message.
  */
 export const ListVariantsRequestSchema: GenMessage<ListVariantsRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 19);
+  messageDesc(file_deckmate_v1_game_service, 20);
 
 /**
  * Variant describes one hosted game.
@@ -1036,7 +1084,7 @@ export type Variant = Message<"deckmate.v1.Variant"> & {
  * Use `create(VariantSchema)` to create a new message.
  */
 export const VariantSchema: GenMessage<Variant> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 20);
+  messageDesc(file_deckmate_v1_game_service, 21);
 
 /**
  * ListVariantsResponse lists the hosted games.
@@ -1057,7 +1105,7 @@ export type ListVariantsResponse = Message<"deckmate.v1.ListVariantsResponse"> &
  * Use `create(ListVariantsResponseSchema)` to create a new message.
  */
 export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 21);
+  messageDesc(file_deckmate_v1_game_service, 22);
 
 /**
  * GetServerInfoRequest asks the server to describe itself.
@@ -1072,7 +1120,7 @@ export type GetServerInfoRequest = Message<"deckmate.v1.GetServerInfoRequest"> &
  * Use `create(GetServerInfoRequestSchema)` to create a new message.
  */
 export const GetServerInfoRequestSchema: GenMessage<GetServerInfoRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 22);
+  messageDesc(file_deckmate_v1_game_service, 23);
 
 /**
  * GetServerInfoResponse describes the server that answered. Replicas of one deployment answer
@@ -1116,7 +1164,7 @@ export type GetServerInfoResponse = Message<"deckmate.v1.GetServerInfoResponse">
  * Use `create(GetServerInfoResponseSchema)` to create a new message.
  */
 export const GetServerInfoResponseSchema: GenMessage<GetServerInfoResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 23);
+  messageDesc(file_deckmate_v1_game_service, 24);
 
 /**
  * ServerFeatures says which optional features a server has turned on.
@@ -1165,7 +1213,7 @@ export type ServerFeatures = Message<"deckmate.v1.ServerFeatures"> & {
  * Use `create(ServerFeaturesSchema)` to create a new message.
  */
 export const ServerFeaturesSchema: GenMessage<ServerFeatures> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 24);
+  messageDesc(file_deckmate_v1_game_service, 25);
 
 /**
  * ServerLimits are the limits of one server that a client can plan for.
@@ -1193,7 +1241,7 @@ export type ServerLimits = Message<"deckmate.v1.ServerLimits"> & {
  * Use `create(ServerLimitsSchema)` to create a new message.
  */
 export const ServerLimitsSchema: GenMessage<ServerLimits> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 25);
+  messageDesc(file_deckmate_v1_game_service, 26);
 
 /**
  * ErrorReason lists the stable `google.rpc.ErrorInfo.reason` values, which are these names
@@ -1355,6 +1403,47 @@ export const SpectatorPolicySchema: GenEnum<SpectatorPolicy> = /*@__PURE__*/
   enumDesc(file_deckmate_v1_game_service, 1);
 
 /**
+ * BotLevel is how strongly the server plays a bot seat.
+ *
+ * @generated from enum deckmate.v1.BotLevel
+ */
+export enum BotLevel {
+  /**
+   * Invalid: a seat option must name a level.
+   *
+   * @generated from enum value: BOT_LEVEL_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A uniformly random legal action.
+   *
+   * @generated from enum value: BOT_LEVEL_RANDOM = 1;
+   */
+  RANDOM = 1,
+
+  /**
+   * The best action one step ahead.
+   *
+   * @generated from enum value: BOT_LEVEL_GREEDY = 2;
+   */
+  GREEDY = 2,
+
+  /**
+   * Sampled look-ahead over what the bot cannot see; the strongest and slowest level.
+   *
+   * @generated from enum value: BOT_LEVEL_SEARCH = 3;
+   */
+  SEARCH = 3,
+}
+
+/**
+ * Describes the enum deckmate.v1.BotLevel.
+ */
+export const BotLevelSchema: GenEnum<BotLevel> = /*@__PURE__*/
+  enumDesc(file_deckmate_v1_game_service, 2);
+
+/**
  * MetaActionKind is an action every game has, outside its own rules.
  *
  * @generated from enum deckmate.v1.MetaActionKind
@@ -1400,7 +1489,7 @@ export enum MetaActionKind {
  * Describes the enum deckmate.v1.MetaActionKind.
  */
 export const MetaActionKindSchema: GenEnum<MetaActionKind> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 2);
+  enumDesc(file_deckmate_v1_game_service, 3);
 
 /**
  * GameStatus says whether a game is still running.
@@ -1434,7 +1523,7 @@ export enum GameStatus {
  * Describes the enum deckmate.v1.GameStatus.
  */
 export const GameStatusSchema: GenEnum<GameStatus> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 3);
+  enumDesc(file_deckmate_v1_game_service, 4);
 
 /**
  * EndReason says why a game ended.
@@ -1545,7 +1634,7 @@ export enum EndReason {
  * Describes the enum deckmate.v1.EndReason.
  */
 export const EndReasonSchema: GenEnum<EndReason> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 4);
+  enumDesc(file_deckmate_v1_game_service, 5);
 
 /**
  * MetaEventKind is something that happened outside a game's own rules.
@@ -1593,7 +1682,7 @@ export enum MetaEventKind {
  * Describes the enum deckmate.v1.MetaEventKind.
  */
 export const MetaEventKindSchema: GenEnum<MetaEventKind> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 5);
+  enumDesc(file_deckmate_v1_game_service, 6);
 
 /**
  * StoreKind names where a server keeps its games.
@@ -1634,7 +1723,7 @@ export enum StoreKind {
  * Describes the enum deckmate.v1.StoreKind.
  */
 export const StoreKindSchema: GenEnum<StoreKind> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 6);
+  enumDesc(file_deckmate_v1_game_service, 7);
 
 /**
  * GameService hosts every Deckmate game behind one generic envelope: create a game, observe it
