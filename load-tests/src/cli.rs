@@ -1,10 +1,12 @@
-//! The command line: `deckmate-load <play|act|watch|baseline> [options]`.
+//! The command line: `deckmate-load <play|act|watch|baseline|arena> [options]`.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
+use deckmate::pb;
 
+use crate::arena::ArenaOptions;
 use crate::errors::ExpectedErrors;
 use crate::options::{
     ActScenario, DEFAULT_TARGET, LoadOptions, PlayScenario, Scenario, VariantSelection,
@@ -39,6 +41,8 @@ pub enum Command {
     Watch(WatchArgs),
     /// Only the bare health `Check` RPC, the reference of every ratio.
     Baseline(BaselineArgs),
+    /// Bot against bot: games with a bot on every seat, scored from bot A's side.
+    Arena(ArenaArgs),
 }
 
 /// Options of every scenario.
@@ -185,6 +189,69 @@ pub struct BaselineArgs {
     pub common: CommonArgs,
 }
 
+/// Options of `arena` (see [`crate::arena`]).
+#[derive(Debug, Args)]
+pub struct ArenaArgs {
+    /// The server, such as `http://127.0.0.1:50051`, started with `--allow-client-seed` and
+    /// `--allow-bot-only-games`.
+    #[arg(long, env = "DECKMATE_LOAD_TARGET", default_value = DEFAULT_TARGET)]
+    pub target: String,
+    /// The variant id, such as `chuno`.
+    #[arg(long)]
+    pub variant: String,
+    /// Seats per game; 0 means the variant's smallest seat count. Bot A takes one seat, bot B
+    /// every other.
+    #[arg(long, default_value_t = 0)]
+    pub seats: u32,
+    /// Games to play.
+    #[arg(long, default_value_t = 200)]
+    pub games: u64,
+    /// Bot A's level: random, greedy or search.
+    #[arg(long, value_parser = parse_level)]
+    pub a: pb::BotLevel,
+    /// Bot B's level: random, greedy or search.
+    #[arg(long, value_parser = parse_level)]
+    pub b: pb::BotLevel,
+    /// The base of the games' seeds: the same seed replays the same games.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 4)]
+    pub in_flight: usize,
+    /// Print no line per finished game.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl ArenaArgs {
+    /// The arena run these options ask for.
+    pub fn into_options(self) -> ArenaOptions {
+        ArenaOptions {
+            target: self.target,
+            variant: self.variant,
+            seats: self.seats,
+            games: self.games,
+            a: self.a,
+            b: self.b,
+            seed: self.seed,
+            in_flight: self.in_flight,
+            progress: !self.quiet,
+        }
+    }
+}
+
+/// Reads a bot level: `random`, `greedy` or `search`.
+fn parse_level(value: &str) -> Result<pb::BotLevel, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "random" => Ok(pb::BotLevel::Random),
+        "greedy" => Ok(pb::BotLevel::Greedy),
+        "search" => Ok(pb::BotLevel::Search),
+        other => Err(format!(
+            "`{other}` is not a bot level: random, greedy or search"
+        )),
+    }
+}
+
 /// A parsed command line, ready to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Invocation {
@@ -231,6 +298,7 @@ impl Cli {
                 args.baseline.baseline_duration,
             ),
             Command::Baseline(args) => (Scenario::Baseline, args.common, Duration::ZERO),
+            Command::Arena(_) => return Err("the arena is not a load scenario".into()),
         };
         let duration = match (common.duration, scenario.games()) {
             (Some(duration), _) => Some(duration),
@@ -277,7 +345,7 @@ mod tests {
     fn invocation(args: &[&str]) -> Result<Invocation, String> {
         let command = Cli::command().mut_args(|arg| arg.env(None));
         let mut command = command;
-        for name in ["play", "act", "watch", "baseline"] {
+        for name in ["play", "act", "watch", "baseline", "arena"] {
             command = command.mut_subcommand(name, |sub| sub.mut_args(|arg| arg.env(None)));
         }
         let matches = command

@@ -27,6 +27,7 @@
 //! # }
 //! ```
 
+pub mod arena;
 pub mod cli;
 mod clock;
 mod connect;

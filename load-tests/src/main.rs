@@ -1,16 +1,22 @@
 //! The `deckmate-load` binary: parses the command line, runs the scenario against the server,
 //! prints the report (a table, or JSON with `--json`) and exits with 0 when the run passed,
-//! 1 when it saw unexpected errors, and 2 when it could not run.
+//! 1 when it saw unexpected errors, and 2 when it could not run. `arena` prints the score line
+//! instead.
 
 use std::process::ExitCode;
 
 use clap::Parser;
 use deckmate_load::StopSignal;
-use deckmate_load::cli::Cli;
+use deckmate_load::arena::ArenaOptions;
+use deckmate_load::cli::{Cli, Command};
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    let invocation = match Cli::parse().into_invocation() {
+    let cli = Cli::parse();
+    if let Command::Arena(args) = cli.command {
+        return arena(args.into_options()).await;
+    }
+    let invocation = match cli.into_invocation() {
         Ok(invocation) => invocation,
         Err(message) => {
             eprintln!("deckmate-load: {message}");
@@ -49,5 +55,20 @@ async fn main() -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Plays the arena, printing its score as the last line (0 when every game was played, 2 when
+/// the run failed).
+async fn arena(options: ArenaOptions) -> ExitCode {
+    match deckmate_load::arena::run(&options).await {
+        Ok(score) => {
+            println!("{score}");
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("deckmate-load arena: {error}");
+            ExitCode::from(2)
+        }
     }
 }

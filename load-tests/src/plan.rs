@@ -176,7 +176,7 @@ fn select(
 
 /// Game `number`'s seed under base `base`: one SplitMix64 step, so that neighbouring numbers
 /// get unrelated seeds.
-fn mix(base: u64, number: u64) -> u64 {
+pub(crate) fn mix(base: u64, number: u64) -> u64 {
     let mut z = base.wrapping_add(number.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
