@@ -139,6 +139,10 @@ def main() -> int:
             "--game-ttl", options.game_ttl,
             "--create-rate", "off",
             "--max-games-per-client", "1000000",
+            # Connections outlive the run: an aged connection's GOAWAY fails the calls racing
+            # it with UNAVAILABLE (clients retry them; the load generator counts every failure
+            # and never retries), which is not what the soak looks for.
+            "--max-connection-age", f"{2 * duration + 600}s",
         ],
         stdout=subprocess.DEVNULL,
         stderr=server_log,
