@@ -149,3 +149,26 @@ pub fn outcome_score(outcome: &Outcome, seat: Seat) -> f32 {
 pub fn squash(x: f32, scale: f32) -> f32 {
     0.5 + 0.5 * (x / scale).tanh()
 }
+
+/// The evaluation shape of games played side against side: the outcome's value for `seat` once
+/// the game is over; before, `side_value` of `seat` minus that of every other side in `sides`,
+/// through [`squash`] with `scale`.
+pub fn side_against_side(
+    outcome: Option<&Outcome>,
+    seat: Seat,
+    sides: impl IntoIterator<Item = Seat>,
+    scale: f32,
+    side_value: impl Fn(Seat) -> f32,
+) -> f32 {
+    if let Some(outcome) = outcome {
+        return outcome_score(outcome, seat);
+    }
+    let advantage: f32 = sides
+        .into_iter()
+        .map(|side| {
+            let value = side_value(side);
+            if side == seat { value } else { -value }
+        })
+        .sum();
+    squash(advantage, scale)
+}

@@ -8,7 +8,7 @@
 
 use super::spot::Spot;
 use super::state::{State, colour_of, forward, owner_of, seats};
-use crate::bots::{outcome_score, squash};
+use crate::bots::side_against_side;
 use crate::cards::{Card, Rank};
 use crate::seat::Seat;
 
@@ -25,15 +25,9 @@ const SCALE: f32 = 5.0;
 
 /// The value of `state` for `seat` in `[0, 1]`.
 pub(crate) fn evaluate(state: &State, seat: Seat) -> f32 {
-    if let Some(outcome) = &state.outcome {
-        return outcome_score(outcome, seat);
-    }
-    let mut advantage = 0.0;
-    for side in seats() {
-        let sign = if side == seat { 1.0 } else { -1.0 };
-        advantage += sign * side_value(state, side);
-    }
-    squash(advantage, SCALE)
+    side_against_side(state.outcome.as_ref(), seat, seats(), SCALE, |side| {
+        side_value(state, side)
+    })
 }
 
 /// Everything `side` has going for it, in advantage units.

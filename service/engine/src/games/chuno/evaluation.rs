@@ -6,7 +6,7 @@
 //! opponent acts first.
 
 use super::state::{State, colour_of, seats};
-use crate::bots::{outcome_score, squash};
+use crate::bots::side_against_side;
 use crate::chess::{Color, Position, Role};
 use crate::seat::Seat;
 
@@ -25,12 +25,7 @@ const SCALE: f32 = 4.0;
 
 /// The value of `state` for `seat` in `[0, 1]`.
 pub(crate) fn evaluate(state: &State, seat: Seat) -> f32 {
-    if let Some(outcome) = &state.outcome {
-        return outcome_score(outcome, seat);
-    }
-    let mut advantage = 0.0;
-    for side in seats() {
-        let sign = if side == seat { 1.0 } else { -1.0 };
+    side_against_side(state.outcome.as_ref(), seat, seats(), SCALE, |side| {
         let colour = colour_of(side);
         let mut value = -CARD * state.hands[side.index()].len() as f32
             + PAWN * material(&state.position, colour);
@@ -44,9 +39,8 @@ pub(crate) fn evaluate(state: &State, seat: Seat) -> f32 {
         if state.chuno == Some(side) {
             value -= OPEN_CALL;
         }
-        advantage += sign * value;
-    }
-    squash(advantage, SCALE)
+        value
+    })
 }
 
 /// `colour`'s chess material in pawns (P 1, N 3, B 3, R 5, Q 9).

@@ -5,7 +5,7 @@
 //! to stay in the game (§5(d)), so they count a little too.
 
 use super::state::{State, hand_size, seats};
-use crate::bots::{outcome_score, squash};
+use crate::bots::side_against_side;
 use crate::seat::Seat;
 
 /// A card still on the grid or in hand, against a point already scored.
@@ -15,14 +15,8 @@ const SCALE: f32 = 3.0;
 
 /// The value of `state` for `seat` in `[0, 1]`.
 pub(crate) fn evaluate(state: &State, seat: Seat) -> f32 {
-    if let Some(outcome) = &state.outcome {
-        return outcome_score(outcome, seat);
-    }
-    let mut advantage = 0.0;
-    for side in seats() {
-        let sign = if side == seat { 1.0 } else { -1.0 };
+    side_against_side(state.outcome.as_ref(), seat, seats(), SCALE, |side| {
         let cards = state.board_count(side) + hand_size(&state.hands[side.index()]);
-        advantage += sign * (state.score(side) as f32 + CARD * cards as f32);
-    }
-    squash(advantage, SCALE)
+        state.score(side) as f32 + CARD * cards as f32
+    })
 }

@@ -6,7 +6,7 @@
 //! King not yet on the board cannot move or capture (§3).
 
 use super::state::{State, colour_of, seats};
-use crate::bots::{outcome_score, squash};
+use crate::bots::side_against_side;
 use crate::chess::Role;
 use crate::seat::Seat;
 
@@ -19,12 +19,7 @@ const SCALE: f32 = 6.0;
 
 /// The value of `state` for `seat` in `[0, 1]`.
 pub(crate) fn evaluate(state: &State, seat: Seat) -> f32 {
-    if let Some(outcome) = &state.outcome {
-        return outcome_score(outcome, seat);
-    }
-    let mut advantage = 0.0;
-    for side in seats() {
-        let sign = if side == seat { 1.0 } else { -1.0 };
+    side_against_side(state.outcome.as_ref(), seat, seats(), SCALE, |side| {
         let colour = colour_of(side);
         let on_board: f32 = Role::ALL
             .iter()
@@ -42,9 +37,8 @@ pub(crate) fn evaluate(state: &State, seat: Seat) -> f32 {
         if state.position.king(colour).is_none() {
             total -= KING_IN_DECK;
         }
-        advantage += sign * total;
-    }
-    squash(advantage, SCALE)
+        total
+    })
 }
 
 /// A piece's value in pawns (the King counts nothing: it is never captured, §4).
