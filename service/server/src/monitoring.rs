@@ -50,6 +50,14 @@ pub const BOT_MOVES: &str = "deckmate_bot_moves_total";
 pub const BOT_THINK: &str = "deckmate_bot_think_seconds";
 /// Running games with bot seats this replica hosts (see `--max-bot-games`).
 pub const BOT_GAMES: &str = "deckmate_bot_games";
+/// Bytes the server holds in heap allocations (the allocator's count; with jemalloc only).
+pub const HEAP_ALLOCATED: &str = "deckmate_heap_allocated_bytes";
+/// Bytes of the allocator's pages resident in memory: allocations, free space it keeps and its
+/// own bookkeeping (with jemalloc only).
+pub const HEAP_RESIDENT: &str = "deckmate_heap_resident_bytes";
+/// How often the heap gauges are refreshed: often enough to watch memory come back after a
+/// burst, and reading them costs microseconds.
+pub const HEAP_PERIOD: Duration = Duration::from_secs(1);
 /// Always 1, labelled with the server's `version`.
 pub const BUILD_INFO: &str = "deckmate_build_info";
 
@@ -69,6 +77,29 @@ pub async fn report_live_games(store: std::sync::Arc<dyn crate::store::SessionSt
         match store.live_games().await {
             Ok(count) => gauge!(GAMES_LIVE).set(count as f64),
             Err(error) => tracing::debug!(%error, "cannot count live games for the metrics"),
+        }
+    }
+}
+
+/// The allocator's heap figures, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeapStats {
+    /// Held in allocations.
+    pub allocated: u64,
+    /// Resident pages of the allocator, allocations included.
+    pub resident: u64,
+}
+
+/// Keeps the heap gauges current with `read` (the binary's allocator knows how to read them),
+/// every [`HEAP_PERIOD`] until the process ends.
+pub async fn report_heap(read: fn() -> Option<HeapStats>) {
+    let mut ticks = tokio::time::interval(HEAP_PERIOD);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        if let Some(heap) = read() {
+            gauge!(HEAP_ALLOCATED).set(heap.allocated as f64);
+            gauge!(HEAP_RESIDENT).set(heap.resident as f64);
         }
     }
 }
@@ -193,6 +224,16 @@ fn describe() {
         "Repeated request ids answered from the stored response"
     );
     metrics::describe_counter!(LIMIT_REJECTIONS, "Requests refused by a limit, by limit");
+    metrics::describe_gauge!(
+        HEAP_ALLOCATED,
+        metrics::Unit::Bytes,
+        "Bytes held in heap allocations, by the allocator's count"
+    );
+    metrics::describe_gauge!(
+        HEAP_RESIDENT,
+        metrics::Unit::Bytes,
+        "Resident bytes of the allocator's pages, free space it keeps included"
+    );
     metrics::describe_gauge!(OPEN_CONNECTIONS, "Client connections open on this server");
     metrics::describe_counter!(BOT_MOVES, "Bot moves committed, by variant and level");
     metrics::describe_histogram!(

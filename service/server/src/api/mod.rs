@@ -23,7 +23,8 @@ use std::time::Instant;
 
 use deckmate_engine::Viewer;
 use deckmate_proto::v1 as pb;
-use futures::Stream;
+use futures::future::BoxFuture;
+use futures::{FutureExt, Stream};
 use tokio::sync::Semaphore;
 use tonic::{Request, Response, Status};
 use tracing::Instrument;
@@ -190,7 +191,7 @@ impl pb::game_service_server::GameService for GameApi {
         let handler = self
             .protection
             .create_game(caller, weight, self.store.as_ref(), handler);
-        serve("CreateGame", checked, span, handler, Timing::Whole).await
+        serve("CreateGame", checked, span, handler.boxed(), Timing::Whole).await
     }
 
     async fn act(
@@ -204,7 +205,7 @@ impl pb::game_service_server::GameService for GameApi {
             "Act",
             checked,
             span,
-            act::handle(self, request),
+            act::handle(self, request).boxed(),
             Timing::Whole,
         )
         .await
@@ -218,7 +219,7 @@ impl pb::game_service_server::GameService for GameApi {
         crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = observe::handle(self, request);
-        serve("Observe", checked, span, handler, Timing::Whole).await
+        serve("Observe", checked, span, handler.boxed(), Timing::Whole).await
     }
 
     type WatchStream = WatchStream;
@@ -231,7 +232,7 @@ impl pb::game_service_server::GameService for GameApi {
         crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = watch::handle(self, request, span.clone());
-        serve("Watch", checked, span, handler, Timing::Stream).await
+        serve("Watch", checked, span, handler.boxed(), Timing::Stream).await
     }
 
     async fn get_history(
@@ -242,7 +243,7 @@ impl pb::game_service_server::GameService for GameApi {
         crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = get_history::handle(self, request);
-        serve("GetHistory", checked, span, handler, Timing::Whole).await
+        serve("GetHistory", checked, span, handler.boxed(), Timing::Whole).await
     }
 
     async fn list_variants(
@@ -253,7 +254,14 @@ impl pb::game_service_server::GameService for GameApi {
         crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = async { Ok(list_variants::handle()) };
-        serve("ListVariants", checked, span, handler, Timing::Whole).await
+        serve(
+            "ListVariants",
+            checked,
+            span,
+            handler.boxed(),
+            Timing::Whole,
+        )
+        .await
     }
 
     async fn get_server_info(
@@ -264,7 +272,14 @@ impl pb::game_service_server::GameService for GameApi {
         crate::otel::continue_trace(&span, request.metadata());
         let checked = self.check_size(request.get_ref());
         let handler = async { Ok(server_info::handle(self)) };
-        serve("GetServerInfo", checked, span, handler, Timing::Whole).await
+        serve(
+            "GetServerInfo",
+            checked,
+            span,
+            handler.boxed(),
+            Timing::Whole,
+        )
+        .await
     }
 }
 
@@ -279,11 +294,16 @@ enum Timing {
 
 /// Serves one RPC, the one place every call passes: unless the size check refused the request,
 /// runs the handler in its span; then records the answer in the metrics.
+///
+/// The handler comes boxed: a handler's future holds every state its await points need (an
+/// `Act`'s is kilobytes), and each move of it is a copy of all of it; boxed where it is made, it
+/// is copied once and then moved as a pointer through this function, its span and tonic's own
+/// boxing.
 async fn serve<T>(
     method: &'static str,
     checked: Result<(), Status>,
     span: tracing::Span,
-    handler: impl Future<Output = Result<T, ApiError>>,
+    handler: BoxFuture<'_, Result<T, ApiError>>,
     timing: Timing,
 ) -> Result<Response<T>, Status> {
     let started = Instant::now();

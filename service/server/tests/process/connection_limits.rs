@@ -4,7 +4,7 @@
 //! silent and idle ones after `--handshake-timeout` / `--idle-timeout`, and must then serve new
 //! clients.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -333,22 +333,11 @@ async fn open_connections(metrics_port: u16) -> f64 {
 
 /// The value of `series` (name and labels) on the server's metrics page, 0 when absent.
 async fn sample(metrics_port: u16, series: String) -> f64 {
-    let page = tokio::task::spawn_blocking(move || scrape(metrics_port))
+    let page = tokio::task::spawn_blocking(move || crate::metrics::scrape(metrics_port))
         .await
         .unwrap();
     let prefix = format!("{series} ");
     page.lines()
         .find_map(|line| line.strip_prefix(&prefix))
         .map_or(0.0, |value| value.trim().parse().unwrap())
-}
-
-/// The body of `GET /metrics`.
-fn scrape(port: u16) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the metrics port answers");
-    stream
-        .write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    response
 }

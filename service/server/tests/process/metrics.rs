@@ -24,6 +24,8 @@ const FAMILIES: &[&str] = &[
     "deckmate_idempotent_replays_total",
     "deckmate_build_info",
     "deckmate_store_duration_seconds",
+    "deckmate_heap_allocated_bytes",
+    "deckmate_heap_resident_bytes",
 ];
 
 /// The longest the watcher may take to see the game end.
@@ -129,6 +131,11 @@ async fn a_scrape_after_a_game_shows_the_counters_moved() {
         ) >= 0.0
     );
     assert!(value("deckmate_rpc_duration_seconds_count", &[("method", "Act")]) >= 3.0);
+    // The allocator's own figures (jemalloc, the default build): what the server holds, and
+    // the allocator's resident pages, which include it.
+    let allocated = value("deckmate_heap_allocated_bytes", &[]);
+    assert!(allocated > 0.0);
+    assert!(value("deckmate_heap_resident_bytes", &[]) >= allocated);
     for op in [
         "create",
         "load",
@@ -159,7 +166,7 @@ async fn a_bad_metrics_address_fails_start_up() {
 }
 
 /// The body of `GET /metrics`, fetched with a plain HTTP/1.1 request.
-fn scrape(port: u16) -> String {
+pub(crate) fn scrape(port: u16) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("the metrics port answers");
     stream
         .write_all(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
@@ -173,7 +180,7 @@ fn scrape(port: u16) -> String {
 
 /// The value of the sample of `name` whose labels include every pair of `labels`; panics when
 /// there is none.
-fn sample(page: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
+pub(crate) fn sample(page: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
     page.lines()
         .filter(|line| !line.starts_with('#'))
         .find_map(|line| {

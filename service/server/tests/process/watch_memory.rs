@@ -3,12 +3,15 @@
 //! catching up on a long game from version 0 without reading add little to the server's
 //! resident memory, and cancelling them gives it back.
 //!
-//! Memory is read from `/proc/<pid>/status` (`VmRSS`), so this test runs on Linux only.
+//! Memory is read from `/proc/<pid>/status` (`VmRSS`), so this test runs on Linux only. The
+//! allocator's own figures (`deckmate_heap_*` from the metrics listener) are printed beside it,
+//! which tells memory the server still holds from pages the allocator has not yet given back.
 
 use std::time::Duration;
 
 use crate::common::{Picker, play_random_step};
-use crate::server::TestServer;
+use crate::metrics::{sample, scrape};
+use crate::server::{TestServer, free_port};
 use deckmate::{CreateOptions, pb};
 use deckmate_proto::v1::game_service_client::GameServiceClient;
 
@@ -36,6 +39,18 @@ fn resident_kib(pid: u32) -> u64 {
         .find_map(|line| line.strip_prefix("VmRSS:"))
         .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("a VmRSS line")
+}
+
+/// The server's heap figures in KiB, allocated and resident (`deckmate_heap_*`).
+async fn heap_kib(metrics_port: u16) -> (u64, u64) {
+    let page = tokio::task::spawn_blocking(move || scrape(metrics_port))
+        .await
+        .expect("the scrape finishes");
+    let kib = |name| (sample(&page, name, &[]) / 1024.0) as u64;
+    (
+        kib("deckmate_heap_allocated_bytes"),
+        kib("deckmate_heap_resident_bytes"),
+    )
 }
 
 /// A Raindropchess game that can run long: no repetition draw, the largest ply cap.
@@ -70,7 +85,13 @@ async fn unread_watch_streams_on_redis_hold_a_page_each_and_give_memory_back() {
 /// Plays a long game on a server started with `args`, opens the unread streams, and checks the
 /// server's memory with them open and after they are cancelled.
 async fn check_unread_streams(store: &str, args: &[String]) {
-    let server = TestServer::start_with(args).await;
+    let metrics_port = free_port();
+    let mut args = args.to_vec();
+    args.extend([
+        "--metrics-listen".to_string(),
+        format!("127.0.0.1:{metrics_port}"),
+    ]);
+    let server = TestServer::start_with(&args).await;
     let client = server.client().await;
     // A long game: games of this seed's kind end on their own; keep the first that is long.
     let mut game_and_version = None;
@@ -100,6 +121,7 @@ async fn check_unread_streams(store: &str, args: &[String]) {
 
     let pid = server.pid();
     let before = resident_kib(pid);
+    let heap_before = heap_kib(metrics_port).await;
     let mut connections = Vec::new();
     let mut streams = Vec::new();
     for _ in 0..STREAMS / STREAMS_PER_CONNECTION {
@@ -125,9 +147,12 @@ async fn check_unread_streams(store: &str, args: &[String]) {
         peak = peak.max(resident_kib(pid));
     }
     let growth = peak.saturating_sub(before);
+    let heap_open = heap_kib(metrics_port).await;
     eprintln!(
         "{store}: {STREAMS} unread streams on a {version}-version game: resident {before} KiB \
-         before, {peak} KiB open (+{growth} KiB)"
+         before, {peak} KiB open (+{growth} KiB); heap allocated/resident {}/{} KiB before, \
+         {}/{} KiB open",
+        heap_before.0, heap_before.1, heap_open.0, heap_open.1
     );
     assert!(
         growth <= GROWTH_LIMIT_KIB,
@@ -143,7 +168,11 @@ async fn check_unread_streams(store: &str, args: &[String]) {
         tokio::time::sleep(POLL).await;
         after = resident_kib(pid);
     }
-    eprintln!("{store}: {after} KiB after cancelling");
+    let heap_after = heap_kib(metrics_port).await;
+    eprintln!(
+        "{store}: {after} KiB after cancelling; heap allocated/resident {}/{} KiB",
+        heap_after.0, heap_after.1
+    );
     assert!(
         after <= limit,
         "{store}: resident memory {after} KiB did not come back within 10% of {before} KiB"
