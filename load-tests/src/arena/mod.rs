@@ -169,6 +169,7 @@ async fn play_one(
         request_id: deckmate::new_request_id(),
         spectator_policy: pb::SpectatorPolicy::Allowed.into(),
         seat_options,
+        clock: None,
     };
     let created = client
         .raw()

@@ -8,7 +8,17 @@ import pytest
 from conftest import running_server
 from games import SEED, config_of
 
-from deckmate import AsyncClient, Client, CreateOptions, RetryPolicy, ShuttingDown, pb
+from deckmate import (
+    AsyncClient,
+    Client,
+    CreateOptions,
+    InvalidRequest,
+    RetryPolicy,
+    ShuttingDown,
+    action_clock,
+    fischer_clock,
+    pb,
+)
 
 
 def test_server_info_describes_the_server(client: Client) -> None:
@@ -20,8 +30,22 @@ def test_server_info_describes_the_server(client: Client) -> None:
     assert info.features.client_seeds
     assert not info.features.api_keys
     assert info.features.store == pb.STORE_KIND_MEMORY
+    assert info.features.bots and info.features.clocks
     assert info.limits.max_message_bytes > 0
     assert info.limits.max_request_id_bytes > 0
+
+
+def test_a_clocked_game_shows_every_seats_clock(client: Client) -> None:
+    options = CreateOptions(seed=SEED, clock=fischer_clock(60_000, 1_000))
+    game = client.create_game(config_of("pigeon_chess"), 2, options)
+    view = game.seat(0).observe()
+    assert [clock.seat for clock in view.clocks] == [0, 1]
+    # Pigeon Chess opens with both seats placing at once: both clocks run.
+    assert all(clock.running and clock.HasField("deadline") for clock in view.clocks)
+    assert all(0 < clock.remaining_ms <= 60_000 for clock in view.clocks)
+    refused = CreateOptions(clock=action_clock(500))
+    with pytest.raises(InvalidRequest):
+        client.create_game(config_of("pigeon_chess"), 2, refused)
 
 
 async def test_async_server_info_matches_the_sync_one(

@@ -124,6 +124,7 @@ impl Client {
                     bot: level.into(),
                 })
                 .collect(),
+            clock: options.clock,
         };
         let connection = &self.connection;
         let response = retry

@@ -18,6 +18,8 @@ pub struct CreateOptions {
     /// The seats the server plays itself, and at which level: `(seat, level)`. A bot seat gets
     /// no token, so the created [`Game`](crate::Game) has no handle for it.
     pub bots: Vec<(u32, pb::BotLevel)>,
+    /// Turn clocks; unset, the game has none.
+    pub clock: Option<pb::Clock>,
 }
 
 impl CreateOptions {
@@ -66,6 +68,39 @@ impl CreateOptions {
     #[must_use]
     pub fn with_bot(mut self, seat: u32, level: pb::BotLevel) -> Self {
         self.bots.push((seat, level));
+        self
+    }
+
+    /// Gives every seat a Fischer clock: `base_ms` to start with (1 s to 24 h) and
+    /// `increment_ms` added each time its turn ends (0 to 60 s). `on_timeout` says what a
+    /// timeout does (unspecified: the seat forfeits).
+    #[must_use]
+    pub fn with_fischer_clock(
+        mut self,
+        base_ms: u32,
+        increment_ms: u32,
+        on_timeout: pb::TimeoutPolicy,
+    ) -> Self {
+        self.clock = Some(pb::Clock {
+            kind: Some(pb::clock::Kind::Fischer(pb::clock::Fischer {
+                base_ms,
+                increment_ms,
+            })),
+            on_timeout: on_timeout.into(),
+        });
+        self
+    }
+
+    /// Gives every action `limit_ms` (1 s to 24 h), not carried over; `on_timeout` as for
+    /// [`CreateOptions::with_fischer_clock`].
+    #[must_use]
+    pub fn with_action_clock(mut self, limit_ms: u32, on_timeout: pb::TimeoutPolicy) -> Self {
+        self.clock = Some(pb::Clock {
+            kind: Some(pb::clock::Kind::PerAction(pb::clock::PerAction {
+                limit_ms,
+            })),
+            on_timeout: on_timeout.into(),
+        });
         self
     }
 }

@@ -53,6 +53,7 @@ fn page(
                 version,
                 seat: (version % 2) as u32,
                 action: None,
+                timed_out: false,
             })
             .collect(),
         seed: if finished { vec![7; 32] } else { Vec::new() },

@@ -96,6 +96,7 @@ export class Client {
       requestId: callerId ?? newRequestId(),
       spectatorPolicy: options.spectatorPolicy,
       seatOptions: (options.bots ?? []).map(({ seat, bot }) => ({ seat, bot })),
+      clock: options.clock,
     };
     const call = () => this.#rpc.createGame(request);
     const response = await (callerId === undefined

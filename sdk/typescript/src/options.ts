@@ -1,5 +1,10 @@
 /** Per-call options of CreateGame and Act. */
-import type { BotLevel, SpectatorPolicy } from "./gen/deckmate/v1/game_service_pb.js";
+import type {
+  BotLevel,
+  ClockSchema,
+  SpectatorPolicy,
+} from "./gen/deckmate/v1/game_service_pb.js";
+import type { MessageInitShape } from "@bufbuild/protobuf";
 
 /** Options of `Client.createGame`. */
 export interface CreateOptions {
@@ -21,6 +26,12 @@ export interface CreateOptions {
    * for it.
    */
   bots?: readonly { seat: number; bot: BotLevel }[];
+  /**
+   * Turn clocks for every seat (docs/CLOCKS.md), such as
+   * `{ kind: { case: "fischer", value: { baseMs: 300_000, incrementMs: 2_000 } } }` or
+   * `{ kind: { case: "perAction", value: { limitMs: 30_000 } } }`; unset, the game has none.
+   */
+  clock?: MessageInitShape<typeof ClockSchema>;
 }
 
 /** Options of `SeatHandle.actWith`. */

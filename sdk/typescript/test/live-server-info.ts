@@ -19,6 +19,8 @@ describe("server info and shutdown against the live server", () => {
     assert.equal(info.features?.clientSeeds, true);
     assert.equal(info.features?.apiKeys, false);
     assert.equal(info.features?.store, StoreKind.MEMORY);
+    assert.equal(info.features?.bots, true);
+    assert.equal(info.features?.clocks, true);
     assert.ok((info.limits?.maxMessageBytes ?? 0) > 0);
     assert.ok((info.limits?.maxRequestIdBytes ?? 0) > 0);
 
@@ -26,6 +28,25 @@ describe("server info and shutdown against the live server", () => {
     assert.equal(viaWeb.serverVersion, info.serverVersion);
     assert.equal(viaWeb.apiRevision, info.apiRevision);
     assert.equal(viaWeb.features?.store, info.features?.store);
+  });
+
+  test("a clocked game shows every seat's clock", async () => {
+    const { address } = await liveServer();
+    const client = await Client.connect(address);
+    const game = await client.createGame({ game: { case: "pigeonChess", value: {} } }, 2, {
+      seed: 11,
+      clock: { kind: { case: "fischer", value: { baseMs: 60_000, incrementMs: 1_000 } } },
+    });
+    const view = await game.seat(0).observe();
+    assert.deepEqual(
+      view.clocks.map((clock) => clock.seat),
+      [0, 1],
+    );
+    // Pigeon Chess opens with both seats placing at once: both clocks run.
+    for (const clock of view.clocks) {
+      assert.ok(clock.running && clock.deadline !== undefined, `seat ${clock.seat}`);
+      assert.ok(clock.remainingMs > 0 && clock.remainingMs <= 60_000);
+    }
   });
 
   test("a watch cut by SIGTERM ends with ShuttingDown", async () => {

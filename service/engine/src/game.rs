@@ -18,6 +18,11 @@
 //!   [`crate::Table`] adds them on top of every game; a game may react to an accepted one
 //!   through [`Game::before_meta_action`] (the only way a meta action other than resigning
 //!   changes the game state).
+//! * **Clocks.** [`Game::clock_seats`] is a subset of `to_act`. A timeout
+//!   ([`crate::TableAction::TimeOut`]) of a seat on the clock always applies: it ends the game
+//!   with [`EndReason::Timeout`], never won by that seat, or ([`Game::time_out`]) takes the seat
+//!   out of `clock_seats` and `to_act` for the rest of the game. A timeout of any other seat is
+//!   rejected.
 //! * **Every listed action applies; nothing else does.** `apply` accepts every action in
 //!   `legal_actions(state, seat)` and rejects every other action.
 //! * **Rejection leaves no trace.** When `apply` returns an error the state is exactly as it was.
@@ -171,6 +176,35 @@ pub trait Game: 'static {
         None
     }
 
+    /// The seats whose clock runs now, for a server that runs turn clocks
+    /// (docs/rules/conventions.md §8): the seats whose turn it is. The default is
+    /// [`Game::to_act`]. A game in which a seat may act out of turn only to make an optional
+    /// call (CHUNO's call) leaves that seat off the clock: nobody waits for it. Always a subset
+    /// of [`Game::to_act`], and empty once the game is over.
+    fn clock_seats(state: &Self::State) -> SeatSet {
+        Self::to_act(state)
+    }
+
+    /// Ends the game for `seat`, whose clock ran out (docs/rules/conventions.md §8), or
+    /// eliminates it. `None` means the game has no rule of its own, and [`crate::Table`] ends
+    /// the game with every other seat that [`Game::can_win`] winning (a draw when none can). The
+    /// default is [`Game::resign`]: a game that eliminates a resigning seat and plays on
+    /// eliminates a seat that ran out of time the same way, and reports an ending it causes
+    /// with [`EndReason::Timeout`].
+    fn time_out(state: &mut Self::State, seat: Seat) -> Option<Vec<Self::Event>> {
+        Self::resign(state, seat)
+    }
+
+    /// Whether `seat` still has the means to win the game by its rules (in chess: mating
+    /// material), whatever is played from `state` on. [`crate::Table`] asks it when a clock
+    /// runs out: a seat that could never win does not win on the opponent's time, and the game
+    /// is drawn instead (docs/rules/conventions.md §8). It answers false only when the seat
+    /// provably can never win; the default, true, suits a game in which every seat always can.
+    fn can_win(state: &Self::State, seat: Seat) -> bool {
+        let _ = (state, seat);
+        true
+    }
+
     /// Lets the game react to a meta action of `seat` that [`crate::Table`] has accepted, before
     /// the table applies it; the returned events come before the meta action's own. The default
     /// does nothing. A game whose rules treat meta actions as game actions uses it, e.g. CHUNO,
@@ -291,6 +325,8 @@ pub enum EndReason {
     Repetition,
     /// Neither side had the material left to win.
     InsufficientMaterial,
+    /// A seat's clock ran out (docs/rules/conventions.md §8).
+    Timeout,
 }
 
 /// The result of a finished game.

@@ -1,9 +1,10 @@
 //! Deckmate's game rules.
 //!
 //! Every game implements [`Game`] (see `game.rs` for the contract), and [`Table`] wraps any game
-//! with the meta actions every game shares (resignation and draw offers). [`GameKind`] is the
-//! registry of hosted games. The crate is pure: no I/O, no clocks, no global randomness; every
-//! random choice comes from the seeded ChaCha generator kept inside each game's state.
+//! with the meta actions every game shares (resignation and draw offers) and the timeouts a
+//! server that runs clocks enters. [`GameKind`] is the registry of hosted games. The crate is
+//! pure: no I/O, no clocks (it only says whose clock runs), no global randomness; every random
+//! choice comes from the seeded ChaCha generator kept inside each game's state.
 
 pub mod bots;
 pub mod cards;

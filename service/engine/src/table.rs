@@ -1,4 +1,4 @@
-//! [`Table`]: any [`Game`] plus the meta actions every game shares.
+//! [`Table`]: any [`Game`] plus the meta actions every game shares, and timeouts.
 //!
 //! Resignation is allowed at any time to any seat of a running game. In two-seat games either
 //! seat may offer a draw, and the other seat accepts or declines it
@@ -15,6 +15,17 @@
 //!
 //! Before an accepted meta action takes effect, the game may react to it through
 //! [`Game::before_meta_action`].
+//!
+//! # Clocks
+//!
+//! The crate keeps no time: a server that runs turn clocks (docs/rules/conventions.md §8) asks
+//! [`Table::clock_seats`] whose clock runs, and when one runs out it applies
+//! [`TableAction::TimeOut`] for that seat and logs it like any other decision, so replays
+//! reproduce it. A timeout is announced by [`MetaEvent::TimedOut`]. Then the game either
+//! eliminates the seat and plays on ([`Game::time_out`], multi-seat Pile Chess), or the table
+//! ends the game ([`EndReason::Timeout`]): every other seat that still has the means to win
+//! ([`Game::can_win`]) wins, and the game is drawn when none has. A standing draw offer does
+//! not stop the clocks, and a timeout does not answer it; it lapses only when the game ends.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,13 +47,18 @@ pub enum MetaAction {
     DeclineDraw,
 }
 
-/// One seat's decision at a [`Table`]: a meta action or one of the game's own actions.
+/// One seat's decision at a [`Table`]: a meta action, one of the game's own actions, or a
+/// timeout the server enters for it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum TableAction<A> {
     /// Resign or handle a draw offer.
     Meta(MetaAction),
     /// A game action.
     Game(A),
+    /// The seat's clock ran out; entered by a server that runs clocks, never sent by a player
+    /// (docs/rules/conventions.md §8). It is the last variant so that stored logs keep their
+    /// encoding.
+    TimeOut,
 }
 
 /// Something that happened at the table, outside the game's own rules.
@@ -56,6 +72,8 @@ pub enum MetaEvent {
     DrawAccepted(Seat),
     /// The seat declined the draw offer, or played on, which declines it.
     DrawDeclined(Seat),
+    /// The seat's clock ran out (docs/rules/conventions.md §8).
+    TimedOut(Seat),
 }
 
 /// An event at a table: from the game, from a meta action, or the end of the game. `E` is the
@@ -76,7 +94,7 @@ pub type Dealt<G> = (Table<G>, Vec<TableEvent<<G as Game>::Event>>);
 /// One entry of a game's action log: who acted and what they did.
 pub type LoggedAction<A> = (Seat, TableAction<A>);
 
-/// A running game with resignation and draw offers. This is what a session stores.
+/// A running game with resignation, draw offers and timeouts. This is what a session stores.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(bound = "")]
 pub struct Table<G: Game> {
@@ -213,7 +231,8 @@ impl<G: Game> Table<G> {
         G::seat_count(&self.state)
     }
 
-    /// The result, once the game has ended by its rules, a resignation or an agreed draw.
+    /// The result, once the game has ended by its rules, a resignation, an agreed draw or a
+    /// timeout.
     pub fn outcome(&self) -> Option<Outcome> {
         self.ended.clone().or_else(|| G::outcome(&self.state))
     }
@@ -229,6 +248,17 @@ impl<G: Game> Table<G> {
             SeatSet::EMPTY
         } else {
             G::to_act(&self.state)
+        }
+    }
+
+    /// The seats whose clock runs now (docs/rules/conventions.md §8): none once the game is
+    /// over, else [`Game::clock_seats`], the seats whose turn it is. A server that runs clocks
+    /// applies [`TableAction::TimeOut`] for a seat of this set whose time is up.
+    pub fn clock_seats(&self) -> SeatSet {
+        if self.is_over() {
+            SeatSet::EMPTY
+        } else {
+            G::clock_seats(&self.state)
         }
     }
 
@@ -315,6 +345,7 @@ impl<G: Game> Table<G> {
                 self.offer_blocked.remove(seat);
                 events
             }
+            TableAction::TimeOut => self.apply_timeout(seat)?,
         };
         if let Some(outcome) = self.outcome() {
             self.draw_offer = None;
@@ -382,6 +413,36 @@ impl<G: Game> Table<G> {
         Ok(events)
     }
 
+    /// A timeout of `seat` (docs/rules/conventions.md §8): the seat must be on the clock. The
+    /// game eliminates the seat ([`Game::time_out`]), or the table ends the game: every other
+    /// seat that can still win ([`Game::can_win`]) wins, and the game is drawn when none can.
+    /// A standing draw offer is left as it is: [`Table::apply`] clears it if the game ended.
+    fn apply_timeout(&mut self, seat: Seat) -> Result<Vec<TableEvent<G::Event>>, PlayError> {
+        if !self.clock_seats().contains(seat) {
+            return Err(PlayError::NotYourTurn);
+        }
+        let mut events = vec![TableEvent::Meta(MetaEvent::TimedOut(seat))];
+        match G::time_out(&mut self.state, seat) {
+            Some(game_events) => events.extend(game_events.into_iter().map(TableEvent::Game)),
+            None => {
+                let winners: SeatSet = SeatSet::first(self.seat_count())
+                    .iter()
+                    .filter(|other| *other != seat && G::can_win(&self.state, *other))
+                    .collect();
+                self.ended = Some(if winners.is_empty() {
+                    Outcome::draw(EndReason::Timeout)
+                } else {
+                    Outcome {
+                        winners,
+                        reason: EndReason::Timeout,
+                        scores: Vec::new(),
+                    }
+                });
+            }
+        }
+        Ok(events)
+    }
+
     /// `event` as `viewer` may know it.
     pub fn view_event(
         event: &TableEvent<G::Event>,
@@ -418,4 +479,25 @@ pub enum ReplayError {
         /// The rejection.
         error: PlayError,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Stored logs and events keep their postcard encoding: the timeout variants come after
+    /// every older one (docs/rules/conventions.md §8).
+    #[test]
+    fn timeouts_are_encoded_after_every_older_variant() {
+        let bytes = |action: &TableAction<u8>| postcard::to_allocvec(action).expect("encodes");
+        assert_eq!(bytes(&TableAction::Meta(MetaAction::DeclineDraw)), [0, 3]);
+        assert_eq!(bytes(&TableAction::Game(7)), [1, 7]);
+        assert_eq!(bytes(&TableAction::TimeOut), [2]);
+        let event = |event: &MetaEvent| postcard::to_allocvec(event).expect("encodes");
+        assert_eq!(event(&MetaEvent::DrawDeclined(Seat(1))), [3, 1]);
+        assert_eq!(event(&MetaEvent::TimedOut(Seat(1))), [4, 1]);
+        let reason = |reason: EndReason| postcard::to_allocvec(&reason).expect("encodes");
+        assert_eq!(reason(EndReason::InsufficientMaterial), [12]);
+        assert_eq!(reason(EndReason::Timeout), [13]);
+    }
 }

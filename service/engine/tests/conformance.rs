@@ -3,8 +3,9 @@
 //! [`conformance::suite::run_suite`] is generic over [`deckmate_engine::Game`] and is run for
 //! every game of [`GameKind::ALL`] through [`with_game!`], so a newly registered game is covered
 //! without touching this file. For every supported seat count it plays random games over many
-//! seeds through [`deckmate_engine::Table`] (game actions plus occasional resignations and draw
-//! offers) and checks the contract at every ply; see the `conformance` module for the list.
+//! seeds through [`deckmate_engine::Table`] (game actions plus occasional resignations, draw
+//! offers and timeouts) and checks the contract at every ply; see the `conformance` module for
+//! the list.
 //!
 //! Set `DECKMATE_CONFORMANCE_SEEDS` to `N` (seeds `0..N`) or `A..B` (seeds `A..B`) to run more
 //! seeds, or to reproduce one failure alone: every failure message names its seed.
@@ -25,6 +26,7 @@ mod conformance {
     pub(crate) mod serialization;
     pub(crate) mod stats;
     pub(crate) mod suite;
+    pub(crate) mod timeout;
     pub(crate) mod turn;
 }
 

@@ -185,6 +185,9 @@ fn observations<G: Game>(table: &Table<G>) -> serde_json::Map<String, Value> {
         .collect()
 }
 
+/// How a playthrough writes a timeout the server entered (docs/rules/conventions.md §8).
+const TIME_OUT: &str = "time out";
+
 fn meta_name(meta: MetaAction) -> &'static str {
     match meta {
         MetaAction::Resign => "resign",
@@ -216,6 +219,9 @@ fn parse_action<G: Game>(
     if let Some(meta) = meta_of(text) {
         return TableAction::Meta(meta);
     }
+    if text == TIME_OUT {
+        return TableAction::TimeOut;
+    }
     let matching: Vec<G::Action> = table
         .legal_actions(seat)
         .into_iter()
@@ -235,6 +241,7 @@ fn action_text<G: Game>(action: &TableAction<G::Action>) -> String {
     match action {
         TableAction::Meta(meta) => meta_name(*meta).to_string(),
         TableAction::Game(action) => action.to_string(),
+        TableAction::TimeOut => TIME_OUT.to_string(),
     }
 }
 
@@ -311,6 +318,7 @@ fn regenerate<G: Game>(playthrough: &mut Playthrough) {
                 let action = legal.choose(&mut rng).expect("a listed action").clone();
                 (seat, TableAction::Game(action))
             }
+            [meta] if meta.action == TIME_OUT => (Seat(meta.seat), TableAction::TimeOut),
             [meta] => {
                 let action = meta_of(&meta.action)
                     .unwrap_or_else(|| panic!("{name}: unknown meta action {:?}", meta.action));

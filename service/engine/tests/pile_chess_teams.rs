@@ -22,6 +22,7 @@ mod conformance {
     pub(crate) mod serialization;
     pub(crate) mod stats;
     pub(crate) mod suite;
+    pub(crate) mod timeout;
     pub(crate) mod turn;
 }
 

@@ -325,6 +325,7 @@ async fn create(api: &GameApi, config: &pb::GameConfig) -> Created {
             request_id: String::new(),
             spectator_policy: pb::SpectatorPolicy::Unspecified.into(),
             seat_options: Vec::new(),
+            clock: None,
         }))
         .await
         .expect("CreateGame")

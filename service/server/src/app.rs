@@ -132,6 +132,16 @@ pub async fn serve_with_store(
     )
     .with_protection(protection)
     .with_bots(crate::bots::BotSettings::from_config(&config));
+    // Fires turn clocks and resumes lost bot turns until shutdown begins.
+    let _scheduler = AbortOnDrop(
+        crate::clocks::Scheduler::new(
+            store.clone(),
+            api.bots().clone(),
+            crate::clocks::ClockSettings::from_config(&config),
+            switch.clone(),
+        )
+        .spawn(),
+    );
     // Outside in: the call guard (concurrency, deadlines), then the answers to what never
     // reaches a handler (undecodable bodies, panics), then the service.
     let game_service = ProtocolErrors::new(

@@ -287,6 +287,14 @@ pub struct Config {
     /// "Bots"); CreateGame with bot seats beyond it is RESOURCE_EXHAUSTED `LIMIT_REACHED`.
     #[arg(long, env = "DECKMATE_MAX_BOT_GAMES", default_value_t = DEFAULT_MAX_BOT_GAMES)]
     pub max_bot_games: usize,
+    /// How long a replica that claimed a due turn clock (or bot turn) holds it before another
+    /// replica may claim it, such as `2s` (docs/CLOCKS.md): a lost replica's deadlines fire
+    /// elsewhere within the lease plus `--timer-poll`.
+    #[arg(long, env = "DECKMATE_TIMER_LEASE", default_value = "2s", value_parser = parse_duration)]
+    pub timer_lease: Duration,
+    /// How often each replica looks for due turn clocks and bot turns, such as `200ms`.
+    #[arg(long, env = "DECKMATE_TIMER_POLL", default_value = "200ms", value_parser = parse_duration)]
+    pub timer_poll: Duration,
 }
 
 /// The default `--bot-workers`: half the cores this process may use, at least one.
@@ -334,6 +342,8 @@ impl Default for Config {
             bot_workers: default_bot_workers(),
             bot_max_think: Duration::from_secs(2),
             max_bot_games: DEFAULT_MAX_BOT_GAMES,
+            timer_lease: Duration::from_secs(2),
+            timer_poll: Duration::from_millis(200),
         }
     }
 }
@@ -492,7 +502,9 @@ mod tests {
         assert_eq!(config.max_bot_games, 7);
         assert_eq!(config.write_record_format, 2);
         let defaults = Config::default();
-        assert_eq!(defaults.write_record_format, 3);
+        assert_eq!(defaults.write_record_format, 4);
+        assert_eq!(defaults.timer_lease, Duration::from_secs(2));
+        assert_eq!(defaults.timer_poll, Duration::from_millis(200));
         assert!(!defaults.allow_bot_only_games);
         assert!(defaults.bot_workers >= 1);
         assert_eq!(defaults.bot_max_think, Duration::from_secs(2));
@@ -500,7 +512,9 @@ mod tests {
         for refused in [
             &["deckmate-server", "--bot-workers", "0"][..],
             &["deckmate-server", "--bot-max-think", "soon"][..],
-            &["deckmate-server", "--write-record-format", "4"][..],
+            &["deckmate-server", "--timer-lease", "0s"][..],
+            &["deckmate-server", "--timer-poll", "0ms"][..],
+            &["deckmate-server", "--write-record-format", "5"][..],
         ] {
             assert!(parse_without_env(refused).is_err(), "{refused:?}");
         }

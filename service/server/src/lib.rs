@@ -11,6 +11,7 @@ pub mod auth;
 pub mod bots;
 pub mod catalog;
 pub mod cli;
+pub mod clocks;
 pub mod codec;
 pub mod config;
 pub mod connections;

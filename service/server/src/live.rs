@@ -6,9 +6,10 @@
 use std::fmt;
 
 use deckmate_engine::bots::{BotLevel, Budget};
-use deckmate_engine::{GameKind, Seat, Seed, Viewer};
+use deckmate_engine::{GameKind, Seat, SeatSet, Seed, Viewer};
 use deckmate_proto::v1 as pb;
 
+use crate::clocks::GameClock;
 use crate::error::ApiError;
 
 /// A running game: creation parameters, the table and the action log.
@@ -100,6 +101,19 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     ) -> Option<pb::Action>;
     /// The seats in `to_act` now (empty once the game is over).
     fn to_act(&self) -> Vec<Seat>;
+    /// The seats whose clock runs now: those whose turn it is (docs/rules/conventions.md,
+    /// clocks), empty once the game is over.
+    fn clock_seats(&self) -> SeatSet;
+    /// The game's turn clocks, for a game created with them.
+    fn clock(&self) -> Option<&GameClock>;
+    /// The game's turn clocks, to charge them at a commit.
+    fn clock_mut(&mut self) -> Option<&mut GameClock>;
+    /// Gives the game its clocks; called once, when the game is created.
+    fn set_clock(&mut self, clock: GameClock);
+    /// Enters the timeout of `seat`, whose clock ran out: the version grows by one. A seat whose
+    /// clock does not run is [`ApiError::NotYourTurn`], a finished game [`ApiError::GameOver`];
+    /// on error nothing changes.
+    fn time_out(&mut self, seat: Seat) -> Result<(), ApiError>;
 }
 
 impl Clone for Box<dyn LiveGame> {

@@ -50,6 +50,9 @@ pub const BOT_MOVES: &str = "deckmate_bot_moves_total";
 pub const BOT_THINK: &str = "deckmate_bot_think_seconds";
 /// Running games with bot seats this replica hosts (see `--max-bot-games`).
 pub const BOT_GAMES: &str = "deckmate_bot_games";
+/// Counter: turn clocks that ran out, by variant and what the server did (`forfeit`,
+/// `bot_move`).
+pub const CLOCK_TIMEOUTS: &str = "deckmate_clock_timeouts_total";
 /// Bytes the server holds in heap allocations (the allocator's count; with jemalloc only).
 pub const HEAP_ALLOCATED: &str = "deckmate_heap_allocated_bytes";
 /// Bytes of the allocator's pages resident in memory: allocations, free space it keeps and its
@@ -236,6 +239,10 @@ fn describe() {
     );
     metrics::describe_gauge!(OPEN_CONNECTIONS, "Client connections open on this server");
     metrics::describe_counter!(BOT_MOVES, "Bot moves committed, by variant and level");
+    metrics::describe_counter!(
+        CLOCK_TIMEOUTS,
+        "Turn clocks that ran out, by variant and what the server did"
+    );
     metrics::describe_histogram!(
         BOT_THINK,
         metrics::Unit::Seconds,
@@ -299,6 +306,11 @@ pub fn limit_rejected(limit: Limit) {
 /// Records a bot move of `level` committed in a `variant` game.
 pub fn bot_moved(variant: &'static str, level: &'static str) {
     counter!(BOT_MOVES, "variant" => variant, "level" => level).increment(1);
+}
+
+/// Records a turn clock that ran out in a `variant` game, and what the server did about it.
+pub fn clock_timeout(variant: &'static str, policy: &'static str) {
+    counter!(CLOCK_TIMEOUTS, "variant" => variant, "policy" => policy).increment(1);
 }
 
 /// Records how long one bot move took to compute.
@@ -384,6 +396,7 @@ pub fn end_reason_name(reason: pb::EndReason) -> &'static str {
         R::Stalemate => "stalemate",
         R::Repetition => "repetition",
         R::InsufficientMaterial => "insufficient_material",
+        R::Timeout => "timeout",
     }
 }
 

@@ -22,6 +22,12 @@
 //! | 7 | `table` | the current `Table<G>`, edition included, so loading needs no replay |
 //! | 8 | `latest_events` | the full (unprojected) events of the current version |
 //! | 9 | `bots` | the bot seats: `(Seat, u8)` in seat order, the level as its `BotLevel` proto number (format 3) |
+//! | 10 | `clock` | the game's clocks (`crate::clocks::GameClock`), format 4 only |
+//!
+//! Format 4 is written for a game with clocks only; a game without clocks is written in format
+//! 3, which is format 4 without its last field, so that the release before clocks still reads
+//! every game it could hold. Heads (the record without its log, [`LiveGame::encode_head`]) follow
+//! the same rule: head format 3 (with the clock) for a game with clocks, else head format 2.
 //!
 //! Format 2 is format 3 without `bots`: a game with no bot seats. It is still read, and written
 //! by [`LiveGame::encode_previous`] for replicas of the release before bots, which cannot hold
@@ -40,7 +46,7 @@ use std::ops::RangeInclusive;
 
 use deckmate_engine::bots::{self, BotLevel, Budget};
 use deckmate_engine::{
-    Edition, Game, GameKind, PlayError, Seat, Seed, Table, TableAction, TableEvent, Viewer,
+    Edition, Game, GameKind, PlayError, Seat, SeatSet, Seed, Table, TableAction, TableEvent, Viewer,
 };
 use deckmate_proto::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -55,8 +61,15 @@ use crate::error::ApiError;
 use crate::live::LiveGame;
 
 mod action_log;
+mod clocked;
 
 use action_log::{ActionLog, Dealt, Entry};
+use clocked::{
+    HEAD_FORMAT_CLOCKS, SESSION_FORMAT_CLOCKS, StoredHeadWithClock, StoredHeadWithClockRef,
+    StoredSessionWithClock, StoredSessionWithClockRef,
+};
+
+use crate::clocks::GameClock;
 
 /// The format version [`LiveGame::encode`] writes (see the module documentation).
 pub const SESSION_FORMAT: u32 = 3;
@@ -79,6 +92,8 @@ pub struct Session<G: GameCodec> {
     latest_events: Vec<TableEvent<G::Event>>,
     /// The seats the server plays, in seat order.
     bots: Vec<(Seat, BotLevel)>,
+    /// The turn clocks, for a game created with them.
+    clock: Option<GameClock>,
 }
 
 impl<G: GameCodec> Session<G> {
@@ -96,6 +111,7 @@ impl<G: GameCodec> Session<G> {
             log: ActionLog::new(),
             latest_events: setup_events,
             bots: Vec::new(),
+            clock: None,
         })
     }
 
@@ -107,6 +123,15 @@ impl<G: GameCodec> Session<G> {
             ApiError::Internal(format!("stored {} session has no format: {error}", G::ID))
         })?;
         match format {
+            SESSION_FORMAT_CLOCKS => {
+                let record: StoredSessionWithClock<G> =
+                    postcard::from_bytes(bytes).map_err(malformed::<G>)?;
+                let with_bots = record.with_bots;
+                let bots = decode_bots::<G>(&with_bots.bots, with_bots.session.start.seats)?;
+                let mut session = Session::from_stored(with_bots.session, bots)?;
+                session.clock = Some(record.clock);
+                Ok(session)
+            }
             SESSION_FORMAT => {
                 let record: StoredSessionWithBots<G> =
                     postcard::from_bytes(bytes).map_err(malformed::<G>)?;
@@ -156,6 +181,7 @@ impl<G: GameCodec> Session<G> {
             log: ActionLog::from_entries(start.log)?,
             latest_events,
             bots,
+            clock: None,
         })
     }
 
@@ -184,16 +210,23 @@ impl<G: GameCodec> Session<G> {
         let (format, _) = postcard::take_from_bytes::<u32>(head).map_err(|error| {
             ApiError::Internal(format!("stored {} head has no format: {error}", G::ID))
         })?;
-        let (head, bots) = match format {
+        let (head, bots, clock) = match format {
+            HEAD_FORMAT_CLOCKS => {
+                let stored: StoredHeadWithClock<G> =
+                    postcard::from_bytes(head).map_err(malformed::<G>)?;
+                let with_bots = stored.with_bots;
+                let bots = decode_bots::<G>(&with_bots.bots, with_bots.head.seats)?;
+                (with_bots.head, bots, Some(stored.clock))
+            }
             HEAD_FORMAT => {
                 let stored: StoredHeadWithBots<G> =
                     postcard::from_bytes(head).map_err(malformed::<G>)?;
                 let bots = decode_bots::<G>(&stored.bots, stored.head.seats)?;
-                (stored.head, bots)
+                (stored.head, bots, None)
             }
             HEAD_FORMAT_ONE => {
                 let stored: StoredHead<G> = postcard::from_bytes(head).map_err(malformed::<G>)?;
-                (stored, Vec::new())
+                (stored, Vec::new(), None)
             }
             other => {
                 return Err(ApiError::Internal(format!(
@@ -220,6 +253,7 @@ impl<G: GameCodec> Session<G> {
             log,
             latest_events,
             bots,
+            clock,
         })
     }
 
@@ -253,6 +287,7 @@ impl<G: GameCodec> Session<G> {
             log,
             latest_events,
             bots: Vec::new(),
+            clock: None,
         })
     }
 
@@ -287,15 +322,21 @@ impl<G: GameCodec> Session<G> {
         }
     }
 
-    /// The formats before bot seats cannot hold a game with bot seats.
+    /// The formats before bot seats cannot hold a game with bot seats (nor one with clocks,
+    /// which came later).
     fn refuse_previous_with_bots(&self) -> Result<(), ApiError> {
-        if self.bots.is_empty() {
-            Ok(())
-        } else {
+        if !self.bots.is_empty() {
             Err(ApiError::Internal(format!(
                 "a {} game with bot seats cannot be written in a format without them",
                 G::ID
             )))
+        } else if self.clock.is_some() {
+            Err(ApiError::Internal(format!(
+                "a {} game with clocks cannot be written in a format without them",
+                G::ID
+            )))
+        } else {
+            Ok(())
         }
     }
 
@@ -348,6 +389,11 @@ impl<G: GameCodec> Session<G> {
     ) -> pb::ObserveResponse {
         let over = table.is_over();
         let seat = viewer.seat();
+        // Only the current version's clocks are kept (docs/CLOCKS.md, "Views").
+        let clocks = match &self.clock {
+            Some(clock) if version == self.current_version() => clock.to_proto(),
+            _ => Vec::new(),
+        };
         let to_act = table.to_act();
         let legal_actions = match seat {
             Some(seat) if to_act.contains(seat) => table
@@ -388,6 +434,7 @@ impl<G: GameCodec> Session<G> {
                     bot: bot_levels::to_proto(level).into(),
                 })
                 .collect(),
+            clocks,
         }
     }
 }
@@ -450,6 +497,7 @@ impl<G: GameCodec> Clone for Session<G> {
             log: self.log.clone(),
             latest_events: self.latest_events.clone(),
             bots: self.bots.clone(),
+            clock: self.clock.clone(),
         }
     }
 }
@@ -463,6 +511,7 @@ impl<G: GameCodec> fmt::Debug for Session<G> {
             .field("version", &self.current_version())
             .field("over", &self.table.is_over())
             .field("bots", &self.bots)
+            .field("clock", &self.clock.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -591,10 +640,12 @@ impl<G: GameCodec> LiveGame for Session<G> {
                 ));
                 // The actions reveal every secret: only once the game is over.
                 if let (true, Some((seat, action))) = (reveal, entry) {
+                    let timed_out = matches!(action, TableAction::TimeOut);
                     actions.push(pb::HistoryAction {
                         version,
                         seat: seat_to_u32(*seat),
-                        action: Some(encode_table_action::<G>(action)),
+                        action: (!timed_out).then(|| encode_table_action::<G>(action)),
+                        timed_out,
                     });
                 }
             })?;
@@ -603,11 +654,21 @@ impl<G: GameCodec> LiveGame for Session<G> {
 
     fn encode(&self) -> Result<Vec<u8>, ApiError> {
         let log = self.log.entries()?;
-        let record = StoredSessionWithBotsRef::<G> {
-            session: self.stored_ref(SESSION_FORMAT, &log),
-            bots: &encode_bots(&self.bots),
+        let bots = encode_bots(&self.bots);
+        let encoded = match &self.clock {
+            Some(clock) => postcard::to_allocvec(&StoredSessionWithClockRef::<G> {
+                with_bots: StoredSessionWithBotsRef {
+                    session: self.stored_ref(SESSION_FORMAT_CLOCKS, &log),
+                    bots: &bots,
+                },
+                clock,
+            }),
+            None => postcard::to_allocvec(&StoredSessionWithBotsRef::<G> {
+                session: self.stored_ref(SESSION_FORMAT, &log),
+                bots: &bots,
+            }),
         };
-        postcard::to_allocvec(&record)
+        encoded
             .map_err(|error| ApiError::Internal(format!("encoding a {} session: {error}", G::ID)))
     }
 
@@ -619,12 +680,21 @@ impl<G: GameCodec> LiveGame for Session<G> {
     }
 
     fn encode_head(&self) -> Result<Vec<u8>, ApiError> {
-        let head = StoredHeadWithBotsRef::<G> {
-            head: self.head_ref(HEAD_FORMAT),
-            bots: &encode_bots(&self.bots),
+        let bots = encode_bots(&self.bots);
+        let encoded = match &self.clock {
+            Some(clock) => postcard::to_allocvec(&StoredHeadWithClockRef::<G> {
+                with_bots: StoredHeadWithBotsRef {
+                    head: self.head_ref(HEAD_FORMAT_CLOCKS),
+                    bots: &bots,
+                },
+                clock,
+            }),
+            None => postcard::to_allocvec(&StoredHeadWithBotsRef::<G> {
+                head: self.head_ref(HEAD_FORMAT),
+                bots: &bots,
+            }),
         };
-        postcard::to_allocvec(&head)
-            .map_err(|error| ApiError::Internal(format!("encoding a {} head: {error}", G::ID)))
+        encoded.map_err(|error| ApiError::Internal(format!("encoding a {} head: {error}", G::ID)))
     }
 
     fn encode_head_previous(&self) -> Result<Vec<u8>, ApiError> {
@@ -660,6 +730,30 @@ impl<G: GameCodec> LiveGame for Session<G> {
 
     fn to_act(&self) -> Vec<Seat> {
         self.table.to_act().iter().collect()
+    }
+
+    fn clock_seats(&self) -> SeatSet {
+        self.table.clock_seats()
+    }
+
+    fn clock(&self) -> Option<&GameClock> {
+        self.clock.as_ref()
+    }
+
+    fn clock_mut(&mut self) -> Option<&mut GameClock> {
+        self.clock.as_mut()
+    }
+
+    fn set_clock(&mut self, clock: GameClock) {
+        self.clock = Some(clock);
+    }
+
+    fn time_out(&mut self, seat: Seat) -> Result<(), ApiError> {
+        let action = TableAction::TimeOut;
+        let events = self.table.apply(seat, &action).map_err(play_error)?;
+        self.log.push((seat, action), &self.table)?;
+        self.latest_events = events;
+        Ok(())
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -166,6 +166,8 @@ macro_rules! suite {
                 create_requests_are_remembered,
                 health_reports_a_working_store,
                 live_games_counts_what_the_limit_counts,
+                due_games_are_claimed_in_order_under_a_lease,
+                the_store_clock_is_unix_time,
             );
         }
     };
@@ -677,7 +679,7 @@ mod redis_only {
             .query_async(&mut connection)
             .await
             .unwrap();
-        assert_eq!((format.as_str(), version.as_str()), ("3", "1"));
+        assert_eq!((format.as_str(), version.as_str()), ("4", "1"));
         // The action log holds one item per version.
         let log_key = format!("{}:{{{}}}:log", harness.namespace, game.id);
         let logged: usize = connection.llen(&log_key).await.unwrap();
@@ -741,8 +743,9 @@ mod redis_only {
     }
 
     /// A rolling upgrade: replicas writing record format 1 (`--write-record-format 1`), format
-    /// 2 (`--write-record-format 2`) and format 3 take turns on one game; each reads what the
-    /// others wrote, and the stored game is always the one committed last.
+    /// 2 (`--write-record-format 2`), format 3 (`--write-record-format 3`) and format 4 take
+    /// turns on one game; each reads what the others wrote, and the stored game is always the
+    /// one committed last.
     #[tokio::test]
     async fn every_record_format_is_read_and_continued_by_the_others() {
         let harness = Redis::new();
@@ -755,7 +758,8 @@ mod redis_only {
         };
         let format_one = writing(1);
         let format_two = writing(2);
-        let format_three = harness.store(LONG_TTL, 100).await;
+        let format_three = writing(3);
+        let format_four = harness.store(LONG_TTL, 100).await;
         let mut connection = raw_connection().await;
         let mut game = created(&format_one).await;
         let game_key = format!("{}:{{{}}}:game", harness.namespace, game.id);
@@ -769,6 +773,11 @@ mod redis_only {
             (&format_one, "1", 0),
             (&format_two, "2", 7),
             (&format_three, "3", 8),
+            (&format_four, "4", 9),
+            (&format_three, "3", 10),
+            (&format_four, "4", 11),
+            (&format_one, "1", 0),
+            (&format_four, "4", 13),
         ] {
             game = commit_next(writer, &game, None).await;
             let stored: String = connection.hget(&game_key, "format").await.unwrap();
@@ -779,7 +788,7 @@ mod redis_only {
                 "at version {}",
                 game.version()
             );
-            for reader in [&format_one, &format_two, &format_three] {
+            for reader in [&format_one, &format_two, &format_three, &format_four] {
                 let loaded = reader.load(&game.id).await.unwrap().unwrap();
                 assert_eq!(loaded.game.encode(), game.game.encode());
             }
@@ -838,6 +847,59 @@ async fn live_games_counts_what_the_limit_counts(harness: &impl Harness) {
     // Idle past every grace period: nothing counts any more.
     harness.pass_time(Duration::from_secs(16)).await;
     assert_eq!(store.live_games().await, Ok(0));
+}
+
+/// The due index (docs/CLOCKS.md): a game filed as due is claimed once it is due and not
+/// before, earliest first and up to the limit; a claim leases it, so no other claim returns it
+/// until the lease ends; filing again replaces the entry, and taking it out removes it. Times
+/// are the store's clock plus offsets, so nothing waits.
+async fn due_games_are_claimed_in_order_under_a_lease(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let now = store.now_ms().await.unwrap();
+    let (early, late, moved) = (fresh_id(), fresh_id(), fresh_id());
+    store.file_due(&late, Some(now + 3_000)).await.unwrap();
+    store.file_due(&early, Some(now + 1_000)).await.unwrap();
+    store.file_due(&moved, Some(now + 60_000)).await.unwrap();
+    // Filed again: the latest filing counts.
+    store.file_due(&moved, Some(now + 2_000)).await.unwrap();
+    assert_eq!(store.claim_due(now, 500, 10).await, Ok(vec![]));
+    assert_eq!(
+        store.claim_due(now + 1_000, 500, 10).await,
+        Ok(vec![early.clone()])
+    );
+    // Leased until now + 1,500.
+    assert_eq!(store.claim_due(now + 1_400, 500, 10).await, Ok(vec![]));
+    let mut claimed = store.claim_due(now + 2_000, 500, 10).await.unwrap();
+    claimed.sort();
+    let mut expected = vec![early.clone(), moved.clone()];
+    expected.sort();
+    assert_eq!(
+        claimed, expected,
+        "the lease ended; the moved entry came due"
+    );
+    // The limit holds over every shard together.
+    let limited = store.claim_due(now + 10_000, 500, 1).await.unwrap();
+    assert_eq!(limited.len(), 1);
+    for id in [&early, &late, &moved] {
+        store.file_due(id, None).await.unwrap();
+    }
+    assert_eq!(store.claim_due(now + 100_000, 500, 10).await, Ok(vec![]));
+    // Taking out what is not filed is no error.
+    store.file_due(&early, None).await.unwrap();
+}
+
+/// The store's clock, by which turn clocks run, is Unix time in milliseconds (the memory
+/// store's moves with Tokio's clock, so paused tests move it).
+async fn the_store_clock_is_unix_time(harness: &impl Harness) {
+    let store = harness.store(LONG_TTL, 100).await;
+    let now = store.now_ms().await.unwrap();
+    let wall = deckmate_server::store::unix_millis();
+    assert!(
+        now.abs_diff(wall) < 60_000,
+        "store clock {now}, wall clock {wall}"
+    );
+    let later = store.now_ms().await.unwrap();
+    assert!(later >= now);
 }
 
 /// Two stores on one Redis (two replicas) see each other's commits: writers alternate, both

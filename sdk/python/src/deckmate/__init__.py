@@ -37,7 +37,7 @@ from deckmate.errors import (
     TransportError,
 )
 from deckmate.game import Game
-from deckmate.options import ActOptions, CreateOptions
+from deckmate.options import ActOptions, CreateOptions, action_clock, fischer_clock
 from deckmate.request_id import new_request_id
 from deckmate.retry import RetryPolicy
 from deckmate.tls import TlsOptions
@@ -71,6 +71,8 @@ __all__ = [
     "StoreUnavailable",
     "TlsOptions",
     "TransportError",
+    "action_clock",
+    "fischer_clock",
     "meta_action",
     "new_request_id",
     "pb",

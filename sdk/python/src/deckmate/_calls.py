@@ -37,6 +37,8 @@ def create_game_request(
     )
     if options.seed is not None:
         request.seed = options.seed
+    if options.clock is not None:
+        request.clock.CopyFrom(options.clock)
     return request, not options.request_id
 
 

@@ -186,6 +186,7 @@ fn is_allowed<G: Game>(table: &Table<G>, seat: Seat, action: &TableAction<G::Act
         TableAction::Game(game_action) => {
             table.to_act().contains(seat) && table.legal_actions(seat).contains(game_action)
         }
+        TableAction::TimeOut => table.clock_seats().contains(seat),
     }
 }
 

@@ -34,6 +34,13 @@ pub(crate) struct Budget {
     pub(crate) terminal_meta_every: u64,
     /// Chance per ply of running the draw-offer sequences on clones (two-seat games).
     pub(crate) offer_sequence_rate: f64,
+    /// Chance per ply of following one timeout applied on a clone further (serialization, and
+    /// the rest of the game when it goes on); also the chance per ply of another timeout while
+    /// that rest is played.
+    pub(crate) timeout_follow_rate: f64,
+    /// One seed in this many enters a timeout of a seat on the clock into its main line, at a
+    /// random early ply, so that the replay check covers logs with timeouts.
+    pub(crate) main_line_timeout_every: u64,
     /// Plies played on a clone after a declined offer while waiting for the offerer to act.
     pub(crate) offer_sequence_plies: usize,
     /// Quick unchecked playouts whose listed actions seed the shared pool of actions.
@@ -67,6 +74,8 @@ impl Budget {
             meta_rate: 0.03,
             terminal_meta_every: 10,
             offer_sequence_rate: 0.1,
+            timeout_follow_rate: 0.05,
+            main_line_timeout_every: 10,
             offer_sequence_plies: 8,
             pool_harvest_games: 24,
             pool_capacity: 20_000,

@@ -38,6 +38,12 @@ pub(crate) fn check_finished<G: Game>(
                 "{ctx}: a resignation needs a winner"
             )
         }
+        EndReason::Timeout if n == 2 => {
+            assert!(
+                outcome.winners.len() <= 1,
+                "{ctx}: a timeout won by both seats"
+            )
+        }
         _ => {}
     }
     let ended: Vec<usize> = events

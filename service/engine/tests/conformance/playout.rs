@@ -1,5 +1,6 @@
 //! One checked random playout: a game played through [`Table`] with random decisions (mostly
-//! game actions, sometimes meta actions), every position checked, then the end and the replay.
+//! game actions, sometimes meta actions, in some seeds a timeout), every position checked, then
+//! the end and the replay.
 
 use deckmate_engine::{Edition, Game, MetaAction, Seat, Seed, Table, TableAction, TableEvent};
 use rand::seq::IndexedRandom;
@@ -16,6 +17,7 @@ use super::pool::Pool;
 use super::replay::{MainLine, check_replay};
 use super::serialization::{round_trip, round_trip_table};
 use super::stats::Stats;
+use super::timeout::{check_clocks, check_timeout};
 use super::turn::check_turn_model;
 
 /// Plays the game of `seed` to its end, checking every position, and adds to `stats`.
@@ -48,6 +50,9 @@ pub(crate) fn play_and_check<G: Game>(
     let allow_terminal_meta = seed % budget.terminal_meta_every == budget.terminal_meta_every - 1;
     let snapshot_at = rng.random_range(1..=32);
     let mut snapshot = None;
+    // Some seeds enter a timeout into the main line (docs/rules/conventions.md §8).
+    let timeout_at = (seed % budget.main_line_timeout_every == budget.main_line_timeout_every / 2)
+        .then(|| rng.random_range(0..48));
     loop {
         ctx.ply = log.len();
         check_position(&ctx, &table, shared, &mut local, budget, &mut rng, stats);
@@ -60,12 +65,24 @@ pub(crate) fn play_and_check<G: Game>(
             "{ctx}: the game has not ended after {} plies",
             budget.max_plies
         );
-        let (seat, action) = choose(&table, allow_terminal_meta, budget, &mut rng);
+        let (seat, action) = if timeout_at == Some(log.len()) {
+            let clock: Vec<Seat> = table.clock_seats().iter().collect();
+            let seat = *clock
+                .choose(&mut rng)
+                .expect("the clock check guarantees a clock in a running game");
+            stats.meta("timeout in the main line");
+            (seat, TableAction::TimeOut)
+        } else {
+            choose(&table, allow_terminal_meta, budget, &mut rng)
+        };
         let before = table.clone();
         let produced = table.apply(seat, &action).unwrap_or_else(|error| {
             panic!("{ctx}: {action:?} of {seat}, chosen from the listed actions, failed: {error}")
         });
         check_transition(&ctx, &before, seat, &action, &table, &produced);
+        if action == TableAction::TimeOut {
+            check_timeout(&ctx, &before, seat, &table, &produced, stats);
+        }
         round_trip(&ctx, "table action", &action);
         for event in &produced {
             round_trip_event::<G>(&ctx, event);
@@ -94,7 +111,7 @@ pub(crate) fn play_and_check<G: Game>(
 }
 
 /// Every per-position check: the turn model, serialization, the listed actions and their
-/// events, the rejection of everything else, resampling and the meta actions.
+/// events, the rejection of everything else, resampling, the meta actions and timeouts.
 fn check_position<G: Game>(
     ctx: &Ctx,
     table: &Table<G>,
@@ -124,6 +141,7 @@ fn check_position<G: Game>(
     );
     check_resample(ctx, table, &illegal, budget, rng, stats);
     check_listing(ctx, table, &bytes, stats);
+    check_clocks(ctx, table, &bytes, budget, rng, stats);
     if table.seat_count() == 2 && !table.is_over() && rng.random_bool(budget.offer_sequence_rate) {
         check_offer_sequences(ctx, table, budget, rng, stats);
     }

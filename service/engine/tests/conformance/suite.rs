@@ -14,6 +14,7 @@ use super::playout::play_and_check;
 use super::pool::{Pool, harvest};
 use super::serialization::round_trip;
 use super::stats::Stats;
+use super::timeout::EXPECTED_TIMEOUT_CHECKS;
 
 /// Meta-action checks that must have happened at least once in a full run of a two-seat game,
 /// or the meta checks proved nothing.
@@ -105,12 +106,14 @@ fn check_fixed_types<G: Game>(config: &G::Config) {
         round_trip(&ctx, "meta action", &meta);
         round_trip(&ctx, "table action", &TableAction::<G::Action>::Meta(meta));
     }
+    round_trip(&ctx, "table action", &TableAction::<G::Action>::TimeOut);
     let seat = Seat(1);
     for meta in [
         MetaEvent::Resigned(seat),
         MetaEvent::DrawOffered(seat),
         MetaEvent::DrawAccepted(seat),
         MetaEvent::DrawDeclined(seat),
+        MetaEvent::TimedOut(seat),
     ] {
         round_trip(&ctx, "meta event", &meta);
         round_trip(&ctx, "table event", &TableEvent::<G::Event>::Meta(meta));
@@ -118,6 +121,8 @@ fn check_fixed_types<G: Game>(config: &G::Config) {
     for outcome in [
         Outcome::win(seat, EndReason::Resignation),
         Outcome::draw(EndReason::DrawAgreed),
+        Outcome::win(seat, EndReason::Timeout),
+        Outcome::draw(EndReason::Timeout),
         Outcome::by_scores(vec![3, 5], EndReason::Score),
     ] {
         round_trip(&ctx, "outcome", &outcome);
@@ -228,6 +233,18 @@ fn check_run<G: Game>(seats: usize, edition: Edition, stats: &Stats, budget: &Bu
             stats.deals.len() >= 2,
             "{game} seats={seats}: every seed dealt the same game"
         );
+    }
+    if budget.is_full_run() {
+        let mut expected: Vec<&str> = EXPECTED_TIMEOUT_CHECKS.to_vec();
+        if seats > 2 {
+            expected.extend(["timeout eliminates", "timeout played on"]);
+        }
+        for name in expected {
+            assert!(
+                stats.meta.get(name).copied().unwrap_or(0) > 0,
+                "{game} seats={seats}: the timeout check {name:?} never ran"
+            );
+        }
     }
     if seats == 2 && budget.is_full_run() {
         for name in expected_meta_checks(edition) {

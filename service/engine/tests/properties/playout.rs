@@ -144,6 +144,7 @@ pub(crate) fn play<G: Game>(scenario: &Scenario, mut check: impl FnMut(&Step<'_,
             TableAction::Game(game_action) => {
                 table.to_act().contains(seat) && table.legal_actions(seat).contains(game_action)
             }
+            TableAction::TimeOut => table.clock_seats().contains(seat),
         };
         let before = table.clone();
         let result = table.apply(seat, &action);
@@ -172,13 +173,21 @@ pub(crate) fn play<G: Game>(scenario: &Scenario, mut check: impl FnMut(&Step<'_,
 
 /// The decision a [`Decision`] picks at `table`: mostly a listed action of a seat to act;
 /// sometimes a meta action of any seat (ending the game only rarely), or a listed action
-/// played by a seat that may not play it, which the table must refuse.
+/// played by a seat that may not play it, which the table must refuse; rarely a timeout of any
+/// seat number, which the table accepts only for a seat on the clock.
 fn decide<G: Game>(table: &Table<G>, decision: &Decision) -> (Seat, TableAction<G::Action>) {
     let seats = table.seat_count();
     let to_act: Vec<Seat> = table.to_act().iter().collect();
     let actor = to_act[usize::from(decision.seat) % to_act.len()];
     let legal = table.legal_actions(actor);
     let listed = legal[usize::from(decision.pick) % legal.len()].clone();
+    if decision.kind == u8::MAX {
+        // Rarely, a timeout of any seat number: applied when that seat is on the clock.
+        return (
+            Seat(decision.seat % (seats as u8 + 1)),
+            TableAction::TimeOut,
+        );
+    }
     match decision.kind % 16 {
         0 => {
             let seat = Seat(decision.seat % seats as u8);

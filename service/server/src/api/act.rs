@@ -16,6 +16,12 @@
 //! Bots commit their moves through [`commit_action`] too, so a bot's move is checked,
 //! committed, announced to watchers and counted exactly as a person's is. Every commit after
 //! which a bot seat is to act schedules that bot's turn (`crate::bots`).
+//!
+//! In a game with turn clocks the clock comes first: when a seat's time has run out by the
+//! store's clock, its timeout is committed before the action is looked at, so a late action
+//! never beats the clock (the seat that acted late then hears `GAME_OVER`, or, where play goes
+//! on, is answered on the game after the timeout). Every commit of such a game charges the clocks
+//! and files the game's next deadline in the due index (`crate::clocks`).
 
 use std::sync::Arc;
 
@@ -26,7 +32,9 @@ use tonic::Request;
 use super::{GameApi, check_request_id, existing, missing, require_game_id, with_game_id};
 use crate::auth;
 use crate::bots::{self, BotRunner};
+use crate::clocks;
 use crate::error::ApiError;
+use crate::live::LiveGame;
 use crate::store::{
     Commit, CommitOutcome, GameRecord, RequestKey, SeatRequest, SessionStore, unix_millis,
 };
@@ -84,6 +92,20 @@ pub(crate) async fn commit_action(
     let action = request.action;
     for _ in 0..COMMIT_ATTEMPTS {
         let current = record.version();
+        let now_ms = clock_time(store, record.game.as_ref()).await?;
+        if let Some(now_ms) = now_ms
+            && settle_clock(store, bots, &record, now_ms).await?
+        {
+            record = reload(store, &record.id).await?;
+            fresh = true;
+            if record.game.is_over() {
+                if let Some(answer) = remembered(store, &record, request).await? {
+                    return Ok(answer);
+                }
+                return Err(ApiError::GameOver);
+            }
+            continue;
+        }
         if let Some(expected) = request.expected_version
             && expected != current
         {
@@ -112,26 +134,15 @@ pub(crate) async fn commit_action(
             }
             return Err(error);
         }
+        if let Some(now_ms) = now_ms {
+            clocks::charge(game.as_mut(), now_ms, Some(seat), None);
+        }
         let observation = with_game_id(game.view(Viewer::Seat(seat)), &record.id);
         let finished = game
             .is_over()
             .then(|| (game.kind().id(), end_reason(&observation)));
-        let bot_turn = bots::bot_to_act(game.as_ref());
-        let commit = Commit {
-            id: record.id.clone(),
-            expected_version: current,
-            record: successor(&record, game),
-            request: request.key,
-        };
-        match store.commit(commit).await? {
+        match commit_game(store, bots, &record, game, request.key, now_ms, finished).await? {
             CommitOutcome::Committed { version } => {
-                telemetry::record_version(version);
-                if bot_turn {
-                    bots.schedule(&record.id, version);
-                }
-                if let Some((variant, reason)) = finished {
-                    monitoring::game_finished(variant, reason);
-                }
                 return Ok(pb::ActResponse {
                     version,
                     observation: Some(observation),
@@ -169,6 +180,105 @@ pub(crate) async fn commit_action(
         "act lost every commit race; asking the client to retry"
     );
     Err(ApiError::Overloaded)
+}
+
+/// Commits `game` over `record` (at `record`'s version, with `request`'s key) and, once it is
+/// committed, does what follows every commit: schedules a bot turn, counts a finished game
+/// (`finished`: its variant and end reason), and files the game's next due time when it has
+/// clocks or bot seats (`now_ms`: the store's clock, read for such games only).
+async fn commit_game(
+    store: &dyn SessionStore,
+    bots: &BotRunner,
+    record: &GameRecord,
+    game: Box<dyn LiveGame>,
+    request: Option<SeatRequest>,
+    now_ms: Option<u64>,
+    finished: Option<(&'static str, pb::EndReason)>,
+) -> Result<CommitOutcome, ApiError> {
+    let bot_turn = bots::bot_to_act(game.as_ref());
+    let due = now_ms
+        .filter(|_| clocks::files_due(game.as_ref()))
+        .map(|now_ms| clocks::due_at(game.as_ref(), now_ms, bots.settings().turn_backstop));
+    let commit = Commit {
+        id: record.id.clone(),
+        expected_version: record.version(),
+        record: successor(record, game),
+        request,
+    };
+    let outcome = store.commit(commit).await?;
+    if let CommitOutcome::Committed { version } = outcome {
+        telemetry::record_version(version);
+        if bot_turn {
+            bots.schedule(&record.id, version);
+        }
+        if let Some((variant, reason)) = finished {
+            monitoring::game_finished(variant, reason);
+        }
+        if let Some(due) = due
+            && let Err(error) = store.file_due(&record.id, due).await
+        {
+            // Committed all the same: the entry the game had fires, finds the new deadline and
+            // files it (docs/CLOCKS.md, "Failures").
+            tracing::warn!(%error, "a commit could not file the game's next deadline");
+        }
+    }
+    Ok(outcome)
+}
+
+/// The store's clock, read only for a game that has clocks or bot seats.
+async fn clock_time(
+    store: &dyn SessionStore,
+    game: &dyn LiveGame,
+) -> Result<Option<u64>, ApiError> {
+    if clocks::files_due(game) {
+        Ok(Some(store.now_ms().await?))
+    } else {
+        Ok(None)
+    }
+}
+
+/// Commits the timeout of the seat of `record`'s game whose time ran out by `now_ms` (or, under
+/// `BOT_MOVE`, the move made for it). True when there was one to commit, whether this commit or
+/// a racing one won (the caller reloads); false when no time ran out.
+pub(crate) async fn settle_clock(
+    store: &dyn SessionStore,
+    bots: &BotRunner,
+    record: &Arc<GameRecord>,
+    now_ms: u64,
+) -> Result<bool, ApiError> {
+    let Some(expired) = clocks::expire(record.game.as_ref(), now_ms)? else {
+        return Ok(false);
+    };
+    let variant = record.game.kind().id();
+    let finished = expired
+        .game
+        .is_over()
+        .then(|| (variant, end_reason(&expired.game.view(Viewer::Spectator))));
+    let outcome = commit_game(
+        store,
+        bots,
+        record,
+        expired.game,
+        None,
+        Some(now_ms),
+        finished,
+    )
+    .await?;
+    match outcome {
+        CommitOutcome::Committed { version } => {
+            monitoring::clock_timeout(variant, expired.policy.label());
+            tracing::info!(
+                game_id = %record.id,
+                seat = expired.seat.0,
+                version,
+                policy = expired.policy.label(),
+                "a turn clock ran out"
+            );
+            Ok(true)
+        }
+        CommitOutcome::NotFound => Err(missing::missing_game(store, &record.id).await),
+        CommitOutcome::Conflict { .. } | CommitOutcome::Duplicate { .. } => Ok(true),
+    }
 }
 
 /// What one `Act` call (or one bot move) asks for.

@@ -4,6 +4,9 @@
 //! are never shown, so no caller can act for them. A game with a bot to act at version 0 has
 //! its first bot turn scheduled at once (`crate::bots`).
 //!
+//! A game with `clock` starts its clocks at the store's time and is filed in the due index under
+//! its first deadline before it is answered (`crate::clocks`).
+//!
 //! With a non-empty `request_id`, the response is remembered (sealed, see `seal.rs`) for
 //! [`CREATE_WINDOW`], filed under the caller and the id; a retry of the same request within it
 //! returns the identical response and creates nothing, and the same id with a different request
@@ -17,6 +20,7 @@ use super::{GameApi, check_request_id, seal};
 use crate::auth::{self, SeatToken};
 use crate::bots::{self, BotSettings, levels};
 use crate::catalog;
+use crate::clocks::{self, ClockSpec};
 use crate::error::ApiError;
 use crate::store::{
     CREATE_WINDOW, CreateError, CreateOutcome, GameRecord, PutCreateOutcome, SessionStore,
@@ -42,6 +46,18 @@ pub(super) async fn handle(
         .as_ref()
         .ok_or_else(|| ApiError::InvalidRequest("config is required".to_string()))?;
     let spectators_allowed = spectators_allowed(request.spectator_policy)?;
+    let clock = request
+        .clock
+        .as_ref()
+        .map(ClockSpec::from_proto)
+        .transpose()?;
+    if clock.is_some() && !api.settings.records_hold_clocks {
+        return Err(ApiError::OptionUnavailable(
+            "turn clocks are unavailable while this server writes a record format that older \
+             replicas read (--write-record-format below 4): those replicas could not run them"
+                .to_string(),
+        ));
+    }
 
     let create_id = (!request.request_id.is_empty()).then(|| seal::CreateId {
         scope: &scope,
@@ -68,6 +84,17 @@ pub(super) async fn handle(
         Some(api.bots.hosted().admit()?)
     };
     game.set_bot_seats(bot_seats);
+    let now_ms = if clock.is_some() || clocks::files_due(game.as_ref()) {
+        Some(api.store.now_ms().await?)
+    } else {
+        None
+    };
+    if let (Some(spec), Some(now_ms)) = (clock, now_ms) {
+        clocks::start_clock(game.as_mut(), spec, now_ms);
+    }
+    let due = now_ms.and_then(|now_ms| {
+        clocks::due_at(game.as_ref(), now_ms, api.bots.settings().turn_backstop)
+    });
     let bot_turn = bots::bot_to_act(game.as_ref());
     telemetry::record_kind(game.kind());
     // A bot seat's token is made like any other and then forgotten: nobody can present it.
@@ -101,8 +128,16 @@ pub(super) async fn handle(
         created_at: now,
         updated_at: now,
     };
+    let game_id = store_with_fresh_id(api.store.as_ref(), record).await?;
+    if let Some(due) = due
+        && let Err(error) = api.store.file_due(&game_id, Some(due)).await
+    {
+        // Unfiled, its clock would only run out when someone acts: leave no such game behind.
+        discard(api.store.as_ref(), &game_id).await;
+        return Err(error.into());
+    }
     let response = pb::CreateGameResponse {
-        game_id: store_with_fresh_id(api.store.as_ref(), record).await?,
+        game_id,
         seat_tokens,
         version,
         seed_commitment: seed_commitment.to_vec(),

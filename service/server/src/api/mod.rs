@@ -55,6 +55,9 @@ pub struct ApiSettings {
     pub max_message_bytes: usize,
     /// Where games are kept, as `GetServerInfo` reports it.
     pub store_kind: pb::StoreKind,
+    /// Whether the store writes a record format that holds turn clocks (false under an older
+    /// `--write-record-format`).
+    pub records_hold_clocks: bool,
 }
 
 impl ApiSettings {
@@ -68,6 +71,10 @@ impl ApiSettings {
                 crate::config::StoreUrl::Memory => pb::StoreKind::Memory,
                 crate::config::StoreUrl::Redis(_) => pb::StoreKind::Redis,
                 crate::config::StoreUrl::RedisCluster(_) => pb::StoreKind::RedisCluster,
+            },
+            records_hold_clocks: match config.store {
+                crate::config::StoreUrl::Memory => true,
+                _ => config.write_record_format >= crate::store::redis::CLOCK_RECORD_FORMAT,
             },
         }
     }
@@ -427,4 +434,4 @@ fn with_game_id(mut view: pb::ObserveResponse, id: &str) -> pb::ObserveResponse 
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -14,9 +14,9 @@ pub(super) fn handle(api: &GameApi) -> pb::GetServerInfoResponse {
         features: Some(pb::ServerFeatures {
             client_seeds: settings.allow_client_seed,
             api_keys: api.api_keys_enabled(),
-            // Neither exists in this release: seats are always clients, and games have no clocks.
-            bots: false,
-            clocks: false,
+            // Both need a record format that holds them (`--write-record-format`).
+            bots: api.bots.settings().records_hold_bots,
+            clocks: settings.records_hold_clocks,
             store: settings.store_kind.into(),
         }),
         limits: Some(pb::ServerLimits {

@@ -29,6 +29,7 @@ fn fixture_with(allow_client_seed: bool, max_watchers: usize) -> Fixture {
         max_watchers,
         max_message_bytes: 1024,
         store_kind: pb::StoreKind::Memory,
+        records_hold_clocks: true,
     };
     let api = GameApi::new(Arc::new(store.clone()), settings, shutdown.clone());
     Fixture {
@@ -56,7 +57,8 @@ fn create_request() -> pb::CreateGameRequest {
     }
 }
 
-fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
+/// `message` with `token` as bearer authorization, when given.
+pub(crate) fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
     let mut request = Request::new(message);
     if let Some(token) = token {
         request
@@ -66,7 +68,8 @@ fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
     request
 }
 
-fn reason(status: &Status) -> String {
+/// The reason of `status`'s `ErrorInfo` (empty without one).
+pub(crate) fn reason(status: &Status) -> String {
     status
         .get_details_error_info()
         .map(|info| info.reason)
@@ -608,6 +611,10 @@ async fn server_info_describes_the_release_features_and_limits() {
         assert_eq!(features.client_seeds, allow_client_seed);
         assert_eq!(features.store(), pb::StoreKind::Memory);
         assert!(!features.api_keys);
+        assert!(
+            features.bots && features.clocks,
+            "the memory store holds both"
+        );
         let limits = info.limits.expect("limits");
         assert_eq!(limits.max_message_bytes, 1024);
         assert_eq!(limits.max_request_id_bytes, 128);

@@ -15,11 +15,11 @@
 //! a game made from a client seed replays the same bot moves while the game seed stays secret.
 //!
 //! Recovery: a bot turn lives in the memory of the replica that scheduled it, so a replica lost
-//! mid-turn leaves the game waiting. Whenever any replica serves Observe, Watch or Act of a
-//! running game whose bot seat is to act and has no turn of that version queued, it schedules
-//! one ([`BotRunner::resume`], cheap and deduplicated per replica), so the game resumes on the
-//! next request. A game nobody asks about after a replica loss waits until someone does; the
-//! turn-clock scheduler (later work) will resume it unattended.
+//! mid-turn would leave the game waiting. Every commit that leaves a bot seat to act therefore
+//! files the game in the store's due index at `--bot-max-think` plus `--timer-lease` from then
+//! (`crate::clocks`): if the turn is not committed by then, the clock scheduler of whichever
+//! replica claims the entry resumes it ([`BotRunner::resume`], cheap and deduplicated per
+//! replica). Observe, Watch and Act of such a game resume it sooner, on any replica.
 //!
 //! On shutdown no turn starts, a bot thinking is told to stop, and nothing more is committed.
 

@@ -33,6 +33,9 @@ pub struct BotSettings {
     /// Whether the store writes a record format that holds bot seats (false under an older
     /// `--write-record-format`).
     pub records_hold_bots: bool,
+    /// How long after a commit a bot turn not yet committed counts as lost, so that the clock
+    /// scheduler of any replica resumes it: `--bot-max-think` plus `--timer-lease`.
+    pub turn_backstop: Duration,
 }
 
 impl BotSettings {
@@ -43,6 +46,7 @@ impl BotSettings {
             workers: config.bot_workers,
             max_think: config.bot_max_think,
             max_games: config.max_bot_games,
+            turn_backstop: config.bot_max_think + config.timer_lease,
             records_hold_bots: match config.store {
                 crate::config::StoreUrl::Memory => true,
                 _ => config.write_record_format >= crate::store::redis::BOT_RECORD_FORMAT,

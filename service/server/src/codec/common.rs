@@ -13,7 +13,7 @@ use crate::error::ApiError;
 
 proto_enum_map!(pb::EndReason, EndReason, "end reason":
     Resignation, DrawAgreed, Score, PlayerEnded, NoLegalAction, OutOfCards, NoProgress, TurnCap,
-    KingCaptured, Checkmate, Stalemate, Repetition, InsufficientMaterial);
+    KingCaptured, Checkmate, Stalemate, Repetition, InsufficientMaterial, Timeout);
 proto_enum_map!(pb::MetaActionKind, MetaAction, "meta action":
     Resign, OfferDraw, AcceptDraw, DeclineDraw);
 
@@ -143,6 +143,7 @@ fn reason_phrase(reason: EndReason) -> Option<&'static str> {
         EndReason::Stalemate => Some("by stalemate"),
         EndReason::Repetition => Some("by repetition"),
         EndReason::InsufficientMaterial => Some("with too little material left to win"),
+        EndReason::Timeout => Some("on time"),
     }
 }
 
@@ -176,6 +177,7 @@ pub fn encode_meta_event(event: MetaEvent) -> pb::MetaEvent {
         MetaEvent::DrawOffered(seat) => (pb::MetaEventKind::DrawOffered, seat),
         MetaEvent::DrawAccepted(seat) => (pb::MetaEventKind::DrawAccepted, seat),
         MetaEvent::DrawDeclined(seat) => (pb::MetaEventKind::DrawDeclined, seat),
+        MetaEvent::TimedOut(seat) => (pb::MetaEventKind::TimedOut, seat),
     };
     pb::MetaEvent {
         kind: kind.into(),
@@ -195,9 +197,12 @@ pub fn decode_table_action<G: GameCodec>(
     }
 }
 
-/// Writes one decision; [`decode_table_action`] reads it back unchanged.
+/// Writes one decision; [`decode_table_action`] reads it back unchanged. A timeout, which the
+/// server enters and no player sends, has no wire action: an action with no kind (a history
+/// marks it `timed_out` instead).
 pub fn encode_table_action<G: GameCodec>(action: &TableAction<G::Action>) -> pb::Action {
     match action {
+        TableAction::TimeOut => pb::Action { kind: None },
         TableAction::Meta(meta) => pb::Action {
             kind: Some(pb::action::Kind::Meta(encode_meta_action(*meta))),
         },

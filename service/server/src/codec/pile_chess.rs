@@ -25,7 +25,7 @@ use crate::error::ApiError;
 proto_enum_map!(pb::PileChessPiece, Role, "piece": Pawn, Knight, Bishop, Rook, Queen, King);
 proto_enum_map!(pb::PileChessStep, Step, "step": Play, Gift, Promotion, Finished);
 proto_enum_map!(pb::PileChessPileSource, PileSource, "pile source": DeckTop, RandomFromHand);
-proto_enum_map!(pb::PileChessOutReason, OutReason, "reason": KingCaptured, Resigned);
+proto_enum_map!(pb::PileChessOutReason, OutReason, "reason": KingCaptured, Resigned, TimedOut);
 
 impl GameCodec for PileChess {
     oneof_members!(PileChess, pb::PileChessConfig, pb::PileChessAction);

@@ -29,6 +29,7 @@ fn api() -> GameApi {
         max_watchers: 4,
         max_message_bytes: 4096,
         store_kind: pb::StoreKind::Memory,
+        records_hold_clocks: true,
     };
     GameApi::new(Arc::new(store), settings, Shutdown::new())
 }

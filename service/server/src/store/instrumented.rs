@@ -93,6 +93,23 @@ impl SessionStore for InstrumentedStore {
         timed("epoch", self.inner.epoch()).await
     }
 
+    async fn now_ms(&self) -> Result<u64, StoreError> {
+        timed("now", self.inner.now_ms()).await
+    }
+
+    async fn file_due(&self, id: &str, due_ms: Option<u64>) -> Result<(), StoreError> {
+        timed("file_due", self.inner.file_due(id, due_ms)).await
+    }
+
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        timed("claim_due", self.inner.claim_due(now_ms, lease_ms, limit)).await
+    }
+
     fn game_ttl(&self) -> Duration {
         self.inner.game_ttl()
     }

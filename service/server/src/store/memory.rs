@@ -20,6 +20,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 use tokio_stream::wrappers::WatchStream;
 
+use super::due_index::DueIndex;
 use super::{
     Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
     REQUEST_WINDOW, RequestKey, SealedCreate, SeatRequest, SessionStore, StoreError, VersionStream,
@@ -49,6 +50,11 @@ struct Inner {
     max_games: usize,
     /// When this store was made, Unix milliseconds: everything it holds is younger.
     epoch_ms: u64,
+    /// The same moment on Tokio's clock: [`SessionStore::now_ms`] counts from it, so that
+    /// tests that pause and advance Tokio's clock move turn clocks too.
+    epoch_instant: Instant,
+    /// Games by when the clock scheduler should look at them next.
+    due: Mutex<DueIndex>,
 }
 
 #[derive(Debug)]
@@ -81,6 +87,8 @@ impl MemoryStore {
             ttl: ttl.min(MAX_LIFETIME),
             max_games,
             epoch_ms: super::unix_millis(),
+            epoch_instant: Instant::now(),
+            due: Mutex::default(),
         });
         if tokio::runtime::Handle::try_current().is_ok() {
             tokio::spawn(sweep_periodically(Arc::downgrade(&inner)));
@@ -344,6 +352,26 @@ impl SessionStore for MemoryStore {
         Ok(self.inner.epoch_ms)
     }
 
+    async fn now_ms(&self) -> Result<u64, StoreError> {
+        let elapsed = Instant::now().saturating_duration_since(self.inner.epoch_instant);
+        let elapsed = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        Ok(self.inner.epoch_ms.saturating_add(elapsed))
+    }
+
+    async fn file_due(&self, id: &str, due_ms: Option<u64>) -> Result<(), StoreError> {
+        lock(&self.inner.due).file(id, due_ms);
+        Ok(())
+    }
+
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        Ok(lock(&self.inner.due).claim(now_ms, now_ms.saturating_add(lease_ms), limit))
+    }
+
     fn game_ttl(&self) -> Duration {
         self.inner.ttl
     }
@@ -454,6 +482,19 @@ mod tests {
         }
         fn to_act(&self) -> Vec<Seat> {
             Vec::new()
+        }
+        fn clock_seats(&self) -> deckmate_engine::SeatSet {
+            deckmate_engine::SeatSet::EMPTY
+        }
+        fn clock(&self) -> Option<&crate::clocks::GameClock> {
+            None
+        }
+        fn clock_mut(&mut self) -> Option<&mut crate::clocks::GameClock> {
+            None
+        }
+        fn set_clock(&mut self, _: crate::clocks::GameClock) {}
+        fn time_out(&mut self, _: Seat) -> Result<(), ApiError> {
+            Err(ApiError::NotYourTurn)
         }
         fn as_any(&self) -> &dyn std::any::Any {
             self

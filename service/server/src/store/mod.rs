@@ -27,6 +27,7 @@
 //! write the record, refresh the TTL and append the new version to the game's stream, which
 //! backs `watch`.
 
+pub mod due_index;
 pub mod instrumented;
 pub mod memory;
 pub mod redis;
@@ -270,6 +271,25 @@ pub trait SessionStore: Send + Sync + 'static {
     /// every replica sharing a Redis store sees the same number (an expired Redis game may
     /// count for up to half a TTL more, as it does for the limit).
     async fn live_games(&self) -> Result<u64, StoreError>;
+
+    /// The store's clock, Unix milliseconds: what turn clocks are measured by. Every replica of
+    /// a shared store reads the same clock (Redis `TIME`), never its own.
+    async fn now_ms(&self) -> Result<u64, StoreError>;
+
+    /// Files game `id` in the due index as due at `due_ms` (the store's clock), replacing any
+    /// earlier entry of the game, or takes it out (`None`). Store-wide, like the games.
+    async fn file_due(&self, id: &str, due_ms: Option<u64>) -> Result<(), StoreError>;
+
+    /// Claims up to `limit` games due at `now_ms`: each is filed again at `now_ms + lease_ms`
+    /// before it is returned, so no other claim returns it until then. The claimer looks at
+    /// each and files it anew (or takes it out); a claimer that is lost leaves the entry to come
+    /// due again when its lease ends.
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError>;
 }
 
 /// Why [`SessionStore::create`] failed.

@@ -57,7 +57,7 @@ use self::failure::bounded;
 use self::hub::Hub;
 use self::keys::{KeySpace, request_entry};
 pub use self::nodes::cluster_nodes;
-pub use self::record::{BOT_RECORD_FORMAT, RECORD_FORMATS};
+pub use self::record::{BOT_RECORD_FORMAT, CLOCK_RECORD_FORMAT, RECORD_FORMATS};
 use self::record::{
     LogItems, RECORD_FORMAT, RECORD_FORMAT_ONE, decode_create, decode_record, encode_create,
     encode_record,
@@ -849,6 +849,67 @@ impl SessionStore for RedisStore {
                 StoreError::Corrupt("the store's epoch marker is unreadable".to_string())
             }),
         }
+    }
+
+    async fn now_ms(&self) -> Result<u64, StoreError> {
+        let mut connection = self.connection();
+        let (seconds, micros): (u64, u64) = self
+            .call(
+                "reading Redis's clock",
+                ::redis::cmd("TIME").query_async(&mut connection),
+            )
+            .await?;
+        Ok(seconds.saturating_mul(1_000).saturating_add(micros / 1_000))
+    }
+
+    async fn file_due(&self, id: &str, due_ms: Option<u64>) -> Result<(), StoreError> {
+        let key = self.inner.keys.due_for(id);
+        let mut connection = self.connection();
+        match due_ms {
+            Some(due_ms) => {
+                let _: u64 = self
+                    .call("filing a due game", connection.zadd(&key, id, due_ms))
+                    .await?;
+            }
+            None => {
+                let _: u64 = self
+                    .call("taking out a due game", connection.zrem(&key, id))
+                    .await?;
+            }
+        }
+        self.replicated(&mut connection, &key, "replicating the due index")
+            .await
+    }
+
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let mut connection = self.connection();
+        let mut claimed = Vec::new();
+        for key in self.inner.keys.dues() {
+            let room = limit.saturating_sub(claimed.len());
+            if room == 0 {
+                break;
+            }
+            let ids: Vec<String> = self
+                .call(
+                    "claiming due games",
+                    self.inner
+                        .scripts
+                        .claim_due
+                        .key(&key)
+                        .arg(now_ms)
+                        .arg(now_ms.saturating_add(lease_ms))
+                        .arg(room)
+                        .invoke_async(&mut connection),
+                )
+                .await?;
+            claimed.extend(ids);
+        }
+        Ok(claimed)
     }
 
     fn game_ttl(&self) -> Duration {

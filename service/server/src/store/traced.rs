@@ -110,6 +110,29 @@ impl SessionStore for TracedStore {
         self.inner.epoch().instrument(span).await
     }
 
+    async fn now_ms(&self) -> Result<u64, StoreError> {
+        let span = store_span!("store.now", "now");
+        self.inner.now_ms().instrument(span).await
+    }
+
+    async fn file_due(&self, id: &str, due_ms: Option<u64>) -> Result<(), StoreError> {
+        let span = store_span!("store.file_due", "file_due");
+        self.inner.file_due(id, due_ms).instrument(span).await
+    }
+
+    async fn claim_due(
+        &self,
+        now_ms: u64,
+        lease_ms: u64,
+        limit: usize,
+    ) -> Result<Vec<String>, StoreError> {
+        let span = store_span!("store.claim_due", "claim_due");
+        self.inner
+            .claim_due(now_ms, lease_ms, limit)
+            .instrument(span)
+            .await
+    }
+
     fn game_ttl(&self) -> Duration {
         self.inner.game_ttl()
     }

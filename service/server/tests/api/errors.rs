@@ -112,6 +112,7 @@ fn malformed_create_requests_are_invalid() {
                 request_id: deckmate::new_request_id(),
                 spectator_policy: 99,
                 seat_options: Vec::new(),
+                clock: None,
             })
             .await
             .expect_err("an unknown spectator policy");

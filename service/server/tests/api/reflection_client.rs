@@ -467,6 +467,120 @@ fn a_reflection_only_client_plays_a_whole_game() {
     });
 }
 
+/// An empty message of the reflected type `name`.
+fn new_message(pool: &DescriptorPool, name: &str) -> DynamicMessage {
+    DynamicMessage::new(
+        pool.get_message_by_name(name)
+            .unwrap_or_else(|| panic!("reflection describes {name}")),
+    )
+}
+
+/// The number of the reflected enum value `value` of enum `name`.
+fn enum_number(pool: &DescriptorPool, name: &str, value: &str) -> Value {
+    let number = pool
+        .get_enum_by_name(name)
+        .and_then(|descriptor| descriptor.get_value_by_name(value))
+        .unwrap_or_else(|| panic!("reflection describes {name}.{value}"))
+        .number();
+    Value::EnumNumber(number)
+}
+
+/// What grpcurl does in docs/CLOCKS.md, "Playing with a clock (and a bot)": a game with a bot
+/// seat and a Fischer clock, created and played to its end by a client that knows only
+/// reflection; every view carries both seats' clocks, and seat 0's runs exactly when it is to
+/// act.
+#[test]
+fn a_clocked_game_with_a_bot_plays_to_the_end() {
+    run(async {
+        let server = Server::shared();
+        let channel = server.channel().await;
+        let (_, pool) = discover(channel.clone()).await;
+        let service = DynamicGameService::new(channel, &pool);
+
+        let mut fischer = new_message(&pool, "deckmate.v1.Clock.Fischer");
+        fischer.set_field_by_name("base_ms", Value::U32(300_000));
+        fischer.set_field_by_name("increment_ms", Value::U32(2_000));
+        let mut clock = new_message(&pool, "deckmate.v1.Clock");
+        clock.set_field_by_name("fischer", Value::Message(fischer));
+        clock.set_field_by_name(
+            "on_timeout",
+            enum_number(&pool, "deckmate.v1.TimeoutPolicy", "TIMEOUT_POLICY_FORFEIT"),
+        );
+        let mut bot = new_message(&pool, "deckmate.v1.SeatOptions");
+        bot.set_field_by_name("seat", Value::U32(1));
+        bot.set_field_by_name(
+            "bot",
+            enum_number(&pool, "deckmate.v1.BotLevel", "BOT_LEVEL_GREEDY"),
+        );
+        let mut config = new_message(&pool, "deckmate.v1.GameConfig");
+        config.set_field_by_name(
+            "pile_chess",
+            Value::Message(new_message(&pool, "deckmate.v1.PileChessConfig")),
+        );
+        let mut create = service.request("CreateGame");
+        create.set_field_by_name("config", Value::Message(config));
+        create.set_field_by_name("seats", Value::U32(2));
+        create.set_field_by_name("seat_options", Value::List(vec![Value::Message(bot)]));
+        create.set_field_by_name("clock", Value::Message(clock));
+        let created = service
+            .call("CreateGame", create, None)
+            .await
+            .expect("CreateGame with a bot seat and a clock");
+        let seat_tokens = messages(&created, "seat_tokens");
+        assert_eq!(seat_tokens.len(), 1, "the bot seat has no token");
+        assert_eq!(u32_field(&seat_tokens[0], "seat"), 0);
+        let game = DynamicGame {
+            service: service.clone(),
+            game_id: string_field(&created, "game_id"),
+            tokens: vec![string_field(&seat_tokens[0], "token")],
+        };
+
+        let clock_of = |view: &DynamicMessage, seat: usize| {
+            let clocks = messages(view, "clocks");
+            assert_eq!(clocks.len(), 2, "both seats' clocks");
+            let clock = clocks[seat].clone();
+            assert_eq!(u32_field(&clock, "seat") as usize, seat);
+            let running = get(&clock, "running").as_bool().expect("a bool");
+            (running, u32_field(&clock, "remaining_ms"))
+        };
+        let started = std::time::Instant::now();
+        let mut moves = 0;
+        let final_view = loop {
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(120),
+                "the game ends"
+            );
+            let view = game.observe(0).await;
+            if enum_name(&view, "status") == "GAME_STATUS_FINISHED" {
+                break view;
+            }
+            let legal = messages(&view, "legal_actions");
+            let (running, left) = clock_of(&view, 0);
+            if legal.is_empty() {
+                // The bot is thinking.
+                assert!(!running, "seat 0's clock stops while it may not act");
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                continue;
+            }
+            assert!(running, "seat 0's clock runs while it is to act");
+            assert!(left > 0 && left <= 300_000 + 2_000 * moves);
+            let version = u64_field(&view, "version");
+            game.act(&game.tokens[0], &legal[0], Some(version), "")
+                .await
+                .unwrap_or_else(|status| panic!("seat 0 acts: {status:?}"));
+            moves += 1;
+            assert!(moves < MAX_ACTIONS as u32, "the game ends");
+        };
+        assert!(moves > 0);
+        let outcome = get(&final_view, "outcome");
+        assert!(
+            outcome.as_message().is_some(),
+            "a finished game has an outcome"
+        );
+        assert!(!clock_of(&final_view, 0).0 && !clock_of(&final_view, 1).0);
+    });
+}
+
 #[test]
 fn v1alpha_reflection_lists_the_service_too() {
     run(async {

@@ -100,6 +100,7 @@ pub(crate) async fn create_raw(
             request_id: deckmate::new_request_id(),
             spectator_policy: 0,
             seat_options: Vec::new(),
+            clock: None,
         })
         .await
         .map(tonic::Response::into_inner)

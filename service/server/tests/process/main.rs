@@ -4,11 +4,13 @@
 //! lost with Redis's data, the memory unread watch streams hold, SIGTERM under load, Redis faults under load, a Redis
 //! Cluster losing a master during play, Redis calls per action, API keys read from a file and
 //! reloaded on SIGHUP, TLS, traces exported over OTLP, and what deployments use: the `health`
-//! subcommand, connection age and the drain timeout, connection limits and timeouts.
+//! subcommand, connection age and the drain timeout, connection limits and timeouts; a turn
+//! clock whose replica is lost firing on another.
 //! The API itself is tested in process, in the `api` test binary.
 
 mod acknowledged;
 mod api_keys;
+mod clock_failover;
 #[path = "../common/mod.rs"]
 mod common;
 mod connection_limits;

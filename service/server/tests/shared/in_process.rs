@@ -30,6 +30,7 @@ pub(crate) async fn create(
             request_id: String::new(),
             spectator_policy: pb::SpectatorPolicy::Unspecified.into(),
             seat_options: Vec::new(),
+            clock: None,
         }))
         .await
         .expect("CreateGame")

@@ -51,6 +51,8 @@
 //!   exactly when the next turn begins. Progress is a capture, a play-in or a new check;
 //!   [`Config::no_progress_turns`] = 0 switches the no-progress draw off, while
 //!   [`Config::max_turns`] (at least 1) always holds.
+//! * **Timeouts (§8.23).** The seat to act is on the clock; its timeout always loses, since a
+//!   seat can always still win ([`Game::can_win`]).
 //! * **Ace captures (§8.2)** follow [`Config::ace_capture`], default [`AceCapture::OnlyAces`].
 //! * **Hidden information (§7).** See `view.rs` and `resample.rs`. No event names a base card
 //!   that has never been face up: the board deal reports only its size, even in the history of
@@ -113,6 +115,15 @@ impl Game for CardChess {
     /// (a pending replacement too) and on meta actions, which never touch the state.
     fn turn_number(state: &State) -> u32 {
         state.turns_taken
+    }
+
+    /// §8.23: a seat can always still win, so a timeout always loses
+    /// (docs/rules/conventions.md §8). The cards of its colour keep coming round through the
+    /// draw and discard piles, which never run dry together (§8.11), and every spot of the
+    /// opponent's castle not yet in check is still open to it: no material can run out.
+    fn can_win(state: &State, seat: Seat) -> bool {
+        let _ = (state, seat);
+        true
     }
 
     fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {

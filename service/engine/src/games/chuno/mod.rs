@@ -37,6 +37,9 @@
 //! * **Draw offers (§9.13).** From edition 2 on, `CallChuno` does not answer a draw offer
 //!   ([`Game::answers_draw_offer`]): only the offeree's turn actions decline it. Under edition 1
 //!   the call declined it like any game action (§14.2).
+//! * **Clocks (§9.26).** Only the current player is on the clock
+//!   ([`Game::clock_seats`]); a seat that may only make its CHUNO call out of turn is not. A
+//!   timeout ends the game, won by the other seat: material is never insufficient here.
 //! * **End (§7, §9.14, §10).** King capture → [`EndReason::KingCaptured`]; empty hand →
 //!   [`EndReason::OutOfCards`]; a player who at the start of its turn can neither draw nor play →
 //!   draw, [`EndReason::Stalemate`] ([`EndReason::NoLegalAction`] under edition 1, §14.1); 150
@@ -77,7 +80,7 @@ use std::ops::RangeInclusive;
 
 use crate::game::Game;
 use crate::games::common;
-use crate::seat::{Seat, Viewer};
+use crate::seat::{Seat, SeatSet, Viewer};
 use crate::table::MetaAction;
 
 #[cfg(doc)]
@@ -105,6 +108,13 @@ impl Game for Chuno {
     /// §9.15: the turn in progress, from 1; a turn given back by a skip is a new turn.
     fn turn_number(state: &State) -> u32 {
         state.turn_number()
+    }
+
+    /// §9.26: only the seat whose turn it is is on the clock, not a seat that may make its
+    /// CHUNO call out of turn. A timeout ends the game (the default [`Game::time_out`]), and
+    /// either seat can always still win (§9.14), so the other seat wins it.
+    fn clock_seats(state: &State) -> SeatSet {
+        state.clock_seats()
     }
 
     /// §9.13: the CHUNO call leaves a draw offer standing; every turn action answers it.

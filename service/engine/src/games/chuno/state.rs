@@ -86,6 +86,17 @@ impl State {
         seats
     }
 
+    /// The seats whose clock runs (§9.26, docs/rules/conventions.md §8): the current player
+    /// only. A seat owing a CHUNO call may act out of turn, but only to make that optional
+    /// call, so nobody waits for it and its clock does not run.
+    pub(crate) fn clock_seats(&self) -> SeatSet {
+        if self.outcome.is_some() {
+            SeatSet::EMPTY
+        } else {
+            SeatSet::only(self.current)
+        }
+    }
+
     /// §9.15: the number of the turn in progress, from 1: one more than the turns completed. It
     /// grows by one whenever a turn begins, the opponent's or the same player's again after a
     /// skip, and never changes within a turn or on a meta action. The table counts draw offers

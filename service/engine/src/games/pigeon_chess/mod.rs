@@ -34,6 +34,10 @@
 //!   board or in hand; (e) [`Config::no_progress_turns`] turns in a row without an attack, pawn
 //!   move, pawn scoring or placement (0 = off); (f) [`Config::max_turns`] turns. Scores are the
 //!   point pile plus 3 for a King never attacked, if the deck has a King (§4).
+//! * **Timeouts (§7.16, docs/rules/conventions.md §8).** Every seat to act is on the clock, so
+//!   both are during the setup steps until they have chosen. A timeout ends the game: the other
+//!   seat wins unless it could no longer outscore the seat that ran out of time
+//!   ([`Game::can_win`]), and then it is a draw. It is not scored, like a resignation.
 //! * **Hidden information (§6).** See `view.rs` and `resample.rs`. Error messages never name a
 //!   face-down card or another seat's hand.
 //! * **Randomness.** Only the two deck shuffles at the start, from the generator seeded by the
@@ -119,6 +123,12 @@ impl Game for PigeonChess {
             // allow up to u32::MAX turns, and the number must never wrap back.
             Phase::Play | Phase::Finished => state.turns_taken.saturating_add(3),
         }
+    }
+
+    /// §7.16: whether `seat` could still outscore its opponent. Both seats are on the clock
+    /// while both make a setup choice (the default [`Game::clock_seats`]).
+    fn can_win(state: &State, seat: Seat) -> bool {
+        state.can_win(seat)
     }
 
     fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {

@@ -160,6 +160,41 @@ impl State {
         let bonus = if self.king_alive(seat) { 3 } else { 0 };
         self.point_piles[seat.index()].len() as u32 + bonus
     }
+
+    /// The cards of `seat` still in the game (draw pile, hand and grid, face up or down), and
+    /// how many of them are Pawns. Both counts follow from public facts: the deck's make-up
+    /// and the cards that have left the game.
+    fn cards_in_game(&self, seat: Seat) -> (usize, usize) {
+        let deck = &self.decks[seat.index()];
+        let hand = &self.hands[seat.index()];
+        let on_grid: Vec<Role> = self
+            .board
+            .iter()
+            .flatten()
+            .filter(|card| card.owner == seat)
+            .map(|card| card.piece)
+            .collect();
+        let total = deck.len() + hand_size(hand) + on_grid.len();
+        let pawns = deck.iter().chain(&on_grid).filter(|piece| **piece == Role::Pawn).count()
+            + usize::from(hand[Role::Pawn.index()]);
+        (total, pawns)
+    }
+
+    /// §7.16: whether `seat` could still end with the higher score (§4), whatever is played.
+    /// At best it adds a point for every card the opponent still has in the game (any of them
+    /// might yet be attacked by a piece other than a Pawn) and for every Pawn of its own still
+    /// in the game (any of them might yet cross the board), and keeps its King bonus if its
+    /// King is alive. The opponent keeps at least its point pile, which never shrinks (its own
+    /// King bonus may still be lost). Equal scores draw, so a seat whose best cannot pass that
+    /// can never win.
+    pub(crate) fn can_win(&self, seat: Seat) -> bool {
+        let opponent = seat.opponent();
+        let (_, own_pawns) = self.cards_in_game(seat);
+        let (opponent_cards, _) = self.cards_in_game(opponent);
+        let bonus = if self.king_alive(seat) { 3 } else { 0 };
+        let best = self.point_piles[seat.index()].len() + opponent_cards + own_pawns + bonus;
+        best > self.point_piles[opponent.index()].len()
+    }
 }
 
 /// Both seats, in order.

@@ -1,5 +1,5 @@
 //! Players leaving the game: the King-loss rule (§3 step 3, §4, §5), the leaving teammate's gift
-//! (§5) and resignation with more than two seats (§4, engine addition).
+//! (§5), and resignation and timeouts with more than two seats (§4, engine addition; §14).
 //!
 //! A player whose King lands in an opponent's captured pile is out. With two players that ends
 //! the game; with more, the others play on until one side is left. In a team game a leaving
@@ -249,12 +249,43 @@ fn take_remaining(state: &mut State, seat: Seat, piece: Role) {
     }
 }
 
-/// §4 resignation with more than two seats: the player is out, their cards on this round's
-/// piles and their remaining cards leave the game (a resigning teammate gives no gift), and the
-/// others play on; the game ends when one side is left. A player who resigned never wins, not
-/// even when their team does. With two seats it returns `None`, and
-/// the table gives the other seat the win.
-pub(crate) fn resign(state: &mut State, seat: Seat) -> Option<Vec<Event>> {
+/// How a player leaves of their own accord rather than by losing their King: by resigning, or
+/// by letting their clock run out (§4, docs/rules/conventions.md §8). Both leave the same way;
+/// only the reasons reported differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Forfeit {
+    /// The player resigned.
+    Resigned,
+    /// The player's clock ran out.
+    TimedOut,
+}
+
+impl Forfeit {
+    /// The reason the player's [`PublicEvent::SeatOut`] gives.
+    fn out_reason(self) -> OutReason {
+        match self {
+            Forfeit::Resigned => OutReason::Resigned,
+            Forfeit::TimedOut => OutReason::TimedOut,
+        }
+    }
+
+    /// The reason of an ending the forfeit causes.
+    fn end_reason(self) -> EndReason {
+        match self {
+            Forfeit::Resigned => EndReason::Resignation,
+            Forfeit::TimedOut => EndReason::Timeout,
+        }
+    }
+}
+
+/// §4 resignation or timeout with more than two seats: the player is out, their cards on this
+/// round's piles and their remaining cards leave the game (a leaving teammate whose gift was
+/// awaited gives none), and the others play on; the game ends when one side is left, for the
+/// forfeit's reason. A player who forfeited never wins, not even when their team does. It may
+/// come in any step: in the play step the turn passes on if it was theirs, in the gift or
+/// promotion step their pending decisions are dropped and the round goes on. With two seats it
+/// returns `None`, and the table ends the game.
+pub(crate) fn forfeit(state: &mut State, seat: Seat, how: Forfeit) -> Option<Vec<Event>> {
     if state.seat_count() == 2 {
         return None;
     }
@@ -268,13 +299,13 @@ pub(crate) fn resign(state: &mut State, seat: Seat) -> Option<Vec<Event>> {
     }
     let step = state.step();
     let mut on_piles = Vec::new();
-    // A leaving teammate who resigns instead of choosing a gift gives nothing.
+    // A leaving teammate who forfeits instead of choosing a gift gives nothing.
     state.player_mut(seat).resigned = true;
     if state.is_in(seat) {
         state.player_mut(seat).out = true;
         events.push(Event::Public(PublicEvent::SeatOut {
             seat,
-            reason: OutReason::Resigned,
+            reason: how.out_reason(),
         }));
         for pile in state.piles.iter_mut().flatten() {
             pile.cards.retain(|card| {
@@ -288,7 +319,7 @@ pub(crate) fn resign(state: &mut State, seat: Seat) -> Option<Vec<Event>> {
     }
     state.pending.retain(|pending| pending.seat() != seat);
     leave(state, seat, on_piles, &mut events);
-    if end_if_decided(state, &[seat], EndReason::Resignation) {
+    if end_if_decided(state, &[seat], how.end_reason()) {
         return Some(events);
     }
     match step {

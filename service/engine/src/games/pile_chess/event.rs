@@ -28,6 +28,9 @@ pub enum OutReason {
     KingCaptured,
     /// §4: the player resigned (in a game of more than two seats, the others play on).
     Resigned,
+    /// §4, docs/rules/conventions.md §8: the player's clock ran out (in a game of more than two
+    /// seats, the others play on). The last variant, so that stored events keep their encoding.
+    TimedOut,
 }
 
 /// One involved side's total in a pile (§3 step 3).

@@ -74,6 +74,13 @@
 //!   the game too, and the others play on until one side is left (reason
 //!   [`crate::EndReason::Resignation`]). A player who resigned is never among the winners, not
 //!   even when their team goes on to win.
+//! * **Clocks and timeouts (§14, docs/rules/conventions.md §8).** The seat to act is on the
+//!   clock: the player to move in the play step, the leaving teammate choosing a gift, the
+//!   player choosing a promotion. With two seats a timeout ends the game and the other seat
+//!   wins ([`Game::can_win`]: a player in the game always can). With more, the player who ran
+//!   out of time leaves exactly as a resigning one does (shared code, `elimination::forfeit`),
+//!   reported as [`OutReason::TimedOut`], and an ending it causes has the reason
+//!   [`crate::EndReason::Timeout`].
 //! * **Turns (§7.14).** Every game action (a play, pass, castle or en passant move, a gift, a
 //!   promotion choice) is one turn of the seat that takes it, so [`Game::turn_number`] counts
 //!   game actions; a meta action changes nothing (docs/rules/conventions.md §4).
@@ -117,6 +124,7 @@ use std::ops::RangeInclusive;
 use crate::game::{Game, PlayError};
 use crate::games::common;
 use crate::seat::{Seat, Viewer};
+use elimination::Forfeit;
 
 /// Pile Chess: chess-piece decks fight over piles (docs/rules/pile_chess.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -187,6 +195,18 @@ impl Game for PileChess {
     }
 
     fn resign(state: &mut State, seat: Seat) -> Option<Vec<Event>> {
-        elimination::resign(state, seat)
+        elimination::forfeit(state, seat, Forfeit::Resigned)
+    }
+
+    /// §14: with more than two seats the player who ran out of time leaves as a resigning one
+    /// does, in the play step or while a gift or promotion of theirs is awaited, and the others
+    /// play on; with two, the table ends the game.
+    fn time_out(state: &mut State, seat: Seat) -> Option<Vec<Event>> {
+        elimination::forfeit(state, seat, Forfeit::TimedOut)
+    }
+
+    /// §14: whether `seat` can still be among the winners.
+    fn can_win(state: &State, seat: Seat) -> bool {
+        scoring::can_win(state, seat)
     }
 }

@@ -66,9 +66,10 @@ pub struct PlayerView {
     /// The index of the captured pile the player wins cards into (in a team game the team's
     /// shared pile).
     pub captured_pile: u8,
-    /// Whether the player is out of the game (King captured, or resigned).
+    /// Whether the player is out of the game (King captured, resigned, or timed out).
     pub out: bool,
-    /// Whether the player resigned (and so never shares a win).
+    /// Whether the player resigned or ran out of time (and so never shares a win, §4); the
+    /// table's [`crate::MetaEvent::Resigned`] or [`crate::MetaEvent::TimedOut`] tells which.
     pub resigned: bool,
     /// Cards in the deck.
     pub deck_count: u32,

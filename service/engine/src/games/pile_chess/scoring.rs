@@ -3,7 +3,7 @@
 
 use super::state::State;
 use crate::game::{EndReason, Outcome};
-use crate::seat::SeatSet;
+use crate::seat::{Seat, SeatSet};
 
 /// Ends the game with `outcome`.
 pub(crate) fn finish(state: &mut State, outcome: Outcome) {
@@ -53,6 +53,23 @@ pub(crate) fn decide_by_captures(state: &State, sides: &[u8], reason: EndReason)
         reason,
         scores,
     }
+}
+
+/// Whether `seat` can still be among the winners, whatever is played (§14): not once it
+/// resigned or ran out of time; otherwise while its side has a player in the game (a team wins
+/// with all its players who did not forfeit, those out by a King loss included), or, in free
+/// for all with [`super::Config::eliminated_captures_count`], while its captured pile still
+/// competes at a stalemate (§5). There is no material rule: a player in the game holds at least
+/// their King, and captured values can decide at any stalemate.
+pub(crate) fn can_win(state: &State, seat: Seat) -> bool {
+    if state.player(seat).resigned {
+        return false;
+    }
+    let side_in = state
+        .side_seats(state.side(seat))
+        .iter()
+        .any(|mate| state.is_in(mate));
+    side_in || (!state.config.is_team_game() && state.config.eliminated_captures_count)
 }
 
 /// A win for every seat of `side` that did not resign, decided by a rule rather than by scores.

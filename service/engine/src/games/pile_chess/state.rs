@@ -29,9 +29,9 @@ pub(crate) struct Player {
     pub(crate) reuse: Vec<Role>,
     /// §3 step 4: reshuffles made so far.
     pub(crate) reshuffles: u32,
-    /// Out of the game (King captured or resigned).
+    /// Out of the game (King captured, resigned or timed out).
     pub(crate) out: bool,
-    /// Resigned: out, and never among the winners, even when their side wins.
+    /// Resigned or timed out (§4): out, and never among the winners, even when their side wins.
     pub(crate) resigned: bool,
     /// §3 step 2: castled in this game.
     pub(crate) castled: bool,
@@ -169,7 +169,7 @@ impl State {
             .collect()
     }
 
-    /// The seats of `side` that share its win: all but those who resigned.
+    /// The seats of `side` that share its win: all but those who resigned or timed out.
     pub(crate) fn side_winners(&self, side: u8) -> SeatSet {
         self.side_seats(side)
             .iter()

@@ -1,4 +1,5 @@
-//! Turn changes and the end of the game: §4 checkmate and stalemate, §6 draw rules, §9 cap.
+//! Turn changes and the end of the game: §4 checkmate and stalemate, §6 draw rules, §9 cap,
+//! and whether a side could still win when its opponent's clock runs out (§8.23).
 //!
 //! Two editions of the rules decide the end (`edition.rs`). Edition 2 reports each ending as
 //! what it is (§6.1–§6.9) and finds dead material (§6.8) before the no-progress limit; edition
@@ -163,12 +164,7 @@ fn repeated(state: &State) -> bool {
 /// checks that both decks are empty, since a flip could still bring material.
 fn dead_material(state: &State) -> bool {
     let position = &state.position;
-    let mut material = position.occupied() & !position.role_pieces(Role::King);
-    for colour in Color::ALL {
-        if state.pools[seat_of(colour).index()].is_empty() {
-            material &= !(position.pieces(colour, Role::Pawn) & last_rank(colour));
-        }
-    }
+    let material = material(state);
     let bishops = position.role_pieces(Role::Bishop);
     let knights = position.role_pieces(Role::Knight);
     if !material.has_several() {
@@ -177,6 +173,47 @@ fn dead_material(state: &State) -> bool {
     }
     let light = material.filter(|square| is_light(*square)).count();
     (material & !bishops).is_empty() && (light == 0 || light == material.count() as usize)
+}
+
+/// §8.19: the pieces on the board that count as material: every piece but the Kings, less a
+/// pawn on its last rank whose owner's promotion pool is empty, which can never move again.
+fn material(state: &State) -> Bitboard {
+    let position = &state.position;
+    let mut material = position.occupied() & !position.role_pieces(Role::King);
+    for colour in Color::ALL {
+        if state.pools[seat_of(colour).index()].is_empty() {
+            material &= !(position.pieces(colour, Role::Pawn) & last_rank(colour));
+        }
+    }
+    material
+}
+
+/// §8.23: whether `seat` could still win, whatever is played, so that a timeout of its opponent
+/// wins for it rather than drawing (docs/rules/conventions.md §8). Every win is by checkmate or
+/// by a failed flip in check (§6.1, §6.2), so both need a check by `seat`. It cannot win when
+///
+/// * no card is left to come (both decks empty, none waiting to be placed) and the material is
+///   dead (§8.19), as the end rule of §6.8 finds it, for either side; or
+/// * it has nothing but its King, now or to come: no other piece on the board (counted as in
+///   §8.19), none waiting to be placed, no piece card in its deck. A King never gives check:
+///   it may not stand next to the enemy King.
+///
+/// Otherwise it can: any other material might mate with the opponent's help, as in chess.
+pub(crate) fn can_win(state: &State, seat: Seat) -> bool {
+    let pending = match state.stage {
+        Stage::Place(card) => Some((state.current, card)),
+        _ => None,
+    };
+    if pending.is_none() && state.decks.iter().all(Vec::is_empty) && dead_material(state) {
+        return false;
+    }
+    let on_board = material(state) & state.position.color_pieces(colour_of(seat));
+    let mut to_come = state.decks[seat.index()]
+        .iter()
+        .copied()
+        .chain(pending.filter(|(owner, _)| *owner == seat).map(|(_, card)| card));
+    !on_board.is_empty()
+        || to_come.any(|card| card.role().is_some_and(|role| role != Role::King))
 }
 
 /// The rank where `colour`'s pawns end their march (rank 8 for White, rank 1 for Black).

@@ -16,6 +16,9 @@
 //! * **End (§6, §9).** Checkmate, stalemate, dead material, the 75-move rule, fivefold
 //!   repetition and the turn cap each end the game under their own [`EndReason`] (edition 2);
 //!   games dealt under edition 1 keep that release's reasons and timing (§10).
+//! * **Timeouts (§8.23, docs/rules/conventions.md §8).** A timeout loses, unless the opponent
+//!   could never win: dead material with no card left to come (the test of §6.8), or nothing
+//!   but its King now and in its deck; then it is a draw.
 //! * **Turns (§14).** A turn is a chess move, a flip with its placement or removal, or a flip
 //!   whose card goes back; a joker's extra turn is a turn of its own. [`Game::turn_number`] is
 //!   the count of turns completed (`plies`), which moves only when a turn ends.
@@ -82,6 +85,11 @@ impl Game for RaindropChess {
     /// never between a flip and its placement or removal, nor on a meta action.
     fn turn_number(state: &State) -> u32 {
         state.plies
+    }
+
+    /// §8.23: whether `seat` could still give the check every win needs.
+    fn can_win(state: &State, seat: Seat) -> bool {
+        end::can_win(state, seat)
     }
 
     fn view_event(event: &Event, viewer: Viewer) -> Option<EventView> {

@@ -12,6 +12,8 @@
 //! | `<ns>:games` | sorted set | game ids scored by when they stop counting (Unix ms), for the game limit (one Redis server) |
 //! | `<ns>:games:{<n>}` | sorted set | the same for the games of index shard `n` of [`CLUSTER_INDEX_SHARDS`] (Redis Cluster) |
 //! | `<ns>:{<id>}:watch` | shard channel | on a Redis Cluster, each committed version of the game (`SPUBLISH`) |
+//! | `<ns>:due` | sorted set | game ids scored by when the clock scheduler should next look at them (Unix ms by Redis `TIME`): deadlines, bot-turn backstops, leases (one Redis server) |
+//! | `<ns>:due:{<n>}` | sorted set | the same for the games of index shard `n` (Redis Cluster) |
 //! | `<ns>:epoch` | string | when the data set began: `<random hex>:<Unix ms>`, written once with `SET NX`, never expiring (`redis/epoch.rs`) |
 //!
 //! `<ns>` is the store's namespace (`deckmate` unless configured otherwise).
@@ -114,6 +116,33 @@ impl KeySpace {
         (0..self.index_shards)
             .map(|shard| self.index_shard(shard))
             .collect()
+    }
+
+    /// The due-index key of game `id`: sharded as the game index is, so that a cluster spreads
+    /// the scheduler's writes over slots too.
+    pub(super) fn due_for(&self, id: &str) -> String {
+        if self.index_shards == 0 {
+            return self.unsharded_due();
+        }
+        self.due_shard(shard_of(id, self.index_shards))
+    }
+
+    /// Every due-index key (one per shard).
+    pub(super) fn dues(&self) -> Vec<String> {
+        if self.index_shards == 0 {
+            return vec![self.unsharded_due()];
+        }
+        (0..self.index_shards)
+            .map(|shard| self.due_shard(shard))
+            .collect()
+    }
+
+    fn unsharded_due(&self) -> String {
+        format!("{}:due", self.namespace)
+    }
+
+    fn due_shard(&self, shard: u32) -> String {
+        format!("{}:due:{{{shard}}}", self.namespace)
     }
 
     fn unsharded_index(&self) -> String {

@@ -15,10 +15,13 @@
 //!   The head is in head format 1 (no bot seats), which the release before bots reads.
 //! * Format 3: format 2 with the head in head format 2, which ends with the game's bot seats
 //!   (`session.rs`, "Stored format").
+//! * Format 4: format 3, where the head of a game with turn clocks is in head format 3, which
+//!   ends with the clocks (a game without clocks has the same bytes as in format 3).
 //!
-//! Format 3 is written unless the server runs with `--write-record-format 2` (a rolling upgrade
-//! from the release before bots) or `1` (from the first release); every format is read. Under
-//! an older format a game with bot seats cannot be written, so CreateGame refuses them. A CreateGame answer is one byte of
+//! Format 4 is written unless the server runs with `--write-record-format 3` (a rolling upgrade
+//! from the release before clocks), `2` (from the release before bots) or `1` (from the first
+//! release); every format is read. Under an older format a game with clocks (or, before 3, with
+//! bot seats) cannot be written, so CreateGame refuses them. A CreateGame answer is one byte of
 //! format followed by a postcard [`CreateEntryV1`].
 //!
 //! Decoding dispatches on the format: a later release that changes a layout adds a new format
@@ -32,10 +35,16 @@ use crate::catalog;
 use crate::store::{GameRecord, SealedCreate, StoreError};
 
 /// The game record format this release writes unless told to write an older one.
-pub(super) const RECORD_FORMAT: u32 = 3;
+pub(super) const RECORD_FORMAT: u32 = 4;
+
+/// The first record format that holds turn clocks.
+pub const CLOCK_RECORD_FORMAT: u32 = 4;
 
 /// The first record format that holds bot seats.
-pub const BOT_RECORD_FORMAT: u32 = RECORD_FORMAT;
+pub const BOT_RECORD_FORMAT: u32 = 3;
+
+/// The record format of the release before clocks: format 4 without clocked heads.
+pub(super) const RECORD_FORMAT_THREE: u32 = 3;
 
 /// The record format of the release before bots: format 3 with a head in head format 1.
 pub(super) const RECORD_FORMAT_TWO: u32 = 2;
@@ -98,6 +107,11 @@ pub(super) fn encode_record(record: &GameRecord, format: u32) -> Result<Vec<u8>,
     let game = match format {
         RECORD_FORMAT_ONE => record.game.encode_previous(),
         RECORD_FORMAT_TWO => record.game.encode_head_previous(),
+        RECORD_FORMAT_THREE if record.game.clock().is_some() => {
+            Err(crate::error::ApiError::Internal(
+                "a game with clocks cannot be written in a record format without them".to_string(),
+            ))
+        }
         _ => record.game.encode_head(),
     }
     .map_err(|error| failed(format!("{error:?}")))?;
@@ -270,6 +284,45 @@ mod tests {
             assert!(matches!(
                 encode_record(&original, format),
                 Err(StoreError::Corrupt(m)) if m.contains("bot seats")
+            ));
+        }
+    }
+
+    #[test]
+    fn clocks_need_format_four_and_games_without_stay_as_in_three() {
+        use crate::clocks::{ClockKind, ClockSpec, GameClock, TimeoutPolicy};
+        let plain = record(pigeon_chess(8));
+        assert_eq!(
+            encode_record(&plain, RECORD_FORMAT).unwrap(),
+            encode_record(&plain, RECORD_FORMAT_THREE).unwrap(),
+            "a game without clocks is written as the release before clocks wrote it"
+        );
+        let mut game = pigeon_chess(8);
+        let spec = ClockSpec {
+            kind: ClockKind::Fischer {
+                base_ms: 60_000,
+                increment_ms: 1_000,
+            },
+            on_timeout: TimeoutPolicy::Forfeit,
+        };
+        let clock = GameClock::start(spec, 2, deckmate_engine::SeatSet::first(2), 1_000);
+        game.set_clock(clock.clone());
+        let original = record(game);
+        let bytes = encode_record(&original, RECORD_FORMAT).unwrap();
+        let loaded = decode_record(
+            &original.id,
+            RECORD_FORMAT,
+            0,
+            &bytes,
+            LogItems::all(&[]),
+            None,
+        )
+        .unwrap();
+        assert_eq!(loaded.game.clock(), Some(&clock));
+        for format in [RECORD_FORMAT_ONE, RECORD_FORMAT_TWO, RECORD_FORMAT_THREE] {
+            assert!(matches!(
+                encode_record(&original, format),
+                Err(StoreError::Corrupt(m)) if m.contains("clocks")
             ));
         }
     }

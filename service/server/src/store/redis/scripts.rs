@@ -34,6 +34,20 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 ";
 
+/// Claims the games of one due-index key that are due: up to a limit, earliest first, each
+/// scored again at the end of the claimer's lease before it is returned, in one atomic step, so
+/// two replicas never claim the same entry at once.
+///
+/// KEYS: the due index (shard). ARGV: now (Unix ms), the lease's end (Unix ms), the limit.
+/// Returns the ids claimed.
+const CLAIM_DUE: &str = r"#!lua
+local due = redis.call('ZRANGE', KEYS[1], '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, ARGV[3])
+for i = 1, #due do
+  redis.call('ZADD', KEYS[1], ARGV[2], due[i])
+end
+return due
+";
+
 /// Loads a game in one call: the hash's format, version and record, then (record format 2)
 /// the items of its log from the first one the caller does not hold, read atomically with the
 /// hash. The caller names how many items it holds and the last of them; if the stored log does
@@ -230,6 +244,8 @@ return false
 #[derive(Debug)]
 pub(super) struct Scripts {
     pub(super) live_games: Script,
+    /// [`CLAIM_DUE`].
+    pub(super) claim_due: Script,
     pub(super) create: Script,
     pub(super) load: Script,
     pub(super) commit: Script,
@@ -242,6 +258,7 @@ impl Scripts {
     pub(super) fn new() -> Scripts {
         Scripts {
             live_games: Script::new(LIVE_GAMES),
+            claim_due: Script::new(CLAIM_DUE),
             create: Script::new(CREATE),
             load: Script::new(LOAD),
             commit: Script::new(COMMIT),

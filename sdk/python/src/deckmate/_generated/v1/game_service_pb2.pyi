@@ -11,6 +11,7 @@ from deckmate._generated.v1.games import pile_chess_pb2 as _pile_chess_pb2
 from deckmate._generated.v1.games import raindrop_chess_pb2 as _raindrop_chess_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
 from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
 import builtins as _builtins
@@ -142,6 +143,36 @@ SPECTATOR_POLICY_DENIED: SpectatorPolicy.ValueType  # 2
 """Only seat-token holders may observe the game."""
 Global___SpectatorPolicy: _TypeAlias = SpectatorPolicy  # noqa: Y015
 
+class _TimeoutPolicy:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _TimeoutPolicyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_TimeoutPolicy.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    TIMEOUT_POLICY_UNSPECIFIED: _TimeoutPolicy.ValueType  # 0
+    """The default: FORFEIT."""
+    TIMEOUT_POLICY_FORFEIT: _TimeoutPolicy.ValueType  # 1
+    """The seat loses on time (END_REASON_TIMEOUT): the others win, or the game is drawn when none
+    of them can still win; in Pile Chess with three or four seats the seat is out and play goes
+    on.
+    """
+    TIMEOUT_POLICY_BOT_MOVE: _TimeoutPolicy.ValueType  # 2
+    """The server makes the move for the seat (its GREEDY bot) and the game goes on."""
+
+class TimeoutPolicy(_TimeoutPolicy, metaclass=_TimeoutPolicyEnumTypeWrapper):
+    """TimeoutPolicy says what happens when a seat's clock runs out."""
+
+TIMEOUT_POLICY_UNSPECIFIED: TimeoutPolicy.ValueType  # 0
+"""The default: FORFEIT."""
+TIMEOUT_POLICY_FORFEIT: TimeoutPolicy.ValueType  # 1
+"""The seat loses on time (END_REASON_TIMEOUT): the others win, or the game is drawn when none
+of them can still win; in Pile Chess with three or four seats the seat is out and play goes
+on.
+"""
+TIMEOUT_POLICY_BOT_MOVE: TimeoutPolicy.ValueType  # 2
+"""The server makes the move for the seat (its GREEDY bot) and the game goes on."""
+Global___TimeoutPolicy: _TypeAlias = TimeoutPolicy  # noqa: Y015
+
 class _BotLevel:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -260,6 +291,8 @@ class _EndReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_EndReason.V
     """The same position came back as often as the game's repetition limit allows."""
     END_REASON_INSUFFICIENT_MATERIAL: _EndReason.ValueType  # 13
     """Neither side had the material left to win."""
+    END_REASON_TIMEOUT: _EndReason.ValueType  # 14
+    """A seat's clock ran out."""
 
 class EndReason(_EndReason, metaclass=_EndReasonEnumTypeWrapper):
     """EndReason says why a game ended."""
@@ -292,6 +325,8 @@ END_REASON_REPETITION: EndReason.ValueType  # 12
 """The same position came back as often as the game's repetition limit allows."""
 END_REASON_INSUFFICIENT_MATERIAL: EndReason.ValueType  # 13
 """Neither side had the material left to win."""
+END_REASON_TIMEOUT: EndReason.ValueType  # 14
+"""A seat's clock ran out."""
 Global___EndReason: _TypeAlias = EndReason  # noqa: Y015
 
 class _MetaEventKind:
@@ -310,6 +345,8 @@ class _MetaEventKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MetaEve
     """The seat accepted the draw offer."""
     META_EVENT_KIND_DRAW_DECLINED: _MetaEventKind.ValueType  # 4
     """The seat declined the draw offer (or played on, which declines it)."""
+    META_EVENT_KIND_TIMED_OUT: _MetaEventKind.ValueType  # 5
+    """The seat's clock ran out."""
 
 class MetaEventKind(_MetaEventKind, metaclass=_MetaEventKindEnumTypeWrapper):
     """MetaEventKind is something that happened outside a game's own rules."""
@@ -324,6 +361,8 @@ META_EVENT_KIND_DRAW_ACCEPTED: MetaEventKind.ValueType  # 3
 """The seat accepted the draw offer."""
 META_EVENT_KIND_DRAW_DECLINED: MetaEventKind.ValueType  # 4
 """The seat declined the draw offer (or played on, which declines it)."""
+META_EVENT_KIND_TIMED_OUT: MetaEventKind.ValueType  # 5
+"""The seat's clock ran out."""
 Global___MetaEventKind: _TypeAlias = MetaEventKind  # noqa: Y015
 
 class _StoreKind:
@@ -416,6 +455,7 @@ class CreateGameRequest(_message.Message):
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     SPECTATOR_POLICY_FIELD_NUMBER: _builtins.int
     SEAT_OPTIONS_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
     seats: _builtins.int
     """Number of seats (players). Zero means the game's smallest seat count."""
     seed: _builtins.int
@@ -443,6 +483,12 @@ class CreateGameRequest(_message.Message):
         live-game quota.
         """
 
+    @_builtins.property
+    def clock(self) -> Global___Clock:
+        """Turn clocks; unset means the game has none and waits for its players for as long as it
+        lives. Out of range is INVALID_ARGUMENT with a field violation (`clock.fischer.base_ms`).
+        """
+
     def __init__(
         self,
         *,
@@ -452,16 +498,136 @@ class CreateGameRequest(_message.Message):
         request_id: _builtins.str = ...,
         spectator_policy: Global___SpectatorPolicy.ValueType = ...,
         seat_options: _abc.Iterable[Global___SeatOptions] | None = ...,
+        clock: Global___Clock | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "config", b"config", "seed", b"seed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "clock", b"clock", "config", b"config", "seed", b"seed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "config", b"config", "request_id", b"request_id", "seat_options", b"seat_options", "seats", b"seats", "seed", b"seed", "spectator_policy", b"spectator_policy"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_seed", b"_seed", "clock", b"clock", "config", b"config", "request_id", b"request_id", "seat_options", b"seat_options", "seats", b"seats", "seed", b"seed", "spectator_policy", b"spectator_policy"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__seed: _TypeAlias = _typing.Literal["seed"]  # noqa: Y015
     _WhichOneofArgType__seed: _TypeAlias = _typing.Literal["_seed", b"_seed"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__seed) -> _WhichOneofReturnType__seed | None: ...
 
 Global___CreateGameRequest: _TypeAlias = CreateGameRequest  # noqa: Y015
+
+@_typing.final
+class Clock(_message.Message):
+    """Clock gives every seat a clock that runs while the seat is to act (docs/CLOCKS.md). Time is
+    measured by the server when it commits each action, so network latency counts against the
+    player.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class Fischer(_message.Message):
+        """Fischer: each seat starts with `base_ms` and gains `increment_ms` each time its turn ends."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        BASE_MS_FIELD_NUMBER: _builtins.int
+        INCREMENT_MS_FIELD_NUMBER: _builtins.int
+        base_ms: _builtins.int
+        """Starting time per seat: 1,000 (1 s) to 86,400,000 (24 h)."""
+        increment_ms: _builtins.int
+        """Added after each completed turn: 0 to 60,000 (60 s)."""
+        def __init__(
+            self,
+            *,
+            base_ms: _builtins.int = ...,
+            increment_ms: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["base_ms", b"base_ms", "increment_ms", b"increment_ms"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    @_typing.final
+    class PerAction(_message.Message):
+        """PerAction: a fixed time for every action, not carried over."""
+
+        DESCRIPTOR: _descriptor.Descriptor
+
+        LIMIT_MS_FIELD_NUMBER: _builtins.int
+        limit_ms: _builtins.int
+        """Time for each action: 1,000 (1 s) to 86,400,000 (24 h)."""
+        def __init__(
+            self,
+            *,
+            limit_ms: _builtins.int = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["limit_ms", b"limit_ms"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    FISCHER_FIELD_NUMBER: _builtins.int
+    PER_ACTION_FIELD_NUMBER: _builtins.int
+    ON_TIMEOUT_FIELD_NUMBER: _builtins.int
+    on_timeout: Global___TimeoutPolicy.ValueType
+    """What happens when a seat's time runs out."""
+    @_builtins.property
+    def fischer(self) -> Global___Clock.Fischer:
+        """A Fischer clock."""
+
+    @_builtins.property
+    def per_action(self) -> Global___Clock.PerAction:
+        """A limit per action."""
+
+    def __init__(
+        self,
+        *,
+        fischer: Global___Clock.Fischer | None = ...,
+        per_action: Global___Clock.PerAction | None = ...,
+        on_timeout: Global___TimeoutPolicy.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["fischer", b"fischer", "kind", b"kind", "per_action", b"per_action"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["fischer", b"fischer", "kind", b"kind", "on_timeout", b"on_timeout", "per_action", b"per_action"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["fischer", "per_action"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___Clock: _TypeAlias = Clock  # noqa: Y015
+
+@_typing.final
+class SeatClock(_message.Message):
+    """SeatClock is one seat's clock as of the version observed."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    REMAINING_MS_FIELD_NUMBER: _builtins.int
+    RUNNING_FIELD_NUMBER: _builtins.int
+    DEADLINE_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    """Seat index, 0-based."""
+    remaining_ms: _builtins.int
+    """Time left when this version was made (when the clock last started or stopped)."""
+    running: _builtins.bool
+    """Whether the clock runs: the seat is to act."""
+    @_builtins.property
+    def deadline(self) -> _timestamp_pb2.Timestamp:
+        """When a running clock runs out (the server's clock); unset while stopped. Count down to it."""
+
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        remaining_ms: _builtins.int = ...,
+        running: _builtins.bool = ...,
+        deadline: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline", b"deadline", "remaining_ms", b"remaining_ms", "running", b"running", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatClock: _TypeAlias = SeatClock  # noqa: Y015
 
 @_typing.final
 class SeatOptions(_message.Message):
@@ -968,6 +1134,7 @@ class ObserveResponse(_message.Message):
     SEATS_FIELD_NUMBER: _builtins.int
     DRAW_OFFERED_BY_FIELD_NUMBER: _builtins.int
     SEAT_OPTIONS_FIELD_NUMBER: _builtins.int
+    CLOCKS_FIELD_NUMBER: _builtins.int
     game_id: _builtins.str
     """The game."""
     variant: _builtins.str
@@ -1018,6 +1185,12 @@ class ObserveResponse(_message.Message):
         seats, so every viewer knows who is a bot. Empty when people play every seat.
         """
 
+    @_builtins.property
+    def clocks(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatClock]:
+        """Every seat's clock, in seat order, for a game with clocks, as of the current version: empty
+        for a game without clocks and in views of past versions (watch catch-up).
+        """
+
     def __init__(
         self,
         *,
@@ -1035,10 +1208,11 @@ class ObserveResponse(_message.Message):
         seats: _builtins.int = ...,
         draw_offered_by: _builtins.int | None = ...,
         seat_options: _abc.Iterable[Global___SeatOptions] | None = ...,
+        clocks: _abc.Iterable[Global___SeatClock] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_draw_offered_by", b"_draw_offered_by", "_seat", b"_seat", "draw_offered_by", b"draw_offered_by", "observation", b"observation", "outcome", b"outcome", "seat", b"seat"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_draw_offered_by", b"_draw_offered_by", "_seat", b"_seat", "draw_offered_by", b"draw_offered_by", "game_id", b"game_id", "legal_actions", b"legal_actions", "meta_actions", b"meta_actions", "observation", b"observation", "outcome", b"outcome", "recent_events", b"recent_events", "seat", b"seat", "seat_options", b"seat_options", "seats", b"seats", "status", b"status", "to_act", b"to_act", "variant", b"variant", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_draw_offered_by", b"_draw_offered_by", "_seat", b"_seat", "clocks", b"clocks", "draw_offered_by", b"draw_offered_by", "game_id", b"game_id", "legal_actions", b"legal_actions", "meta_actions", b"meta_actions", "observation", b"observation", "outcome", b"outcome", "recent_events", b"recent_events", "seat", b"seat", "seat_options", b"seat_options", "seats", b"seats", "status", b"status", "to_act", b"to_act", "variant", b"variant", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__draw_offered_by: _TypeAlias = _typing.Literal["draw_offered_by"]  # noqa: Y015
     _WhichOneofArgType__draw_offered_by: _TypeAlias = _typing.Literal["_draw_offered_by", b"_draw_offered_by"]  # noqa: Y015
@@ -1135,13 +1309,18 @@ class HistoryAction(_message.Message):
     VERSION_FIELD_NUMBER: _builtins.int
     SEAT_FIELD_NUMBER: _builtins.int
     ACTION_FIELD_NUMBER: _builtins.int
+    TIMED_OUT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     """The version the action produced."""
     seat: _builtins.int
     """The seat that acted."""
+    timed_out: _builtins.bool
+    """True when the seat's clock ran out and the server entered the timeout (the game's
+    `META_EVENT_KIND_TIMED_OUT` event says the same).
+    """
     @_builtins.property
     def action(self) -> Global___Action:
-        """The action as it was sent."""
+        """The action as it was sent; unset when the server entered a timeout."""
 
     def __init__(
         self,
@@ -1149,10 +1328,11 @@ class HistoryAction(_message.Message):
         version: _builtins.int = ...,
         seat: _builtins.int = ...,
         action: Global___Action | None = ...,
+        timed_out: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["action", b"action"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "seat", b"seat", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["action", b"action", "seat", b"seat", "timed_out", b"timed_out", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

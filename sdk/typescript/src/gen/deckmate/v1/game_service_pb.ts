@@ -14,13 +14,15 @@ import type { PileChessAction, PileChessConfig, PileChessEvent, PileChessObserva
 import { file_deckmate_v1_games_pile_chess } from "./games/pile_chess_pb.js";
 import type { RaindropChessAction, RaindropChessConfig, RaindropChessEvent, RaindropChessObservation } from "./games/raindrop_chess_pb.js";
 import { file_deckmate_v1_games_raindrop_chess } from "./games/raindrop_chess_pb.js";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file deckmate/v1/game_service.proto.
  */
 export const file_deckmate_v1_game_service: GenFile = /*@__PURE__*/
-  fileDesc("Ch5kZWNrbWF0ZS92MS9nYW1lX3NlcnZpY2UucHJvdG8SC2RlY2ttYXRlLnYxIpsCCgpHYW1lQ29uZmlnEjIKCnBpbGVfY2hlc3MYASABKAsyHC5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NDb25maWdIABIyCgpjYXJkX2NoZXNzGAIgASgLMhwuZGVja21hdGUudjEuQ2FyZENoZXNzQ29uZmlnSAASKQoFY2h1bm8YAyABKAsyGC5kZWNrbWF0ZS52MS5DaHVub0NvbmZpZ0gAEjYKDHBpZ2Vvbl9jaGVzcxgEIAEoCzIeLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzQ29uZmlnSAASOgoOcmFpbmRyb3BfY2hlc3MYBSABKAsyIC5kZWNrbWF0ZS52MS5SYWluZHJvcENoZXNzQ29uZmlnSABCBgoEZ2FtZSLjAQoRQ3JlYXRlR2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxINCgVzZWF0cxgCIAEoDRIRCgRzZWVkGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCRI2ChBzcGVjdGF0b3JfcG9saWN5GAUgASgOMhwuZGVja21hdGUudjEuU3BlY3RhdG9yUG9saWN5Ei4KDHNlYXRfb3B0aW9ucxgGIAMoCzIYLmRlY2ttYXRlLnYxLlNlYXRPcHRpb25zQgcKBV9zZWVkIj8KC1NlYXRPcHRpb25zEgwKBHNlYXQYASABKA0SIgoDYm90GAIgASgOMhUuZGVja21hdGUudjEuQm90TGV2ZWwiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKA0SDQoFdG9rZW4YAiABKAkijQEKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEisKC3NlYXRfdG9rZW5zGAIgAygLMhYuZGVja21hdGUudjEuU2VhdFRva2VuEg8KB3ZlcnNpb24YAyABKAQSFwoPc2VlZF9jb21taXRtZW50GAQgASgMEg8KB3ZhcmlhbnQYBSABKAkiNwoKTWV0YUFjdGlvbhIpCgRraW5kGAEgASgOMhsuZGVja21hdGUudjEuTWV0YUFjdGlvbktpbmQiwAIKBkFjdGlvbhInCgRtZXRhGAEgASgLMhcuZGVja21hdGUudjEuTWV0YUFjdGlvbkgAEjIKCnBpbGVfY2hlc3MYAiABKAsyHC5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NBY3Rpb25IABIyCgpjYXJkX2NoZXNzGAMgASgLMhwuZGVja21hdGUudjEuQ2FyZENoZXNzQWN0aW9uSAASKQoFY2h1bm8YBCABKAsyGC5kZWNrbWF0ZS52MS5DaHVub0FjdGlvbkgAEjYKDHBpZ2Vvbl9jaGVzcxgFIAEoCzIeLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzQWN0aW9uSAASOgoOcmFpbmRyb3BfY2hlc3MYBiABKAsyIC5kZWNrbWF0ZS52MS5SYWluZHJvcENoZXNzQWN0aW9uSABCBgoEa2luZCKKAQoKQWN0UmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiMKBmFjdGlvbhgCIAEoCzITLmRlY2ttYXRlLnYxLkFjdGlvbhIdChBleHBlY3RlZF92ZXJzaW9uGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiJRCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgEEjEKC29ic2VydmF0aW9uGAIgASgLMhwuZGVja21hdGUudjEuT2JzZXJ2ZVJlc3BvbnNlIiEKDk9ic2VydmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkidQoHT3V0Y29tZRIPCgd3aW5uZXJzGAEgAygNEgwKBGRyYXcYAiABKAgSJgoGcmVhc29uGAMgASgOMhYuZGVja21hdGUudjEuRW5kUmVhc29uEg4KBnNjb3JlcxgEIAMoBRITCgtkZXNjcmlwdGlvbhgFIAEoCSK1AgoLT2JzZXJ2YXRpb24SNwoKcGlsZV9jaGVzcxgBIAEoCzIhLmRlY2ttYXRlLnYxLlBpbGVDaGVzc09ic2VydmF0aW9uSAASNwoKY2FyZF9jaGVzcxgCIAEoCzIhLmRlY2ttYXRlLnYxLkNhcmRDaGVzc09ic2VydmF0aW9uSAASLgoFY2h1bm8YAyABKAsyHS5kZWNrbWF0ZS52MS5DaHVub09ic2VydmF0aW9uSAASOwoMcGlnZW9uX2NoZXNzGAQgASgLMiMuZGVja21hdGUudjEuUGlnZW9uQ2hlc3NPYnNlcnZhdGlvbkgAEj8KDnJhaW5kcm9wX2NoZXNzGAUgASgLMiUuZGVja21hdGUudjEuUmFpbmRyb3BDaGVzc09ic2VydmF0aW9uSABCBgoEZ2FtZSJDCglNZXRhRXZlbnQSKAoEa2luZBgBIAEoDjIaLmRlY2ttYXRlLnYxLk1ldGFFdmVudEtpbmQSDAoEc2VhdBgCIAEoDSIyCglHYW1lRW5kZWQSJQoHb3V0Y29tZRgBIAEoCzIULmRlY2ttYXRlLnYxLk91dGNvbWUilAMKBUV2ZW50Eg8KB3ZlcnNpb24YASABKAQSEQoEc2VhdBgCIAEoDUgBiAEBEiYKBG1ldGEYAyABKAsyFi5kZWNrbWF0ZS52MS5NZXRhRXZlbnRIABIsCgpnYW1lX2VuZGVkGAQgASgLMhYuZGVja21hdGUudjEuR2FtZUVuZGVkSAASMQoKcGlsZV9jaGVzcxgFIAEoCzIbLmRlY2ttYXRlLnYxLlBpbGVDaGVzc0V2ZW50SAASMQoKY2FyZF9jaGVzcxgGIAEoCzIbLmRlY2ttYXRlLnYxLkNhcmRDaGVzc0V2ZW50SAASKAoFY2h1bm8YByABKAsyFy5kZWNrbWF0ZS52MS5DaHVub0V2ZW50SAASNQoMcGlnZW9uX2NoZXNzGAggASgLMh0uZGVja21hdGUudjEuUGlnZW9uQ2hlc3NFdmVudEgAEjkKDnJhaW5kcm9wX2NoZXNzGAkgASgLMh8uZGVja21hdGUudjEuUmFpbmRyb3BDaGVzc0V2ZW50SABCBgoEa2luZEIHCgVfc2VhdCLmAwoPT2JzZXJ2ZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSDwoHdmFyaWFudBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgEEicKBnN0YXR1cxgEIAEoDjIXLmRlY2ttYXRlLnYxLkdhbWVTdGF0dXMSJQoHb3V0Y29tZRgFIAEoCzIULmRlY2ttYXRlLnYxLk91dGNvbWUSDgoGdG9fYWN0GAYgAygNEhEKBHNlYXQYByABKA1IAIgBARIqCg1sZWdhbF9hY3Rpb25zGAggAygLMhMuZGVja21hdGUudjEuQWN0aW9uEi0KC29ic2VydmF0aW9uGAkgASgLMhguZGVja21hdGUudjEuT2JzZXJ2YXRpb24SKQoNcmVjZW50X2V2ZW50cxgKIAMoCzISLmRlY2ttYXRlLnYxLkV2ZW50Ei0KDG1ldGFfYWN0aW9ucxgLIAMoCzIXLmRlY2ttYXRlLnYxLk1ldGFBY3Rpb24SDQoFc2VhdHMYDCABKA0SHAoPZHJhd19vZmZlcmVkX2J5GA0gASgNSAGIAQESLgoMc2VhdF9vcHRpb25zGA4gAygLMhguZGVja21hdGUudjEuU2VhdE9wdGlvbnNCBwoFX3NlYXRCEgoQX2RyYXdfb2ZmZXJlZF9ieSI1CgxXYXRjaFJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAQiYQoRR2V0SGlzdG9yeVJlcXVlc3QSDwoHZ2FtZV9pZBgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKAQSEQoJcGFnZV9zaXplGAMgASgFEhIKCnBhZ2VfdG9rZW4YBCABKAkiUwoNSGlzdG9yeUFjdGlvbhIPCgd2ZXJzaW9uGAEgASgEEgwKBHNlYXQYAiABKA0SIwoGYWN0aW9uGAMgASgLMhMuZGVja21hdGUudjEuQWN0aW9uIrkCChJHZXRIaXN0b3J5UmVzcG9uc2USDwoHZ2FtZV9pZBgBIAEoCRIPCgd2YXJpYW50GAIgASgJEicKBmNvbmZpZxgDIAEoCzIXLmRlY2ttYXRlLnYxLkdhbWVDb25maWcSDQoFc2VhdHMYBCABKA0SIgoGZXZlbnRzGAUgAygLMhIuZGVja21hdGUudjEuRXZlbnQSDwoHdmVyc2lvbhgGIAEoBBInCgZzdGF0dXMYByABKA4yFy5kZWNrbWF0ZS52MS5HYW1lU3RhdHVzEisKB2FjdGlvbnMYCCADKAsyGi5kZWNrbWF0ZS52MS5IaXN0b3J5QWN0aW9uEgwKBHNlZWQYCSABKAwSFwoPc2VlZF9jb21taXRtZW50GAogASgMEhcKD25leHRfcGFnZV90b2tlbhgLIAEoCSIVChNMaXN0VmFyaWFudHNSZXF1ZXN0IosBCgdWYXJpYW50EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSEQoJbWluX3NlYXRzGAMgASgNEhEKCW1heF9zZWF0cxgEIAEoDRIvCg5kZWZhdWx0X2NvbmZpZxgFIAEoCzIXLmRlY2ttYXRlLnYxLkdhbWVDb25maWcSDwoHc3VtbWFyeRgGIAEoCSI+ChRMaXN0VmFyaWFudHNSZXNwb25zZRImCgh2YXJpYW50cxgBIAMoCzIULmRlY2ttYXRlLnYxLlZhcmlhbnQiFgoUR2V0U2VydmVySW5mb1JlcXVlc3QinwEKFUdldFNlcnZlckluZm9SZXNwb25zZRIWCg5zZXJ2ZXJfdmVyc2lvbhgBIAEoCRIUCgxhcGlfcmV2aXNpb24YAiABKA0SLQoIZmVhdHVyZXMYAyABKAsyGy5kZWNrbWF0ZS52MS5TZXJ2ZXJGZWF0dXJlcxIpCgZsaW1pdHMYBCABKAsyGS5kZWNrbWF0ZS52MS5TZXJ2ZXJMaW1pdHMifQoOU2VydmVyRmVhdHVyZXMSFAoMY2xpZW50X3NlZWRzGAEgASgIEhAKCGFwaV9rZXlzGAIgASgIEgwKBGJvdHMYAyABKAgSDgoGY2xvY2tzGAQgASgIEiUKBXN0b3JlGAUgASgOMhYuZGVja21hdGUudjEuU3RvcmVLaW5kIkcKDFNlcnZlckxpbWl0cxIZChFtYXhfbWVzc2FnZV9ieXRlcxgBIAEoDRIcChRtYXhfcmVxdWVzdF9pZF9ieXRlcxgCIAEoDSrmAwoLRXJyb3JSZWFzb24SHAoYRVJST1JfUkVBU09OX1VOU1BFQ0lGSUVEEAASIAocRVJST1JfUkVBU09OX0lOVkFMSURfUkVRVUVTVBABEh8KG0VSUk9SX1JFQVNPTl9HQU1FX05PVF9GT1VORBACEhoKFkVSUk9SX1JFQVNPTl9CQURfVE9LRU4QAxIeChpFUlJPUl9SRUFTT05fTk9UX1lPVVJfVFVSThAEEh8KG0VSUk9SX1JFQVNPTl9JTExFR0FMX0FDVElPThAFEhoKFkVSUk9SX1JFQVNPTl9HQU1FX09WRVIQBhIeChpFUlJPUl9SRUFTT05fU1RBTEVfVkVSU0lPThAHEiIKHkVSUk9SX1JFQVNPTl9TVE9SRV9VTkFWQUlMQUJMRRAIEhsKF0VSUk9SX1JFQVNPTl9PVkVSTE9BREVEEAkSHgoaRVJST1JfUkVBU09OX0xJTUlUX1JFQUNIRUQQChIeChpFUlJPUl9SRUFTT05fU0hVVFRJTkdfRE9XThALEhwKGEVSUk9SX1JFQVNPTl9CQURfQVBJX0tFWRAMEiIKHkVSUk9SX1JFQVNPTl9SRVFVRVNUX0lEX1JFVVNFRBANEhoKFkVSUk9SX1JFQVNPTl9HQU1FX0xPU1QQDipuCg9TcGVjdGF0b3JQb2xpY3kSIAocU1BFQ1RBVE9SX1BPTElDWV9VTlNQRUNJRklFRBAAEhwKGFNQRUNUQVRPUl9QT0xJQ1lfQUxMT1dFRBABEhsKF1NQRUNUQVRPUl9QT0xJQ1lfREVOSUVEEAIqZwoIQm90TGV2ZWwSGQoVQk9UX0xFVkVMX1VOU1BFQ0lGSUVEEAASFAoQQk9UX0xFVkVMX1JBTkRPTRABEhQKEEJPVF9MRVZFTF9HUkVFRFkQAhIUChBCT1RfTEVWRUxfU0VBUkNIEAMqtQEKDk1ldGFBY3Rpb25LaW5kEiAKHE1FVEFfQUNUSU9OX0tJTkRfVU5TUEVDSUZJRUQQABIbChdNRVRBX0FDVElPTl9LSU5EX1JFU0lHThABEh8KG01FVEFfQUNUSU9OX0tJTkRfT0ZGRVJfRFJBVxACEiAKHE1FVEFfQUNUSU9OX0tJTkRfQUNDRVBUX0RSQVcQAxIhCh1NRVRBX0FDVElPTl9LSU5EX0RFQ0xJTkVfRFJBVxAEKmAKCkdhbWVTdGF0dXMSGwoXR0FNRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdHQU1FX1NUQVRVU19JTl9QUk9HUkVTUxABEhgKFEdBTUVfU1RBVFVTX0ZJTklTSEVEEAIqlwMKCUVuZFJlYXNvbhIaChZFTkRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGgoWRU5EX1JFQVNPTl9SRVNJR05BVElPThABEhoKFkVORF9SRUFTT05fRFJBV19BR1JFRUQQAhIUChBFTkRfUkVBU09OX1NDT1JFEAMSGwoXRU5EX1JFQVNPTl9QTEFZRVJfRU5ERUQQBBIeChpFTkRfUkVBU09OX05PX0xFR0FMX0FDVElPThAFEhsKF0VORF9SRUFTT05fT1VUX09GX0NBUkRTEAYSGgoWRU5EX1JFQVNPTl9OT19QUk9HUkVTUxAHEhcKE0VORF9SRUFTT05fVFVSTl9DQVAQCBIcChhFTkRfUkVBU09OX0tJTkdfQ0FQVFVSRUQQCRIYChRFTkRfUkVBU09OX0NIRUNLTUFURRAKEhgKFEVORF9SRUFTT05fU1RBTEVNQVRFEAsSGQoVRU5EX1JFQVNPTl9SRVBFVElUSU9OEAwSJAogRU5EX1JFQVNPTl9JTlNVRkZJQ0lFTlRfTUFURVJJQUwQDSq2AQoNTWV0YUV2ZW50S2luZBIfChtNRVRBX0VWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIcChhNRVRBX0VWRU5UX0tJTkRfUkVTSUdORUQQARIgChxNRVRBX0VWRU5UX0tJTkRfRFJBV19PRkZFUkVEEAISIQodTUVUQV9FVkVOVF9LSU5EX0RSQVdfQUNDRVBURUQQAxIhCh1NRVRBX0VWRU5UX0tJTkRfRFJBV19ERUNMSU5FRBAEKnIKCVN0b3JlS2luZBIaChZTVE9SRV9LSU5EX1VOU1BFQ0lGSUVEEAASFQoRU1RPUkVfS0lORF9NRU1PUlkQARIUChBTVE9SRV9LSU5EX1JFRElTEAISHAoYU1RPUkVfS0lORF9SRURJU19DTFVTVEVSEAMynAQKC0dhbWVTZXJ2aWNlEk0KCkNyZWF0ZUdhbWUSHi5kZWNrbWF0ZS52MS5DcmVhdGVHYW1lUmVxdWVzdBofLmRlY2ttYXRlLnYxLkNyZWF0ZUdhbWVSZXNwb25zZRI4CgNBY3QSFy5kZWNrbWF0ZS52MS5BY3RSZXF1ZXN0GhguZGVja21hdGUudjEuQWN0UmVzcG9uc2USRAoHT2JzZXJ2ZRIbLmRlY2ttYXRlLnYxLk9ic2VydmVSZXF1ZXN0GhwuZGVja21hdGUudjEuT2JzZXJ2ZVJlc3BvbnNlEkIKBVdhdGNoEhkuZGVja21hdGUudjEuV2F0Y2hSZXF1ZXN0GhwuZGVja21hdGUudjEuT2JzZXJ2ZVJlc3BvbnNlMAESTQoKR2V0SGlzdG9yeRIeLmRlY2ttYXRlLnYxLkdldEhpc3RvcnlSZXF1ZXN0Gh8uZGVja21hdGUudjEuR2V0SGlzdG9yeVJlc3BvbnNlElMKDExpc3RWYXJpYW50cxIgLmRlY2ttYXRlLnYxLkxpc3RWYXJpYW50c1JlcXVlc3QaIS5kZWNrbWF0ZS52MS5MaXN0VmFyaWFudHNSZXNwb25zZRJWCg1HZXRTZXJ2ZXJJbmZvEiEuZGVja21hdGUudjEuR2V0U2VydmVySW5mb1JlcXVlc3QaIi5kZWNrbWF0ZS52MS5HZXRTZXJ2ZXJJbmZvUmVzcG9uc2ViBnByb3RvMw", [file_deckmate_v1_games_card_chess, file_deckmate_v1_games_chuno, file_deckmate_v1_games_pigeon_chess, file_deckmate_v1_games_pile_chess, file_deckmate_v1_games_raindrop_chess]);
+  fileDesc("Ch5kZWNrbWF0ZS92MS9nYW1lX3NlcnZpY2UucHJvdG8SC2RlY2ttYXRlLnYxIpsCCgpHYW1lQ29uZmlnEjIKCnBpbGVfY2hlc3MYASABKAsyHC5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NDb25maWdIABIyCgpjYXJkX2NoZXNzGAIgASgLMhwuZGVja21hdGUudjEuQ2FyZENoZXNzQ29uZmlnSAASKQoFY2h1bm8YAyABKAsyGC5kZWNrbWF0ZS52MS5DaHVub0NvbmZpZ0gAEjYKDHBpZ2Vvbl9jaGVzcxgEIAEoCzIeLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzQ29uZmlnSAASOgoOcmFpbmRyb3BfY2hlc3MYBSABKAsyIC5kZWNrbWF0ZS52MS5SYWluZHJvcENoZXNzQ29uZmlnSABCBgoEZ2FtZSKGAgoRQ3JlYXRlR2FtZVJlcXVlc3QSJwoGY29uZmlnGAEgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxINCgVzZWF0cxgCIAEoDRIRCgRzZWVkGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCRI2ChBzcGVjdGF0b3JfcG9saWN5GAUgASgOMhwuZGVja21hdGUudjEuU3BlY3RhdG9yUG9saWN5Ei4KDHNlYXRfb3B0aW9ucxgGIAMoCzIYLmRlY2ttYXRlLnYxLlNlYXRPcHRpb25zEiEKBWNsb2NrGAcgASgLMhIuZGVja21hdGUudjEuQ2xvY2tCBwoFX3NlZWQi8wEKBUNsb2NrEi0KB2Zpc2NoZXIYASABKAsyGi5kZWNrbWF0ZS52MS5DbG9jay5GaXNjaGVySAASMgoKcGVyX2FjdGlvbhgCIAEoCzIcLmRlY2ttYXRlLnYxLkNsb2NrLlBlckFjdGlvbkgAEi4KCm9uX3RpbWVvdXQYAyABKA4yGi5kZWNrbWF0ZS52MS5UaW1lb3V0UG9saWN5GjAKB0Zpc2NoZXISDwoHYmFzZV9tcxgBIAEoDRIUCgxpbmNyZW1lbnRfbXMYAiABKA0aHQoJUGVyQWN0aW9uEhAKCGxpbWl0X21zGAEgASgNQgYKBGtpbmQibgoJU2VhdENsb2NrEgwKBHNlYXQYASABKA0SFAoMcmVtYWluaW5nX21zGAIgASgNEg8KB3J1bm5pbmcYAyABKAgSLAoIZGVhZGxpbmUYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj8KC1NlYXRPcHRpb25zEgwKBHNlYXQYASABKA0SIgoDYm90GAIgASgOMhUuZGVja21hdGUudjEuQm90TGV2ZWwiKAoJU2VhdFRva2VuEgwKBHNlYXQYASABKA0SDQoFdG9rZW4YAiABKAkijQEKEkNyZWF0ZUdhbWVSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEisKC3NlYXRfdG9rZW5zGAIgAygLMhYuZGVja21hdGUudjEuU2VhdFRva2VuEg8KB3ZlcnNpb24YAyABKAQSFwoPc2VlZF9jb21taXRtZW50GAQgASgMEg8KB3ZhcmlhbnQYBSABKAkiNwoKTWV0YUFjdGlvbhIpCgRraW5kGAEgASgOMhsuZGVja21hdGUudjEuTWV0YUFjdGlvbktpbmQiwAIKBkFjdGlvbhInCgRtZXRhGAEgASgLMhcuZGVja21hdGUudjEuTWV0YUFjdGlvbkgAEjIKCnBpbGVfY2hlc3MYAiABKAsyHC5kZWNrbWF0ZS52MS5QaWxlQ2hlc3NBY3Rpb25IABIyCgpjYXJkX2NoZXNzGAMgASgLMhwuZGVja21hdGUudjEuQ2FyZENoZXNzQWN0aW9uSAASKQoFY2h1bm8YBCABKAsyGC5kZWNrbWF0ZS52MS5DaHVub0FjdGlvbkgAEjYKDHBpZ2Vvbl9jaGVzcxgFIAEoCzIeLmRlY2ttYXRlLnYxLlBpZ2VvbkNoZXNzQWN0aW9uSAASOgoOcmFpbmRyb3BfY2hlc3MYBiABKAsyIC5kZWNrbWF0ZS52MS5SYWluZHJvcENoZXNzQWN0aW9uSABCBgoEa2luZCKKAQoKQWN0UmVxdWVzdBIPCgdnYW1lX2lkGAEgASgJEiMKBmFjdGlvbhgCIAEoCzITLmRlY2ttYXRlLnYxLkFjdGlvbhIdChBleHBlY3RlZF92ZXJzaW9uGAMgASgESACIAQESEgoKcmVxdWVzdF9pZBgEIAEoCUITChFfZXhwZWN0ZWRfdmVyc2lvbiJRCgtBY3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgEEjEKC29ic2VydmF0aW9uGAIgASgLMhwuZGVja21hdGUudjEuT2JzZXJ2ZVJlc3BvbnNlIiEKDk9ic2VydmVSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkidQoHT3V0Y29tZRIPCgd3aW5uZXJzGAEgAygNEgwKBGRyYXcYAiABKAgSJgoGcmVhc29uGAMgASgOMhYuZGVja21hdGUudjEuRW5kUmVhc29uEg4KBnNjb3JlcxgEIAMoBRITCgtkZXNjcmlwdGlvbhgFIAEoCSK1AgoLT2JzZXJ2YXRpb24SNwoKcGlsZV9jaGVzcxgBIAEoCzIhLmRlY2ttYXRlLnYxLlBpbGVDaGVzc09ic2VydmF0aW9uSAASNwoKY2FyZF9jaGVzcxgCIAEoCzIhLmRlY2ttYXRlLnYxLkNhcmRDaGVzc09ic2VydmF0aW9uSAASLgoFY2h1bm8YAyABKAsyHS5kZWNrbWF0ZS52MS5DaHVub09ic2VydmF0aW9uSAASOwoMcGlnZW9uX2NoZXNzGAQgASgLMiMuZGVja21hdGUudjEuUGlnZW9uQ2hlc3NPYnNlcnZhdGlvbkgAEj8KDnJhaW5kcm9wX2NoZXNzGAUgASgLMiUuZGVja21hdGUudjEuUmFpbmRyb3BDaGVzc09ic2VydmF0aW9uSABCBgoEZ2FtZSJDCglNZXRhRXZlbnQSKAoEa2luZBgBIAEoDjIaLmRlY2ttYXRlLnYxLk1ldGFFdmVudEtpbmQSDAoEc2VhdBgCIAEoDSIyCglHYW1lRW5kZWQSJQoHb3V0Y29tZRgBIAEoCzIULmRlY2ttYXRlLnYxLk91dGNvbWUilAMKBUV2ZW50Eg8KB3ZlcnNpb24YASABKAQSEQoEc2VhdBgCIAEoDUgBiAEBEiYKBG1ldGEYAyABKAsyFi5kZWNrbWF0ZS52MS5NZXRhRXZlbnRIABIsCgpnYW1lX2VuZGVkGAQgASgLMhYuZGVja21hdGUudjEuR2FtZUVuZGVkSAASMQoKcGlsZV9jaGVzcxgFIAEoCzIbLmRlY2ttYXRlLnYxLlBpbGVDaGVzc0V2ZW50SAASMQoKY2FyZF9jaGVzcxgGIAEoCzIbLmRlY2ttYXRlLnYxLkNhcmRDaGVzc0V2ZW50SAASKAoFY2h1bm8YByABKAsyFy5kZWNrbWF0ZS52MS5DaHVub0V2ZW50SAASNQoMcGlnZW9uX2NoZXNzGAggASgLMh0uZGVja21hdGUudjEuUGlnZW9uQ2hlc3NFdmVudEgAEjkKDnJhaW5kcm9wX2NoZXNzGAkgASgLMh8uZGVja21hdGUudjEuUmFpbmRyb3BDaGVzc0V2ZW50SABCBgoEa2luZEIHCgVfc2VhdCKOBAoPT2JzZXJ2ZVJlc3BvbnNlEg8KB2dhbWVfaWQYASABKAkSDwoHdmFyaWFudBgCIAEoCRIPCgd2ZXJzaW9uGAMgASgEEicKBnN0YXR1cxgEIAEoDjIXLmRlY2ttYXRlLnYxLkdhbWVTdGF0dXMSJQoHb3V0Y29tZRgFIAEoCzIULmRlY2ttYXRlLnYxLk91dGNvbWUSDgoGdG9fYWN0GAYgAygNEhEKBHNlYXQYByABKA1IAIgBARIqCg1sZWdhbF9hY3Rpb25zGAggAygLMhMuZGVja21hdGUudjEuQWN0aW9uEi0KC29ic2VydmF0aW9uGAkgASgLMhguZGVja21hdGUudjEuT2JzZXJ2YXRpb24SKQoNcmVjZW50X2V2ZW50cxgKIAMoCzISLmRlY2ttYXRlLnYxLkV2ZW50Ei0KDG1ldGFfYWN0aW9ucxgLIAMoCzIXLmRlY2ttYXRlLnYxLk1ldGFBY3Rpb24SDQoFc2VhdHMYDCABKA0SHAoPZHJhd19vZmZlcmVkX2J5GA0gASgNSAGIAQESLgoMc2VhdF9vcHRpb25zGA4gAygLMhguZGVja21hdGUudjEuU2VhdE9wdGlvbnMSJgoGY2xvY2tzGA8gAygLMhYuZGVja21hdGUudjEuU2VhdENsb2NrQgcKBV9zZWF0QhIKEF9kcmF3X29mZmVyZWRfYnkiNQoMV2F0Y2hSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFAoMZnJvbV92ZXJzaW9uGAIgASgEImEKEUdldEhpc3RvcnlSZXF1ZXN0Eg8KB2dhbWVfaWQYASABKAkSFAoMZnJvbV92ZXJzaW9uGAIgASgEEhEKCXBhZ2Vfc2l6ZRgDIAEoBRISCgpwYWdlX3Rva2VuGAQgASgJImYKDUhpc3RvcnlBY3Rpb24SDwoHdmVyc2lvbhgBIAEoBBIMCgRzZWF0GAIgASgNEiMKBmFjdGlvbhgDIAEoCzITLmRlY2ttYXRlLnYxLkFjdGlvbhIRCgl0aW1lZF9vdXQYBCABKAgiuQIKEkdldEhpc3RvcnlSZXNwb25zZRIPCgdnYW1lX2lkGAEgASgJEg8KB3ZhcmlhbnQYAiABKAkSJwoGY29uZmlnGAMgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxINCgVzZWF0cxgEIAEoDRIiCgZldmVudHMYBSADKAsyEi5kZWNrbWF0ZS52MS5FdmVudBIPCgd2ZXJzaW9uGAYgASgEEicKBnN0YXR1cxgHIAEoDjIXLmRlY2ttYXRlLnYxLkdhbWVTdGF0dXMSKwoHYWN0aW9ucxgIIAMoCzIaLmRlY2ttYXRlLnYxLkhpc3RvcnlBY3Rpb24SDAoEc2VlZBgJIAEoDBIXCg9zZWVkX2NvbW1pdG1lbnQYCiABKAwSFwoPbmV4dF9wYWdlX3Rva2VuGAsgASgJIhUKE0xpc3RWYXJpYW50c1JlcXVlc3QiiwEKB1ZhcmlhbnQSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIRCgltaW5fc2VhdHMYAyABKA0SEQoJbWF4X3NlYXRzGAQgASgNEi8KDmRlZmF1bHRfY29uZmlnGAUgASgLMhcuZGVja21hdGUudjEuR2FtZUNvbmZpZxIPCgdzdW1tYXJ5GAYgASgJIj4KFExpc3RWYXJpYW50c1Jlc3BvbnNlEiYKCHZhcmlhbnRzGAEgAygLMhQuZGVja21hdGUudjEuVmFyaWFudCIWChRHZXRTZXJ2ZXJJbmZvUmVxdWVzdCKfAQoVR2V0U2VydmVySW5mb1Jlc3BvbnNlEhYKDnNlcnZlcl92ZXJzaW9uGAEgASgJEhQKDGFwaV9yZXZpc2lvbhgCIAEoDRItCghmZWF0dXJlcxgDIAEoCzIbLmRlY2ttYXRlLnYxLlNlcnZlckZlYXR1cmVzEikKBmxpbWl0cxgEIAEoCzIZLmRlY2ttYXRlLnYxLlNlcnZlckxpbWl0cyJ9Cg5TZXJ2ZXJGZWF0dXJlcxIUCgxjbGllbnRfc2VlZHMYASABKAgSEAoIYXBpX2tleXMYAiABKAgSDAoEYm90cxgDIAEoCBIOCgZjbG9ja3MYBCABKAgSJQoFc3RvcmUYBSABKA4yFi5kZWNrbWF0ZS52MS5TdG9yZUtpbmQiRwoMU2VydmVyTGltaXRzEhkKEW1heF9tZXNzYWdlX2J5dGVzGAEgASgNEhwKFG1heF9yZXF1ZXN0X2lkX2J5dGVzGAIgASgNKuYDCgtFcnJvclJlYXNvbhIcChhFUlJPUl9SRUFTT05fVU5TUEVDSUZJRUQQABIgChxFUlJPUl9SRUFTT05fSU5WQUxJRF9SRVFVRVNUEAESHwobRVJST1JfUkVBU09OX0dBTUVfTk9UX0ZPVU5EEAISGgoWRVJST1JfUkVBU09OX0JBRF9UT0tFThADEh4KGkVSUk9SX1JFQVNPTl9OT1RfWU9VUl9UVVJOEAQSHwobRVJST1JfUkVBU09OX0lMTEVHQUxfQUNUSU9OEAUSGgoWRVJST1JfUkVBU09OX0dBTUVfT1ZFUhAGEh4KGkVSUk9SX1JFQVNPTl9TVEFMRV9WRVJTSU9OEAcSIgoeRVJST1JfUkVBU09OX1NUT1JFX1VOQVZBSUxBQkxFEAgSGwoXRVJST1JfUkVBU09OX09WRVJMT0FERUQQCRIeChpFUlJPUl9SRUFTT05fTElNSVRfUkVBQ0hFRBAKEh4KGkVSUk9SX1JFQVNPTl9TSFVUVElOR19ET1dOEAsSHAoYRVJST1JfUkVBU09OX0JBRF9BUElfS0VZEAwSIgoeRVJST1JfUkVBU09OX1JFUVVFU1RfSURfUkVVU0VEEA0SGgoWRVJST1JfUkVBU09OX0dBTUVfTE9TVBAOKm4KD1NwZWN0YXRvclBvbGljeRIgChxTUEVDVEFUT1JfUE9MSUNZX1VOU1BFQ0lGSUVEEAASHAoYU1BFQ1RBVE9SX1BPTElDWV9BTExPV0VEEAESGwoXU1BFQ1RBVE9SX1BPTElDWV9ERU5JRUQQAipoCg1UaW1lb3V0UG9saWN5Eh4KGlRJTUVPVVRfUE9MSUNZX1VOU1BFQ0lGSUVEEAASGgoWVElNRU9VVF9QT0xJQ1lfRk9SRkVJVBABEhsKF1RJTUVPVVRfUE9MSUNZX0JPVF9NT1ZFEAIqZwoIQm90TGV2ZWwSGQoVQk9UX0xFVkVMX1VOU1BFQ0lGSUVEEAASFAoQQk9UX0xFVkVMX1JBTkRPTRABEhQKEEJPVF9MRVZFTF9HUkVFRFkQAhIUChBCT1RfTEVWRUxfU0VBUkNIEAMqtQEKDk1ldGFBY3Rpb25LaW5kEiAKHE1FVEFfQUNUSU9OX0tJTkRfVU5TUEVDSUZJRUQQABIbChdNRVRBX0FDVElPTl9LSU5EX1JFU0lHThABEh8KG01FVEFfQUNUSU9OX0tJTkRfT0ZGRVJfRFJBVxACEiAKHE1FVEFfQUNUSU9OX0tJTkRfQUNDRVBUX0RSQVcQAxIhCh1NRVRBX0FDVElPTl9LSU5EX0RFQ0xJTkVfRFJBVxAEKmAKCkdhbWVTdGF0dXMSGwoXR0FNRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIbChdHQU1FX1NUQVRVU19JTl9QUk9HUkVTUxABEhgKFEdBTUVfU1RBVFVTX0ZJTklTSEVEEAIqrwMKCUVuZFJlYXNvbhIaChZFTkRfUkVBU09OX1VOU1BFQ0lGSUVEEAASGgoWRU5EX1JFQVNPTl9SRVNJR05BVElPThABEhoKFkVORF9SRUFTT05fRFJBV19BR1JFRUQQAhIUChBFTkRfUkVBU09OX1NDT1JFEAMSGwoXRU5EX1JFQVNPTl9QTEFZRVJfRU5ERUQQBBIeChpFTkRfUkVBU09OX05PX0xFR0FMX0FDVElPThAFEhsKF0VORF9SRUFTT05fT1VUX09GX0NBUkRTEAYSGgoWRU5EX1JFQVNPTl9OT19QUk9HUkVTUxAHEhcKE0VORF9SRUFTT05fVFVSTl9DQVAQCBIcChhFTkRfUkVBU09OX0tJTkdfQ0FQVFVSRUQQCRIYChRFTkRfUkVBU09OX0NIRUNLTUFURRAKEhgKFEVORF9SRUFTT05fU1RBTEVNQVRFEAsSGQoVRU5EX1JFQVNPTl9SRVBFVElUSU9OEAwSJAogRU5EX1JFQVNPTl9JTlNVRkZJQ0lFTlRfTUFURVJJQUwQDRIWChJFTkRfUkVBU09OX1RJTUVPVVQQDirVAQoNTWV0YUV2ZW50S2luZBIfChtNRVRBX0VWRU5UX0tJTkRfVU5TUEVDSUZJRUQQABIcChhNRVRBX0VWRU5UX0tJTkRfUkVTSUdORUQQARIgChxNRVRBX0VWRU5UX0tJTkRfRFJBV19PRkZFUkVEEAISIQodTUVUQV9FVkVOVF9LSU5EX0RSQVdfQUNDRVBURUQQAxIhCh1NRVRBX0VWRU5UX0tJTkRfRFJBV19ERUNMSU5FRBAEEh0KGU1FVEFfRVZFTlRfS0lORF9USU1FRF9PVVQQBSpyCglTdG9yZUtpbmQSGgoWU1RPUkVfS0lORF9VTlNQRUNJRklFRBAAEhUKEVNUT1JFX0tJTkRfTUVNT1JZEAESFAoQU1RPUkVfS0lORF9SRURJUxACEhwKGFNUT1JFX0tJTkRfUkVESVNfQ0xVU1RFUhADMpwECgtHYW1lU2VydmljZRJNCgpDcmVhdGVHYW1lEh4uZGVja21hdGUudjEuQ3JlYXRlR2FtZVJlcXVlc3QaHy5kZWNrbWF0ZS52MS5DcmVhdGVHYW1lUmVzcG9uc2USOAoDQWN0EhcuZGVja21hdGUudjEuQWN0UmVxdWVzdBoYLmRlY2ttYXRlLnYxLkFjdFJlc3BvbnNlEkQKB09ic2VydmUSGy5kZWNrbWF0ZS52MS5PYnNlcnZlUmVxdWVzdBocLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZRJCCgVXYXRjaBIZLmRlY2ttYXRlLnYxLldhdGNoUmVxdWVzdBocLmRlY2ttYXRlLnYxLk9ic2VydmVSZXNwb25zZTABEk0KCkdldEhpc3RvcnkSHi5kZWNrbWF0ZS52MS5HZXRIaXN0b3J5UmVxdWVzdBofLmRlY2ttYXRlLnYxLkdldEhpc3RvcnlSZXNwb25zZRJTCgxMaXN0VmFyaWFudHMSIC5kZWNrbWF0ZS52MS5MaXN0VmFyaWFudHNSZXF1ZXN0GiEuZGVja21hdGUudjEuTGlzdFZhcmlhbnRzUmVzcG9uc2USVgoNR2V0U2VydmVySW5mbxIhLmRlY2ttYXRlLnYxLkdldFNlcnZlckluZm9SZXF1ZXN0GiIuZGVja21hdGUudjEuR2V0U2VydmVySW5mb1Jlc3BvbnNlYgZwcm90bzM", [file_deckmate_v1_games_card_chess, file_deckmate_v1_games_chuno, file_deckmate_v1_games_pigeon_chess, file_deckmate_v1_games_pile_chess, file_deckmate_v1_games_raindrop_chess, file_google_protobuf_timestamp]);
 
 /**
  * GameConfig chooses the game and its options. An empty per-game message means "all defaults".
@@ -138,6 +140,14 @@ export type CreateGameRequest = Message<"deckmate.v1.CreateGameRequest"> & {
    * @generated from field: repeated deckmate.v1.SeatOptions seat_options = 6;
    */
   seatOptions: SeatOptions[];
+
+  /**
+   * Turn clocks; unset means the game has none and waits for its players for as long as it
+   * lives. Out of range is INVALID_ARGUMENT with a field violation (`clock.fischer.base_ms`).
+   *
+   * @generated from field: deckmate.v1.Clock clock = 7;
+   */
+  clock?: Clock | undefined;
 };
 
 /**
@@ -146,6 +156,143 @@ export type CreateGameRequest = Message<"deckmate.v1.CreateGameRequest"> & {
  */
 export const CreateGameRequestSchema: GenMessage<CreateGameRequest> = /*@__PURE__*/
   messageDesc(file_deckmate_v1_game_service, 1);
+
+/**
+ * Clock gives every seat a clock that runs while the seat is to act (docs/CLOCKS.md). Time is
+ * measured by the server when it commits each action, so network latency counts against the
+ * player.
+ *
+ * @generated from message deckmate.v1.Clock
+ */
+export type Clock = Message<"deckmate.v1.Clock"> & {
+  /**
+   * The kind of clock; one must be set.
+   *
+   * @generated from oneof deckmate.v1.Clock.kind
+   */
+  kind: {
+    /**
+     * A Fischer clock.
+     *
+     * @generated from field: deckmate.v1.Clock.Fischer fischer = 1;
+     */
+    value: Clock_Fischer;
+    case: "fischer";
+  } | {
+    /**
+     * A limit per action.
+     *
+     * @generated from field: deckmate.v1.Clock.PerAction per_action = 2;
+     */
+    value: Clock_PerAction;
+    case: "perAction";
+  } | { case: undefined; value?: undefined };
+
+  /**
+   * What happens when a seat's time runs out.
+   *
+   * @generated from field: deckmate.v1.TimeoutPolicy on_timeout = 3;
+   */
+  onTimeout: TimeoutPolicy;
+};
+
+/**
+ * Describes the message deckmate.v1.Clock.
+ * Use `create(ClockSchema)` to create a new message.
+ */
+export const ClockSchema: GenMessage<Clock> = /*@__PURE__*/
+  messageDesc(file_deckmate_v1_game_service, 2);
+
+/**
+ * Fischer: each seat starts with `base_ms` and gains `increment_ms` each time its turn ends.
+ *
+ * @generated from message deckmate.v1.Clock.Fischer
+ */
+export type Clock_Fischer = Message<"deckmate.v1.Clock.Fischer"> & {
+  /**
+   * Starting time per seat: 1,000 (1 s) to 86,400,000 (24 h).
+   *
+   * @generated from field: uint32 base_ms = 1;
+   */
+  baseMs: number;
+
+  /**
+   * Added after each completed turn: 0 to 60,000 (60 s).
+   *
+   * @generated from field: uint32 increment_ms = 2;
+   */
+  incrementMs: number;
+};
+
+/**
+ * Describes the message deckmate.v1.Clock.Fischer.
+ * Use `create(Clock_FischerSchema)` to create a new message.
+ */
+export const Clock_FischerSchema: GenMessage<Clock_Fischer> = /*@__PURE__*/
+  messageDesc(file_deckmate_v1_game_service, 2, 0);
+
+/**
+ * PerAction: a fixed time for every action, not carried over.
+ *
+ * @generated from message deckmate.v1.Clock.PerAction
+ */
+export type Clock_PerAction = Message<"deckmate.v1.Clock.PerAction"> & {
+  /**
+   * Time for each action: 1,000 (1 s) to 86,400,000 (24 h).
+   *
+   * @generated from field: uint32 limit_ms = 1;
+   */
+  limitMs: number;
+};
+
+/**
+ * Describes the message deckmate.v1.Clock.PerAction.
+ * Use `create(Clock_PerActionSchema)` to create a new message.
+ */
+export const Clock_PerActionSchema: GenMessage<Clock_PerAction> = /*@__PURE__*/
+  messageDesc(file_deckmate_v1_game_service, 2, 1);
+
+/**
+ * SeatClock is one seat's clock as of the version observed.
+ *
+ * @generated from message deckmate.v1.SeatClock
+ */
+export type SeatClock = Message<"deckmate.v1.SeatClock"> & {
+  /**
+   * Seat index, 0-based.
+   *
+   * @generated from field: uint32 seat = 1;
+   */
+  seat: number;
+
+  /**
+   * Time left when this version was made (when the clock last started or stopped).
+   *
+   * @generated from field: uint32 remaining_ms = 2;
+   */
+  remainingMs: number;
+
+  /**
+   * Whether the clock runs: the seat is to act.
+   *
+   * @generated from field: bool running = 3;
+   */
+  running: boolean;
+
+  /**
+   * When a running clock runs out (the server's clock); unset while stopped. Count down to it.
+   *
+   * @generated from field: google.protobuf.Timestamp deadline = 4;
+   */
+  deadline?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message deckmate.v1.SeatClock.
+ * Use `create(SeatClockSchema)` to create a new message.
+ */
+export const SeatClockSchema: GenMessage<SeatClock> = /*@__PURE__*/
+  messageDesc(file_deckmate_v1_game_service, 3);
 
 /**
  * SeatOptions says how one seat is played: here, by a server bot.
@@ -173,7 +320,7 @@ export type SeatOptions = Message<"deckmate.v1.SeatOptions"> & {
  * Use `create(SeatOptionsSchema)` to create a new message.
  */
 export const SeatOptionsSchema: GenMessage<SeatOptions> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 2);
+  messageDesc(file_deckmate_v1_game_service, 4);
 
 /**
  * SeatToken is the secret that lets its holder act as one seat.
@@ -201,7 +348,7 @@ export type SeatToken = Message<"deckmate.v1.SeatToken"> & {
  * Use `create(SeatTokenSchema)` to create a new message.
  */
 export const SeatTokenSchema: GenMessage<SeatToken> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 3);
+  messageDesc(file_deckmate_v1_game_service, 5);
 
 /**
  * CreateGameResponse names the new game and hands out the seat tokens.
@@ -251,7 +398,7 @@ export type CreateGameResponse = Message<"deckmate.v1.CreateGameResponse"> & {
  * Use `create(CreateGameResponseSchema)` to create a new message.
  */
 export const CreateGameResponseSchema: GenMessage<CreateGameResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 4);
+  messageDesc(file_deckmate_v1_game_service, 6);
 
 /**
  * MetaAction is an action outside a game's own rules: resignation and draw offers.
@@ -272,7 +419,7 @@ export type MetaAction = Message<"deckmate.v1.MetaAction"> & {
  * Use `create(MetaActionSchema)` to create a new message.
  */
 export const MetaActionSchema: GenMessage<MetaAction> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 5);
+  messageDesc(file_deckmate_v1_game_service, 7);
 
 /**
  * Action is one decision of one seat.
@@ -341,7 +488,7 @@ export type Action = Message<"deckmate.v1.Action"> & {
  * Use `create(ActionSchema)` to create a new message.
  */
 export const ActionSchema: GenMessage<Action> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 6);
+  messageDesc(file_deckmate_v1_game_service, 8);
 
 /**
  * ActRequest sends one action for the seat named by the bearer token.
@@ -387,7 +534,7 @@ export type ActRequest = Message<"deckmate.v1.ActRequest"> & {
  * Use `create(ActRequestSchema)` to create a new message.
  */
 export const ActRequestSchema: GenMessage<ActRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 7);
+  messageDesc(file_deckmate_v1_game_service, 9);
 
 /**
  * ActResponse reports the accepted action.
@@ -415,7 +562,7 @@ export type ActResponse = Message<"deckmate.v1.ActResponse"> & {
  * Use `create(ActResponseSchema)` to create a new message.
  */
 export const ActResponseSchema: GenMessage<ActResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 8);
+  messageDesc(file_deckmate_v1_game_service, 10);
 
 /**
  * ObserveRequest asks for the caller's view of a game.
@@ -436,7 +583,7 @@ export type ObserveRequest = Message<"deckmate.v1.ObserveRequest"> & {
  * Use `create(ObserveRequestSchema)` to create a new message.
  */
 export const ObserveRequestSchema: GenMessage<ObserveRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 9);
+  messageDesc(file_deckmate_v1_game_service, 11);
 
 /**
  * Outcome says who won, or that the game was drawn, and why.
@@ -485,7 +632,7 @@ export type Outcome = Message<"deckmate.v1.Outcome"> & {
  * Use `create(OutcomeSchema)` to create a new message.
  */
 export const OutcomeSchema: GenMessage<Outcome> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 10);
+  messageDesc(file_deckmate_v1_game_service, 12);
 
 /**
  * Observation is the game-specific view of one viewer.
@@ -546,7 +693,7 @@ export type Observation = Message<"deckmate.v1.Observation"> & {
  * Use `create(ObservationSchema)` to create a new message.
  */
 export const ObservationSchema: GenMessage<Observation> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 11);
+  messageDesc(file_deckmate_v1_game_service, 13);
 
 /**
  * MetaEvent records a meta action.
@@ -574,7 +721,7 @@ export type MetaEvent = Message<"deckmate.v1.MetaEvent"> & {
  * Use `create(MetaEventSchema)` to create a new message.
  */
 export const MetaEventSchema: GenMessage<MetaEvent> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 12);
+  messageDesc(file_deckmate_v1_game_service, 14);
 
 /**
  * GameEnded records the end of the game.
@@ -595,7 +742,7 @@ export type GameEnded = Message<"deckmate.v1.GameEnded"> & {
  * Use `create(GameEndedSchema)` to create a new message.
  */
 export const GameEndedSchema: GenMessage<GameEnded> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 13);
+  messageDesc(file_deckmate_v1_game_service, 15);
 
 /**
  * Event is one thing that happened, as the receiving viewer may know it.
@@ -687,7 +834,7 @@ export type Event = Message<"deckmate.v1.Event"> & {
  * Use `create(EventSchema)` to create a new message.
  */
 export const EventSchema: GenMessage<Event> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 14);
+  messageDesc(file_deckmate_v1_game_service, 16);
 
 /**
  * ObserveResponse is the game as one viewer sees it at one version.
@@ -796,6 +943,14 @@ export type ObserveResponse = Message<"deckmate.v1.ObserveResponse"> & {
    * @generated from field: repeated deckmate.v1.SeatOptions seat_options = 14;
    */
   seatOptions: SeatOptions[];
+
+  /**
+   * Every seat's clock, in seat order, for a game with clocks, as of the current version: empty
+   * for a game without clocks and in views of past versions (watch catch-up).
+   *
+   * @generated from field: repeated deckmate.v1.SeatClock clocks = 15;
+   */
+  clocks: SeatClock[];
 };
 
 /**
@@ -803,7 +958,7 @@ export type ObserveResponse = Message<"deckmate.v1.ObserveResponse"> & {
  * Use `create(ObserveResponseSchema)` to create a new message.
  */
 export const ObserveResponseSchema: GenMessage<ObserveResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 15);
+  messageDesc(file_deckmate_v1_game_service, 17);
 
 /**
  * WatchRequest subscribes to a game's changes.
@@ -832,7 +987,7 @@ export type WatchRequest = Message<"deckmate.v1.WatchRequest"> & {
  * Use `create(WatchRequestSchema)` to create a new message.
  */
 export const WatchRequestSchema: GenMessage<WatchRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 16);
+  messageDesc(file_deckmate_v1_game_service, 18);
 
 /**
  * GetHistoryRequest asks for one page of a game's event log. A page covers the versions
@@ -883,7 +1038,7 @@ export type GetHistoryRequest = Message<"deckmate.v1.GetHistoryRequest"> & {
  * Use `create(GetHistoryRequestSchema)` to create a new message.
  */
 export const GetHistoryRequestSchema: GenMessage<GetHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 17);
+  messageDesc(file_deckmate_v1_game_service, 19);
 
 /**
  * HistoryAction is one accepted action of a finished game.
@@ -906,11 +1061,19 @@ export type HistoryAction = Message<"deckmate.v1.HistoryAction"> & {
   seat: number;
 
   /**
-   * The action as it was sent.
+   * The action as it was sent; unset when the server entered a timeout.
    *
    * @generated from field: deckmate.v1.Action action = 3;
    */
   action?: Action | undefined;
+
+  /**
+   * True when the seat's clock ran out and the server entered the timeout (the game's
+   * `META_EVENT_KIND_TIMED_OUT` event says the same).
+   *
+   * @generated from field: bool timed_out = 4;
+   */
+  timedOut: boolean;
 };
 
 /**
@@ -918,7 +1081,7 @@ export type HistoryAction = Message<"deckmate.v1.HistoryAction"> & {
  * Use `create(HistoryActionSchema)` to create a new message.
  */
 export const HistoryActionSchema: GenMessage<HistoryAction> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 18);
+  messageDesc(file_deckmate_v1_game_service, 20);
 
 /**
  * GetHistoryResponse is one page of the event log as the caller may know it. Every page carries
@@ -1013,7 +1176,7 @@ export type GetHistoryResponse = Message<"deckmate.v1.GetHistoryResponse"> & {
  * Use `create(GetHistoryResponseSchema)` to create a new message.
  */
 export const GetHistoryResponseSchema: GenMessage<GetHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 19);
+  messageDesc(file_deckmate_v1_game_service, 21);
 
 /**
  * ListVariantsRequest asks for the hosted games.
@@ -1028,7 +1191,7 @@ export type ListVariantsRequest = Message<"deckmate.v1.ListVariantsRequest"> & {
  * Use `create(ListVariantsRequestSchema)` to create a new message.
  */
 export const ListVariantsRequestSchema: GenMessage<ListVariantsRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 20);
+  messageDesc(file_deckmate_v1_game_service, 22);
 
 /**
  * Variant describes one hosted game.
@@ -1084,7 +1247,7 @@ export type Variant = Message<"deckmate.v1.Variant"> & {
  * Use `create(VariantSchema)` to create a new message.
  */
 export const VariantSchema: GenMessage<Variant> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 21);
+  messageDesc(file_deckmate_v1_game_service, 23);
 
 /**
  * ListVariantsResponse lists the hosted games.
@@ -1105,7 +1268,7 @@ export type ListVariantsResponse = Message<"deckmate.v1.ListVariantsResponse"> &
  * Use `create(ListVariantsResponseSchema)` to create a new message.
  */
 export const ListVariantsResponseSchema: GenMessage<ListVariantsResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 22);
+  messageDesc(file_deckmate_v1_game_service, 24);
 
 /**
  * GetServerInfoRequest asks the server to describe itself.
@@ -1120,7 +1283,7 @@ export type GetServerInfoRequest = Message<"deckmate.v1.GetServerInfoRequest"> &
  * Use `create(GetServerInfoRequestSchema)` to create a new message.
  */
 export const GetServerInfoRequestSchema: GenMessage<GetServerInfoRequest> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 23);
+  messageDesc(file_deckmate_v1_game_service, 25);
 
 /**
  * GetServerInfoResponse describes the server that answered. Replicas of one deployment answer
@@ -1164,7 +1327,7 @@ export type GetServerInfoResponse = Message<"deckmate.v1.GetServerInfoResponse">
  * Use `create(GetServerInfoResponseSchema)` to create a new message.
  */
 export const GetServerInfoResponseSchema: GenMessage<GetServerInfoResponse> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 24);
+  messageDesc(file_deckmate_v1_game_service, 26);
 
 /**
  * ServerFeatures says which optional features a server has turned on.
@@ -1213,7 +1376,7 @@ export type ServerFeatures = Message<"deckmate.v1.ServerFeatures"> & {
  * Use `create(ServerFeaturesSchema)` to create a new message.
  */
 export const ServerFeaturesSchema: GenMessage<ServerFeatures> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 25);
+  messageDesc(file_deckmate_v1_game_service, 27);
 
 /**
  * ServerLimits are the limits of one server that a client can plan for.
@@ -1241,7 +1404,7 @@ export type ServerLimits = Message<"deckmate.v1.ServerLimits"> & {
  * Use `create(ServerLimitsSchema)` to create a new message.
  */
 export const ServerLimitsSchema: GenMessage<ServerLimits> = /*@__PURE__*/
-  messageDesc(file_deckmate_v1_game_service, 26);
+  messageDesc(file_deckmate_v1_game_service, 28);
 
 /**
  * ErrorReason lists the stable `google.rpc.ErrorInfo.reason` values, which are these names
@@ -1403,6 +1566,42 @@ export const SpectatorPolicySchema: GenEnum<SpectatorPolicy> = /*@__PURE__*/
   enumDesc(file_deckmate_v1_game_service, 1);
 
 /**
+ * TimeoutPolicy says what happens when a seat's clock runs out.
+ *
+ * @generated from enum deckmate.v1.TimeoutPolicy
+ */
+export enum TimeoutPolicy {
+  /**
+   * The default: FORFEIT.
+   *
+   * @generated from enum value: TIMEOUT_POLICY_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The seat loses on time (END_REASON_TIMEOUT): the others win, or the game is drawn when none
+   * of them can still win; in Pile Chess with three or four seats the seat is out and play goes
+   * on.
+   *
+   * @generated from enum value: TIMEOUT_POLICY_FORFEIT = 1;
+   */
+  FORFEIT = 1,
+
+  /**
+   * The server makes the move for the seat (its GREEDY bot) and the game goes on.
+   *
+   * @generated from enum value: TIMEOUT_POLICY_BOT_MOVE = 2;
+   */
+  BOT_MOVE = 2,
+}
+
+/**
+ * Describes the enum deckmate.v1.TimeoutPolicy.
+ */
+export const TimeoutPolicySchema: GenEnum<TimeoutPolicy> = /*@__PURE__*/
+  enumDesc(file_deckmate_v1_game_service, 2);
+
+/**
  * BotLevel is how strongly the server plays a bot seat.
  *
  * @generated from enum deckmate.v1.BotLevel
@@ -1441,7 +1640,7 @@ export enum BotLevel {
  * Describes the enum deckmate.v1.BotLevel.
  */
 export const BotLevelSchema: GenEnum<BotLevel> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 2);
+  enumDesc(file_deckmate_v1_game_service, 3);
 
 /**
  * MetaActionKind is an action every game has, outside its own rules.
@@ -1489,7 +1688,7 @@ export enum MetaActionKind {
  * Describes the enum deckmate.v1.MetaActionKind.
  */
 export const MetaActionKindSchema: GenEnum<MetaActionKind> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 3);
+  enumDesc(file_deckmate_v1_game_service, 4);
 
 /**
  * GameStatus says whether a game is still running.
@@ -1523,7 +1722,7 @@ export enum GameStatus {
  * Describes the enum deckmate.v1.GameStatus.
  */
 export const GameStatusSchema: GenEnum<GameStatus> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 4);
+  enumDesc(file_deckmate_v1_game_service, 5);
 
 /**
  * EndReason says why a game ended.
@@ -1628,13 +1827,20 @@ export enum EndReason {
    * @generated from enum value: END_REASON_INSUFFICIENT_MATERIAL = 13;
    */
   INSUFFICIENT_MATERIAL = 13,
+
+  /**
+   * A seat's clock ran out.
+   *
+   * @generated from enum value: END_REASON_TIMEOUT = 14;
+   */
+  TIMEOUT = 14,
 }
 
 /**
  * Describes the enum deckmate.v1.EndReason.
  */
 export const EndReasonSchema: GenEnum<EndReason> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 5);
+  enumDesc(file_deckmate_v1_game_service, 6);
 
 /**
  * MetaEventKind is something that happened outside a game's own rules.
@@ -1676,13 +1882,20 @@ export enum MetaEventKind {
    * @generated from enum value: META_EVENT_KIND_DRAW_DECLINED = 4;
    */
   DRAW_DECLINED = 4,
+
+  /**
+   * The seat's clock ran out.
+   *
+   * @generated from enum value: META_EVENT_KIND_TIMED_OUT = 5;
+   */
+  TIMED_OUT = 5,
 }
 
 /**
  * Describes the enum deckmate.v1.MetaEventKind.
  */
 export const MetaEventKindSchema: GenEnum<MetaEventKind> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 6);
+  enumDesc(file_deckmate_v1_game_service, 7);
 
 /**
  * StoreKind names where a server keeps its games.
@@ -1723,7 +1936,7 @@ export enum StoreKind {
  * Describes the enum deckmate.v1.StoreKind.
  */
 export const StoreKindSchema: GenEnum<StoreKind> = /*@__PURE__*/
-  enumDesc(file_deckmate_v1_game_service, 7);
+  enumDesc(file_deckmate_v1_game_service, 8);
 
 /**
  * GameService hosts every Deckmate game behind one generic envelope: create a game, observe it

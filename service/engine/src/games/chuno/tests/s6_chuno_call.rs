@@ -4,7 +4,8 @@
 use super::super::Colour::Red;
 use super::super::{Chuno, DrawReason, Event, State};
 use super::support::*;
-use crate::game::{Game, PlayError};
+use crate::game::{EndReason, Game, Outcome, PlayError};
+use crate::games::testing::{time_out, time_out_refused};
 use crate::seat::{Seat, SeatSet};
 use crate::table::{MetaAction, Table, TableAction, TableEvent};
 
@@ -29,6 +30,25 @@ fn s6_one_card_left_starts_an_obligation_and_the_call_is_listed_out_of_turn() {
     assert!(!lists(&state, 1, "chuno"));
     let observation = Chuno::observe(&state, crate::seat::Viewer::Spectator);
     assert_eq!(observation.chuno_pending, Some(Seat(0)));
+}
+
+#[test]
+fn s6_a_seat_owing_the_call_is_not_on_the_clock() {
+    // §9.26: both seats may act, but only the one whose turn it is runs its clock.
+    let state = obliged();
+    assert_eq!(Chuno::to_act(&state), SeatSet::first(2));
+    assert_eq!(Chuno::clock_seats(&state), SeatSet::only(Seat(1)));
+    let mut table = Table::<Chuno>::from_state(state);
+    assert_eq!(table.clock_seats(), SeatSet::only(Seat(1)));
+    time_out_refused(&table, 0);
+    // The player to move runs out of time: the opponent wins, and the call owed costs nothing.
+    let events = time_out(&mut table, 1);
+    let outcome = Outcome::win(Seat(0), EndReason::Timeout);
+    assert_eq!(events.last(), Some(&TableEvent::Ended(outcome.clone())));
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert_eq!(table.outcome(), Some(outcome));
+    assert_eq!(table.state().hands[0].len(), 1);
+    assert_eq!(table.clock_seats(), SeatSet::EMPTY);
 }
 
 #[test]

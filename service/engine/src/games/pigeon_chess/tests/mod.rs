@@ -9,5 +9,6 @@ mod s4_scoring;
 mod s5_end;
 mod s6_hidden;
 mod s7_ambiguities;
+mod s7_clocks;
 mod s8_termination;
 mod support;

@@ -2,6 +2,7 @@
 //! section they check (`s3_…` checks §3).
 
 mod s13_first_edition;
+mod s14_clocks;
 mod s1_components;
 mod s2_setup;
 mod s3_castle;

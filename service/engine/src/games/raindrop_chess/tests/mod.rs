@@ -9,5 +9,6 @@ mod s5_chess;
 mod s6_end;
 mod s7_hidden;
 mod s8_ambiguities;
+mod s8_clocks;
 mod s9_termination;
 mod support;

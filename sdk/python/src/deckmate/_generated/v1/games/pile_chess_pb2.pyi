@@ -162,6 +162,8 @@ class _PileChessOutReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Pi
     """The player's King went to an opponent's captured pile."""
     PILE_CHESS_OUT_REASON_RESIGNED: _PileChessOutReason.ValueType  # 2
     """The player resigned."""
+    PILE_CHESS_OUT_REASON_TIMED_OUT: _PileChessOutReason.ValueType  # 3
+    """Their clock ran out (a game with clocks)."""
 
 class PileChessOutReason(_PileChessOutReason, metaclass=_PileChessOutReasonEnumTypeWrapper):
     """PileChessOutReason says why a player left the game."""
@@ -172,6 +174,8 @@ PILE_CHESS_OUT_REASON_KING_CAPTURED: PileChessOutReason.ValueType  # 1
 """The player's King went to an opponent's captured pile."""
 PILE_CHESS_OUT_REASON_RESIGNED: PileChessOutReason.ValueType  # 2
 """The player resigned."""
+PILE_CHESS_OUT_REASON_TIMED_OUT: PileChessOutReason.ValueType  # 3
+"""Their clock ran out (a game with clocks)."""
 Global___PileChessOutReason: _TypeAlias = PileChessOutReason  # noqa: Y015
 
 @_typing.final
