@@ -194,8 +194,11 @@ impl BotRunner {
         let Some((seat, level)) = mover(&record, version) else {
             return Ok(());
         };
+        let think_for = self.think_time(&record, seat).await?;
         let started = Instant::now();
-        let action = self.think(record.clone(), seat, level, version).await?;
+        let action = self
+            .think(record.clone(), seat, level, version, think_for)
+            .await?;
         monitoring::bot_thought(started.elapsed());
         let Some(action) = action else {
             return Ok(());
@@ -221,19 +224,30 @@ impl BotRunner {
         Ok(())
     }
 
-    /// Computes `seat`'s move on a blocking thread, stopped by `--bot-max-think` or shutdown.
+    /// How long the bot of `seat` may think: `--bot-max-think`, or less when the seat's turn
+    /// clock has less left ([`think_time`]).
+    async fn think_time(&self, record: &GameRecord, seat: Seat) -> Result<Duration, ApiError> {
+        let max_think = self.inner.settings.max_think;
+        let Some(clock) = record.game.clock() else {
+            return Ok(max_think);
+        };
+        let now_ms = self.inner.store.now_ms().await?;
+        Ok(think_time(max_think, clock.deadline_of(seat), now_ms))
+    }
+
+    /// Computes `seat`'s move on a blocking thread, stopped after `think_for` or by shutdown.
     async fn think(
         &self,
         record: Arc<GameRecord>,
         seat: Seat,
         level: BotLevel,
         version: u64,
+        think_for: Duration,
     ) -> Result<Option<deckmate_proto::v1::Action>, ApiError> {
         let seed = seed::move_seed(record.game.seed(), version, seat);
-        let max_think = self.inner.settings.max_think;
         let shutdown = self.inner.shutdown.clone();
         tokio::task::spawn_blocking(move || {
-            let deadline = Instant::now() + max_think;
+            let deadline = Instant::now() + think_for;
             // The clock only cuts a search short; the seed decides the move.
             let stop = || shutdown.is_triggered() || Instant::now() >= deadline;
             record
@@ -242,6 +256,19 @@ impl BotRunner {
         })
         .await
         .map_err(|error| ApiError::Internal(format!("a bot move panicked: {error}")))
+    }
+}
+
+/// How long a bot may think when its seat's clock runs out at `deadline_ms` (store time) and it
+/// is `now_ms`: at most `max_think`, and at most half the time left, so that the move (which a
+/// searching bot cut short still makes, with its best so far) is committed before the clock
+/// runs out. Without a running clock, `max_think`.
+fn think_time(max_think: Duration, deadline_ms: Option<u64>, now_ms: u64) -> Duration {
+    match deadline_ms {
+        Some(deadline_ms) => max_think.min(Duration::from_millis(
+            deadline_ms.saturating_sub(now_ms) / 2,
+        )),
+        None => max_think,
     }
 }
 
@@ -292,6 +319,18 @@ mod tests {
             created_at: 0,
             updated_at: 0,
         }
+    }
+
+    #[test]
+    fn a_bot_thinks_at_most_half_of_its_clock() {
+        let max = Duration::from_secs(2);
+        assert_eq!(think_time(max, None, 1_000), max);
+        assert_eq!(think_time(max, Some(61_000), 1_000), max);
+        assert_eq!(
+            think_time(max, Some(2_000), 1_000),
+            Duration::from_millis(500)
+        );
+        assert_eq!(think_time(max, Some(900), 1_000), Duration::ZERO);
     }
 
     #[test]

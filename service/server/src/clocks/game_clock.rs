@@ -60,6 +60,13 @@ impl GameClock {
             .min()
     }
 
+    /// When `seat`'s clock runs out, while it runs.
+    pub fn deadline_of(&self, seat: Seat) -> Option<u64> {
+        self.running
+            .contains(seat)
+            .then(|| self.since_ms.saturating_add(self.remaining_ms(seat)))
+    }
+
     /// The seat whose time has run out at `now_ms`, if any.
     pub fn expired(&self, now_ms: u64) -> Option<Seat> {
         self.deadline()
