@@ -466,6 +466,60 @@ test("360×740: no horizontal scroll, every action reachable by keyboard, no ser
   }
 });
 
+test("hosted play: a server bot answers on its own, and both turn clocks show and run by turn", { timeout: 90_000 }, async () => {
+  const made = await browser.newContext();
+  try {
+    const page = await made.newPage();
+    await page.goto(lobbyUrl());
+    await page.selectOption("#variant", "raindrop_chess");
+    await page.selectOption("#seat-0", "me");
+    await page.selectOption("#seat-1", "bot-greedy");
+    await page.selectOption("#clock", "fischer");
+    await page.fill("#clock-base", "600");
+    await page.fill("#clock-increment", "5");
+    await page.click("#create");
+    await page.waitForSelector("#table");
+    await page.waitForSelector("#clock-1");
+    const meta = new Set(["resign", "offer_draw", "accept_draw", "decline_draw"]);
+    // The table's version, seats to act and running clocks, read at one moment.
+    const snapshot = () =>
+      page.evaluate(() => {
+        const table = document.getElementById("table");
+        const running = (seat: number) => document.getElementById(`clock-${seat}`)?.dataset["running"] === "true";
+        return {
+          version: Number(table?.dataset["version"]),
+          finished: table?.dataset["status"] === "finished",
+          toAct: (table?.dataset["toAct"] ?? "").split(",").filter((seat) => seat !== "").map(Number),
+          running: [running(0), running(1)],
+        };
+      });
+    // This page plays White; every version past its own actions is the bot's.
+    let mine = 0;
+    let botAnswered = false;
+    for (let step = 0; step < 40 && !botAnswered; step += 1) {
+      const now = await snapshot();
+      if (now.finished) break;
+      const myTurn = now.toAct.includes(0);
+      assert.deepEqual(now.running, [myTurn, !myTurn], `the clock of the seat to act runs, alone (version ${now.version})`);
+      if (myTurn && now.version > mine) {
+        botAnswered = true;
+      } else if (myTurn) {
+        const action = (await listed(page)).find((candidate) => !meta.has(candidate.kind));
+        assert.ok(action !== undefined, "a game action is listed");
+        await clickList(page, action);
+        mine += 1;
+        assert.ok(await waitPast(page, now.version), "my action was committed");
+      } else {
+        assert.ok(await waitPast(page, now.version, 20_000), "the bot moves on its own");
+      }
+    }
+    assert.ok(botAnswered, "the bot answered my turn");
+    assert.match((await page.textContent("#clock-0")) ?? "", /^seat 0 \d+:\d\d/);
+  } finally {
+    await made.close();
+  }
+});
+
 test("lobby: an invalid option is shown next to its field from the server's field violations", { timeout: 60_000 }, async () => {
   const made = await browser.newContext();
   try {

@@ -1,8 +1,10 @@
 /** The lobby: pick a game, edit its whole config, choose who plays each seat, create it. */
 import {
+  BotLevel,
   GameConfigSchema,
   InvalidRequest,
   SpectatorPolicy,
+  TimeoutPolicy,
   create,
   type Client,
   type GetServerInfoResponse,
@@ -15,7 +17,34 @@ import { RANGES } from "./ranges.js";
 import { apiKey, connect, setApiKey } from "./server.js";
 import { openTable, type LocalSeat } from "./table.js";
 
-type SeatMode = "me" | "link" | "random";
+type SeatMode = "me" | "link" | "random" | "bot-random" | "bot-greedy" | "bot-search";
+
+/** The server bot level of a seat mode, for the modes the server plays. */
+const BOT_MODES: Partial<Record<SeatMode, BotLevel>> = {
+  "bot-random": BotLevel.RANDOM,
+  "bot-greedy": BotLevel.GREEDY,
+  "bot-search": BotLevel.SEARCH,
+};
+
+/** How each seat mode is offered. */
+const MODE_LABELS: Record<SeatMode, string> = {
+  me: "me (this page)",
+  link: "invite link",
+  random: "random (played by this page)",
+  "bot-random": "server bot: random",
+  "bot-greedy": "server bot: greedy",
+  "bot-search": "server bot: search (strongest)",
+};
+
+/** The turn clock the lobby's clock fields ask for, or undefined for none (docs/CLOCKS.md). */
+function clockOf(form: HTMLFormElement): { kind: { case: "fischer"; value: { baseMs: number; incrementMs: number } } | { case: "perAction"; value: { limitMs: number } }; onTimeout: TimeoutPolicy } | undefined {
+  const kind = form.querySelector<HTMLSelectElement>("#clock")?.value ?? "none";
+  const seconds = (id: string) => Math.round(Number(form.querySelector<HTMLInputElement>(`#${id}`)?.value ?? "0") * 1000);
+  const onTimeout = Number(form.querySelector<HTMLSelectElement>("#clock-timeout")?.value ?? TimeoutPolicy.FORFEIT) as TimeoutPolicy;
+  if (kind === "fischer") return { kind: { case: "fischer", value: { baseMs: seconds("clock-base"), incrementMs: seconds("clock-increment") } }, onTimeout };
+  if (kind === "per-action") return { kind: { case: "perAction", value: { limitMs: seconds("clock-limit") } }, onTimeout };
+  return undefined;
+}
 
 /** protobuf-es' reflection types, as the SDK's schemas carry them. */
 type DescField = (typeof GameConfigSchema.fields)[number];
@@ -134,13 +163,22 @@ export async function openLobby(root: HTMLElement, client: Client): Promise<void
       }
       const value = create(config.desc, init as never);
       const gameConfig = create(GameConfigSchema, { game: { case: config.field.localName, value } as never });
+      const bots = modes.flatMap((mode, seat) => {
+        const bot = BOT_MODES[mode];
+        return bot === undefined ? [] : [{ seat, bot }];
+      });
+      const clock = clockOf(form);
       const game = await active.createGame(gameConfig, seats, {
         ...(seedText === "" ? {} : { seed: BigInt(seedText) }),
         spectatorPolicy: policy,
+        bots,
+        ...(clock === undefined ? {} : { clock }),
       });
       const local: LocalSeat[] = [];
       const links: { seat: number; url: string }[] = [];
       modes.forEach((mode, seat) => {
+        // The server plays its bots' seats: this page holds no handle for them.
+        if (mode !== "me" && mode !== "link" && mode !== "random") return;
         const handle = game.seat(seat);
         if (mode === "link") links.push({ seat, url: seatLink(game.id, seat, handle.token) });
         else local.push({ handle, mode });
@@ -180,6 +218,8 @@ function variantForm(variant: Variant, info: GetServerInfoResponse | undefined):
   const config = configOf(variant);
   const seatsInput = h("input", { id: "seats", name: "seats", type: "number", min: variant.minSeats, max: variant.maxSeats, value: variant.minSeats, step: 1 });
   const seatRows = h("div", { class: "seat-modes" });
+  // Server bots only where the server plays them.
+  const modes: SeatMode[] = info?.features?.bots === true ? ["me", "link", "random", "bot-random", "bot-greedy", "bot-search"] : ["me", "link", "random"];
   const drawSeats = () => {
     const count = Math.max(variant.minSeats, Math.min(variant.maxSeats, Number(seatsInput.value) || variant.minSeats));
     const before = [...seatRows.querySelectorAll<HTMLSelectElement>("select")].map((select) => select.value);
@@ -193,9 +233,7 @@ function variantForm(variant: Variant, info: GetServerInfoResponse | undefined):
           h(
             "select",
             { id: `seat-${seat}` },
-            (["me", "link", "random"] as const).map((mode) =>
-              h("option", { value: mode, selected: (before[seat] ?? (seat === 0 ? "me" : "random")) === mode }, { me: "me (this page)", link: "invite link", random: "random (played by this page)" }[mode]),
-            ),
+            modes.map((mode) => h("option", { value: mode, selected: (before[seat] ?? (seat === 0 ? "me" : "random")) === mode }, MODE_LABELS[mode])),
           ),
         ),
       ),
@@ -227,6 +265,7 @@ function variantForm(variant: Variant, info: GetServerInfoResponse | undefined):
     info?.features?.clientSeeds === true
       ? h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (this server accepts client seeds)"), h("input", { id: "seed", type: "text", inputmode: "numeric", pattern: "[0-9]*" }))
       : null,
+    info?.features?.clocks === true ? clockFields() : null,
     h(
       "div",
       { class: "field" },
@@ -242,4 +281,35 @@ function variantForm(variant: Variant, info: GetServerInfoResponse | undefined):
         )
       : null,
   );
+}
+
+/** The turn clock fields: none, Fischer (minutes plus seconds per move) or a limit per action. */
+function clockFields(): HTMLElement {
+  const kind = h(
+    "select",
+    { id: "clock" },
+    h("option", { value: "none" }, "none"),
+    h("option", { value: "fischer" }, "Fischer: base time plus increment"),
+    h("option", { value: "per-action" }, "a limit per action"),
+  );
+  const number = (id: string, label: string, value: number, min: number, max: number) =>
+    h("div", { class: "field clock-field", "data-clock": id }, h("label", { for: id }, label), h("input", { id, type: "number", value, min, max, step: 1, inputmode: "numeric" }));
+  const base = number("clock-base", "Base time, seconds (1–86400)", 300, 1, 86_400);
+  const increment = number("clock-increment", "Increment per turn, seconds (0–60)", 2, 0, 60);
+  const limit = number("clock-limit", "Time per action, seconds (1–86400)", 30, 1, 86_400);
+  const timeout = h(
+    "div",
+    { class: "field clock-field" },
+    h("label", { for: "clock-timeout" }, "When time runs out"),
+    h("select", { id: "clock-timeout" }, h("option", { value: TimeoutPolicy.FORFEIT }, "the seat loses on time"), h("option", { value: TimeoutPolicy.BOT_MOVE }, "the server moves for the seat")),
+  );
+  const shown = () => {
+    base.hidden = kind.value !== "fischer";
+    increment.hidden = kind.value !== "fischer";
+    limit.hidden = kind.value !== "per-action";
+    timeout.hidden = kind.value === "none";
+  };
+  kind.addEventListener("change", shown);
+  shown();
+  return h("fieldset", { id: "clock-fields" }, h("legend", {}, "Turn clock"), h("div", { class: "field" }, h("label", { for: "clock" }, "Clock"), kind), base, increment, limit, timeout);
 }

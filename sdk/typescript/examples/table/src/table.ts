@@ -14,6 +14,7 @@ import {
   type Client,
   type Event,
   type ObserveResponse,
+  type SeatClock,
   type SeatHandle,
 } from "@deckmate/client/web";
 
@@ -74,6 +75,23 @@ function resultText(view: ObserveResponse): string {
   return `Game over: ${who} · reason: ${enumWord(EndReason[outcome.reason])} · ${outcome.description}${scores}`;
 }
 
+/** A clock's time left now: counted down to its deadline while it runs. */
+function timeLeft(clock: SeatClock, now: number): number {
+  if (!clock.running || clock.deadline === undefined) return clock.remainingMs;
+  const deadline = Number(clock.deadline.seconds) * 1000 + clock.deadline.nanos / 1_000_000;
+  return Math.max(0, deadline - now);
+}
+
+/** `m:ss`, or `h:mm:ss` from an hour; tenths under ten seconds. */
+function clockText(ms: number): string {
+  if (ms < 10_000) return `0:0${(Math.floor(ms / 100) / 10).toFixed(1)}`;
+  const total = Math.ceil(ms / 1000);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
 /** The game's effective options, which every observation carries, as one line. */
 function optionsText(view: ObserveResponse): string {
   if (view.observation === undefined) return "";
@@ -99,6 +117,9 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
 
   const notice = h("p", { id: "notice", role: "status" });
   const status = h("div", { class: "status-line" });
+  // Turn clocks, when the game has them (docs/CLOCKS.md): redrawn with each version, ticked
+  // between versions.
+  const clocks = h("div", { id: "clocks", class: "clocks", "aria-label": "clocks" });
   const result = h("p", { id: "result", role: "status" });
   const board = h("div", { class: "board-area" });
   const options = h("p", { class: "options muted" });
@@ -110,6 +131,7 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     "section",
     { id: "table", "aria-label": "table" },
     status,
+    clocks,
     result,
     notice,
     h("div", { class: "layout" }, h("div", { class: "play" }, board, controls, options), h(
@@ -191,6 +213,7 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     const draw = view.drawOfferedBy === undefined ? "" : ` · draw offered by seat ${view.drawOfferedBy}`;
     status.textContent = `${view.variant.replace(/_/g, " ")} · game ${view.gameId} · version ${view.version} · ${role} · ${turn}${draw}`;
     result.textContent = view.status === GameStatus.FINISHED ? resultText(view) : "";
+    drawClocks();
     options.textContent = `Options: ${optionsText(view)}`;
     replace(board, ui === undefined ? h("p", {}, `this table cannot draw ${view.variant}`) : ui.draw(view));
     const buttons = [...new Map(choices.filter((choice) => choice.path[0]?.startsWith("btn:") === true).map((choice) => [choice.path[0] ?? "", choice])).values()];
@@ -212,6 +235,32 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     // A new version must not throw the keyboard user back to the top of the page.
     if (focused !== undefined) table.querySelector<HTMLElement>(focused)?.focus();
   }
+
+  /** Each seat's clock as the current view gives it, counted down for the running ones. */
+  function drawClocks(): void {
+    const view = current;
+    const list = view?.clocks ?? [];
+    clocks.hidden = list.length === 0;
+    const now = Date.now();
+    replace(
+      clocks,
+      ...list.map((clock) =>
+        h(
+          "span",
+          { class: clock.running ? "clock running" : "clock", id: `clock-${clock.seat}`, "data-seat": clock.seat, "data-running": clock.running ? "true" : "false", role: "timer" },
+          `seat ${clock.seat} ${clockText(timeLeft(clock, now))}`,
+        ),
+      ),
+    );
+  }
+
+  const ticker = setInterval(() => {
+    if (!table.isConnected) {
+      clearInterval(ticker);
+      return;
+    }
+    if (current?.clocks.some((clock) => clock.running) === true) drawClocks();
+  }, 200);
 
   /** Marks what may be clicked now: first keys, the selection and its targets. */
   function mark(): void {
