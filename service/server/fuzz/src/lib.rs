@@ -67,6 +67,7 @@ pub fn fresh_api() -> GameApi {
         max_watchers: 16,
         max_message_bytes: MAX_MESSAGE_BYTES,
         store_kind: pb::StoreKind::Memory,
+        records_hold_clocks: true,
     };
     GameApi::new(store, settings, Shutdown::new())
 }
