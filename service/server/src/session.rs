@@ -367,6 +367,15 @@ impl<G: GameCodec> Session<G> {
             })
     }
 
+    /// Applies `seat`'s decision and logs it: the version grows by one. `Table::apply` changes
+    /// nothing when it fails, so neither does this.
+    fn apply_logged(&mut self, seat: Seat, action: TableAction<G::Action>) -> Result<(), ApiError> {
+        let events = self.table.apply(seat, &action).map_err(play_error)?;
+        self.log.push((seat, action), &self.table)?;
+        self.latest_events = events;
+        Ok(())
+    }
+
     /// Rejects versions after the current one.
     fn check_version(&self, version: u64, field: &str) -> Result<(), ApiError> {
         let current = self.current_version();
@@ -547,11 +556,7 @@ impl<G: GameCodec> LiveGame for Session<G> {
 
     fn act(&mut self, seat: Seat, action: &pb::Action) -> Result<(), ApiError> {
         let action = decode_table_action::<G>(action)?;
-        // `Table::apply` changes nothing when it fails, so neither does this.
-        let events = self.table.apply(seat, &action).map_err(play_error)?;
-        self.log.push((seat, action), &self.table)?;
-        self.latest_events = events;
-        Ok(())
+        self.apply_logged(seat, action)
     }
 
     fn view(&self, viewer: Viewer) -> pb::ObserveResponse {
@@ -749,11 +754,7 @@ impl<G: GameCodec> LiveGame for Session<G> {
     }
 
     fn time_out(&mut self, seat: Seat) -> Result<(), ApiError> {
-        let action = TableAction::TimeOut;
-        let events = self.table.apply(seat, &action).map_err(play_error)?;
-        self.log.push((seat, action), &self.table)?;
-        self.latest_events = events;
-        Ok(())
+        self.apply_logged(seat, TableAction::TimeOut)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -150,6 +150,15 @@ impl Server {
             .into_inner())
     }
 
+    /// The view `seat` gets back for an accepted `action`.
+    async fn act_view(&self, game: &Game, seat: usize, action: pb::Action) -> pb::ObserveResponse {
+        self.act(game, seat, action)
+            .await
+            .unwrap()
+            .observation
+            .unwrap()
+    }
+
     /// The first legal action of `seat`.
     async fn first_legal(&self, game: &Game, seat: usize) -> pb::Action {
         self.observe(game, seat).await.legal_actions[0].clone()
@@ -197,22 +206,12 @@ async fn a_fischer_clock_runs_for_the_seat_on_turn_and_gains_its_increment() {
     // for the first action, no increment until the turn ends.
     pass(3_000).await;
     let action = server.first_legal(&game, 0).await;
-    let view = server
-        .act(&game, 0, action)
-        .await
-        .unwrap()
-        .observation
-        .unwrap();
+    let view = server.act_view(&game, 0, action).await;
     assert_eq!(on_turn(&view), 0, "the flip leaves White on turn");
     assert_eq!(remaining(&view, 0), 7_000);
     assert_eq!(view.clocks[0].deadline, Some(deadline), "same deadline");
     let action = server.first_legal(&game, 0).await;
-    let view = server
-        .act(&game, 0, action)
-        .await
-        .unwrap()
-        .observation
-        .unwrap();
+    let view = server.act_view(&game, 0, action).await;
     assert_eq!(on_turn(&view), 1);
     assert_eq!(
         remaining(&view, 0),
@@ -351,12 +350,7 @@ async fn draw_offers_do_not_stop_the_clock() {
             kind: pb::MetaActionKind::OfferDraw.into(),
         })),
     };
-    let view = server
-        .act(&game, 1, offer)
-        .await
-        .unwrap()
-        .observation
-        .unwrap();
+    let view = server.act_view(&game, 1, offer).await;
     assert_eq!(view.draw_offered_by, Some(1));
     assert_eq!(on_turn(&view), 0, "White's clock runs on");
     assert_eq!(remaining(&view, 0), 8_000);
