@@ -4,6 +4,7 @@
 # executions and fails when a target crashes (docs/RELIABILITY.md, "Fuzzing").
 #
 #   scripts/fuzz.sh [SECONDS]
+#   scripts/fuzz.sh --build     # only install cargo-fuzz and build the fuzz crates
 #
 # Only a stable toolchain is needed: RUSTC_BOOTSTRAP=1 lets cargo-fuzz pass its unstable flags,
 # and without a nightly there is no AddressSanitizer, so targets build with `--sanitizer none`
@@ -12,6 +13,10 @@
 # reproduce with `cargo fuzz run -O --sanitizer none <target> <input>` in that crate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+build_only=false
+if [ "${1:-}" = "--build" ]; then
+  build_only=true
+fi
 seconds="${1:-30}"
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
@@ -20,11 +25,6 @@ fi
 export RUSTC_BOOTSTRAP=1
 # One target directory for both fuzz crates (they share the engine), apart from the workspace's.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/fuzz"
-corpus="$CARGO_TARGET_DIR/corpus"
-logs="$CARGO_TARGET_DIR/logs"
-mkdir -p "$logs"
-python3 scripts/fuzz-seeds.py "$corpus"
-
 fuzz=(cargo fuzz)
 flags=(-O --sanitizer none --codegen-units 16)
 declare -A crate_of=(
@@ -38,6 +38,14 @@ targets=(apply_actions decode_request decode_record grpc_web_frame)
 for crate in service/engine/fuzz service/server/fuzz; do
   (cd "$crate" && "${fuzz[@]}" build "${flags[@]}")
 done
+if [ "$build_only" = true ]; then
+  exit 0
+fi
+
+corpus="$CARGO_TARGET_DIR/corpus"
+logs="$CARGO_TARGET_DIR/logs"
+mkdir -p "$logs"
+python3 scripts/fuzz-seeds.py "$corpus"
 
 # Runs one target; its libFuzzer output goes to its log.
 run() {

@@ -125,6 +125,10 @@ pub async fn serve_with_store(
             keys.clone(),
         )))
     });
+    // Keeps the per-client game counts to live games until the server stops.
+    let _game_count_pruner = AbortOnDrop(tokio::spawn(
+        protection.prune_games_periodically(store.clone(), config.game_ttl),
+    ));
     let api = GameApi::new(
         store.clone(),
         ApiSettings::from_config(&config),

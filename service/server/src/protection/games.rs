@@ -8,26 +8,48 @@
 //! once it has finished or expired; that is found out lazily, when a caller reaches its limit:
 //! its games are then looked up in the store, and the finished or missing ones are dropped
 //! before the limit is applied. Only callers at their limit pay for those look-ups.
+//!
+//! So that the table holds only live games however many games and callers come and go, a
+//! background pass ([`GamesPerClient::prune`], every [`prune_period`] while the server runs) looks up each counted
+//! game not looked at for a period, drops those finished or gone, and forgets callers left with
+//! none. Each game counted costs one store look-up per period while it lives. Without a limit
+//! (`usize::MAX`, handlers driven in process) nothing is counted at all.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use super::caller::Caller;
 use crate::error::ApiError;
-use crate::store::SessionStore;
+use crate::store::{SessionStore, StoreError};
+
+/// One counted game.
+#[derive(Debug)]
+struct Counted {
+    /// What it weighs: one, plus one per bot seat.
+    weight: usize,
+    /// When it was last known to be live: counted, or found live by a look-up.
+    checked_at: Instant,
+}
 
 /// The games of one caller.
 #[derive(Debug, Default)]
 struct Owned {
-    /// Each game and its weight.
-    ids: HashMap<String, usize>,
+    /// Each game by id.
+    ids: HashMap<String, Counted>,
     /// The weight of the CreateGame calls admitted and not yet finished.
     pending: usize,
 }
 
 impl Owned {
     fn count(&self) -> usize {
-        self.ids.values().sum::<usize>() + self.pending
+        self.ids
+            .values()
+            .map(|counted| counted.weight)
+            .sum::<usize>()
+            + self.pending
     }
 }
 
@@ -40,13 +62,23 @@ pub struct GamesPerClient {
     table: Table,
 }
 
+/// How often counted games are looked up again: a tenth of the game TTL (the store's own sweep
+/// period), between one second and one minute.
+pub fn prune_period(game_ttl: Duration) -> Duration {
+    (game_ttl / 10).clamp(Duration::from_secs(1), Duration::from_secs(60))
+}
+
 impl GamesPerClient {
-    /// At most `limit` live games per caller.
+    /// At most `limit` live games per caller; `usize::MAX` counts nothing.
     pub fn new(limit: usize) -> GamesPerClient {
         GamesPerClient {
             limit,
             table: Arc::default(),
         }
+    }
+
+    fn counts(&self) -> bool {
+        self.limit != usize::MAX
     }
 
     /// Admits one more game of `weight` for `caller`, or refuses with `LIMIT_REACHED` when it
@@ -67,9 +99,8 @@ impl GamesPerClient {
             .unwrap_or_default();
         let mut gone = Vec::new();
         for id in counted {
-            match store.load(&id).await? {
-                Some(record) if !record.game.is_over() => {}
-                _ => gone.push(id),
+            if !is_live(store, &id).await? {
+                gone.push(id);
             }
         }
         if let Some(owned) = lock(&self.table).get_mut(caller) {
@@ -87,6 +118,13 @@ impl GamesPerClient {
     }
 
     fn try_reserve(&self, caller: &Caller, weight: usize) -> Option<Reservation> {
+        if !self.counts() {
+            return Some(Reservation {
+                table: None,
+                caller: caller.clone(),
+                weight,
+            });
+        }
         let mut table = lock(&self.table);
         let owned = table.entry(caller.clone()).or_default();
         if owned.count().saturating_add(weight) > self.limit {
@@ -94,7 +132,7 @@ impl GamesPerClient {
         }
         owned.pending += weight;
         Some(Reservation {
-            table: self.table.clone(),
+            table: Some(self.table.clone()),
             caller: caller.clone(),
             weight,
         })
@@ -104,13 +142,83 @@ impl GamesPerClient {
     pub fn count(&self, caller: &Caller) -> usize {
         lock(&self.table).get(caller).map_or(0, Owned::count)
     }
+
+    /// The callers with games counted now.
+    pub fn callers(&self) -> usize {
+        lock(&self.table).len()
+    }
+
+    /// Looks up every counted game not looked at for `period`: drops those the store says
+    /// finished or gone, and forgets the callers left with nothing counted. A store error ends
+    /// the pass (the next one tries again).
+    pub async fn prune(
+        &self,
+        store: &dyn SessionStore,
+        period: Duration,
+    ) -> Result<(), StoreError> {
+        let now = Instant::now();
+        let stale: Vec<(Caller, String)> = lock(&self.table)
+            .iter()
+            .flat_map(|(caller, owned)| {
+                owned
+                    .ids
+                    .iter()
+                    .filter(|(_, counted)| {
+                        now.saturating_duration_since(counted.checked_at) >= period
+                    })
+                    .map(|(id, _)| (caller.clone(), id.clone()))
+            })
+            .collect();
+        for (caller, id) in stale {
+            let live = is_live(store, &id).await?;
+            let mut table = lock(&self.table);
+            let Some(owned) = table.get_mut(&caller) else {
+                continue;
+            };
+            if live {
+                if let Some(counted) = owned.ids.get_mut(&id) {
+                    counted.checked_at = Instant::now();
+                }
+            } else {
+                owned.ids.remove(&id);
+            }
+        }
+        lock(&self.table).retain(|_, owned| owned.count() > 0);
+        Ok(())
+    }
+}
+
+/// Whether game `id` is in the store and not over.
+async fn is_live(store: &dyn SessionStore, id: &str) -> Result<bool, StoreError> {
+    Ok(matches!(store.load(id).await?, Some(record) if !record.game.is_over()))
+}
+
+/// Runs [`GamesPerClient::prune`] on `games` every `period`, for as long as the task runs
+/// (the server aborts it when it stops).
+pub(super) async fn prune_periodically(
+    games: GamesPerClient,
+    store: Arc<dyn SessionStore>,
+    period: Duration,
+) {
+    let mut ticks = tokio::time::interval_at(Instant::now() + period, period);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        if let Err(error) = games.prune(store.as_ref(), period).await {
+            tracing::warn!(
+                %error,
+                "could not look up the games counted per client; trying again later"
+            );
+        }
+    }
 }
 
 /// One admitted CreateGame: [`Reservation::created`] counts its game; dropped without it (the
 /// call failed), the place is given back.
 #[must_use]
 pub struct Reservation {
-    table: Table,
+    /// The table it holds a place in; none when nothing is counted.
+    table: Option<Table>,
     caller: Caller,
     weight: usize,
 }
@@ -119,15 +227,27 @@ impl Reservation {
     /// Counts the game `id` for the caller (a replayed CreateGame names a game already counted,
     /// which counts once).
     pub fn created(self, id: &str) {
-        if let Some(owned) = lock(&self.table).get_mut(&self.caller) {
-            owned.ids.insert(id.to_string(), self.weight);
+        let Some(table) = &self.table else {
+            return;
+        };
+        if let Some(owned) = lock(table).get_mut(&self.caller) {
+            owned.ids.insert(
+                id.to_string(),
+                Counted {
+                    weight: self.weight,
+                    checked_at: Instant::now(),
+                },
+            );
         }
     }
 }
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        let mut table = lock(&self.table);
+        let Some(table) = &self.table else {
+            return;
+        };
+        let mut table = lock(table);
         if let Some(owned) = table.get_mut(&self.caller) {
             owned.pending = owned.pending.saturating_sub(self.weight);
             if owned.count() == 0 {
@@ -145,8 +265,11 @@ fn lock(table: &Table) -> MutexGuard<'_, HashMap<Caller, Owned>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::MemoryStore;
-    use std::time::Duration;
+    use crate::auth::TokenHash;
+    use crate::catalog;
+    use crate::store::{Commit, GameRecord, MemoryStore};
+    use deckmate_engine::{Seat, Seed};
+    use deckmate_proto::v1 as pb;
 
     #[tokio::test]
     async fn the_limit_counts_live_games_and_failed_calls_give_their_place_back() {
@@ -165,6 +288,96 @@ mod tests {
         games.reserve(&me, 1, &store).await.unwrap().created("c");
         assert_eq!(games.count(&me), 1, "a replayed game counts once");
         assert_eq!(games.count(&Caller::Key("other".into())), 0);
+    }
+
+    /// A Pigeon Chess record with id `id`, resigned by seat 0 when `over`.
+    fn record(id: &str, over: bool) -> GameRecord {
+        let config = pb::GameConfig {
+            game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+        };
+        let mut game = catalog::new_game(&config, 2, Seed::from_u64(5)).unwrap();
+        if over {
+            let resign = pb::Action {
+                kind: Some(pb::action::Kind::Meta(pb::MetaAction {
+                    kind: pb::MetaActionKind::Resign as i32,
+                })),
+            };
+            game.act(Seat(0), &resign).unwrap();
+        }
+        assert_eq!(game.is_over(), over);
+        GameRecord {
+            id: id.to_string(),
+            game,
+            token_hashes: vec![TokenHash([1; 32]), TokenHash([2; 32])],
+            spectators_allowed: true,
+            seed_commitment: [0; 32],
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_prune_keeps_live_games_and_forgets_finished_and_gone_ones_and_their_callers() {
+        let store = MemoryStore::new(Duration::from_secs(600), 100);
+        let live = "00000000000000000000000000000001";
+        let over = "00000000000000000000000000000002";
+        let gone = "00000000000000000000000000000003";
+        store.create(record(live, false)).await.unwrap();
+        store.create(record(over, true)).await.unwrap();
+        let games = GamesPerClient::new(10);
+        let (me, other) = (Caller::Key("me".into()), Caller::Key("other".into()));
+        games.reserve(&me, 1, &store).await.unwrap().created(live);
+        games.reserve(&me, 2, &store).await.unwrap().created(over);
+        games
+            .reserve(&other, 1, &store)
+            .await
+            .unwrap()
+            .created(gone);
+        let period = prune_period(Duration::from_secs(600));
+        assert_eq!(period, Duration::from_secs(60));
+
+        // Games counted less than a period ago are not looked up yet.
+        games.prune(&store, period).await.unwrap();
+        assert_eq!((games.count(&me), games.count(&other)), (3, 1));
+        assert_eq!(games.callers(), 2);
+
+        tokio::time::advance(period).await;
+        games.prune(&store, period).await.unwrap();
+        assert_eq!(games.count(&me), 1, "only the live game still counts");
+        assert_eq!(games.count(&other), 0);
+        assert_eq!(
+            games.callers(),
+            1,
+            "a caller with nothing counted is forgotten"
+        );
+
+        // The live game was looked at just now: the next look-up is a period later.
+        let resigned = Commit {
+            id: live.to_string(),
+            expected_version: 0,
+            record: record(live, true),
+            request: None,
+        };
+        store.commit(resigned).await.unwrap();
+        games.prune(&store, period).await.unwrap();
+        assert_eq!(games.count(&me), 1);
+        tokio::time::advance(period).await;
+        games.prune(&store, period).await.unwrap();
+        assert_eq!(games.callers(), 0);
+    }
+
+    #[tokio::test]
+    async fn nothing_is_counted_without_a_limit() {
+        let store = MemoryStore::new(Duration::from_secs(60), 100);
+        let games = GamesPerClient::new(usize::MAX);
+        let me = Caller::Key("me".into());
+        for id in ["a", "b", "c"] {
+            games.reserve(&me, 1, &store).await.unwrap().created(id);
+        }
+        let pending = games.reserve(&me, 1, &store).await.unwrap();
+        assert_eq!((games.count(&me), games.callers()), (0, 0));
+        drop(pending);
+        assert_eq!(games.callers(), 0);
     }
 
     #[tokio::test]

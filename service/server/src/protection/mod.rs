@@ -25,6 +25,7 @@ pub mod status;
 pub mod watchers;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use deckmate_proto::v1 as pb;
 use tonic::Request;
@@ -176,6 +177,16 @@ impl Protection {
         let response = create.await?;
         reservation.created(&response.game_id);
         Ok(response)
+    }
+
+    /// Keeps the per-client game counts to live games until the returned task is aborted:
+    /// looks up counted games again every [`games::prune_period`] of `game_ttl`.
+    pub fn prune_games_periodically(
+        &self,
+        store: Arc<dyn SessionStore>,
+        game_ttl: Duration,
+    ) -> impl Future<Output = ()> + Send + 'static {
+        games::prune_periodically(self.games.clone(), store, games::prune_period(game_ttl))
     }
 
     /// A place for one more Watch stream on game `id`, held while the slot lives.
