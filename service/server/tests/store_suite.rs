@@ -819,6 +819,26 @@ mod redis_only {
         assert_eq!(fresh.game.encode(), on_b.game.encode());
     }
 
+    /// A load that finds the copy this replica holds still current is answered without the
+    /// record, and the copy itself comes back; once another replica commits, the load brings the
+    /// new version.
+    #[tokio::test]
+    async fn a_load_of_an_unchanged_game_keeps_the_copy_held() {
+        let harness = Redis::new();
+        let a = harness.store(LONG_TTL, 100).await;
+        let b = harness.store(LONG_TTL, 100).await;
+        let game = created(&a).await;
+        let first = commit_next(&a, &game, None).await;
+        let again = a.load(&game.id).await.unwrap().unwrap();
+        assert!(Arc::ptr_eq(&first, &again), "the copy held is current");
+        let on_b = commit_next(&b, &first, None).await;
+        let fresh = a.load(&game.id).await.unwrap().unwrap();
+        assert_eq!(fresh.version(), 2);
+        assert_same_record(&fresh, &on_b);
+        let from_b = b.load(&game.id).await.unwrap().unwrap();
+        assert_same_record(&from_b, &fresh);
+    }
+
     #[tokio::test]
     async fn records_in_an_unknown_format_are_reported_not_misread() {
         let harness = Redis::new();

@@ -517,7 +517,8 @@ impl SessionStore for RedisStore {
         let inner = &self.inner;
         let keys = inner.keys.game(id);
         // With a copy of the game at hand, only the actions after it are read (the script
-        // checks that the stored log holds the copy's last action where the copy has it).
+        // checks that the stored log holds the copy's last action where the copy has it), and
+        // nothing at all when the copy is the stored version.
         let previous = inner.cache.get(id);
         let (held, last) = match &previous {
             Some(copy) if copy.version() > 0 => {
@@ -568,15 +569,19 @@ impl SessionStore for RedisStore {
         let format = u32::try_from(number("format", format)?)
             .map_err(|_| StoreError::Corrupt(format!("game {id} has an unknown format")))?;
         let version = number("version", version)?;
+        let held = number("log start", first)?;
         if bytes.is_empty() {
-            return Err(StoreError::Corrupt(format!(
-                "game {id} has an incomplete hash: no record"
-            )));
+            // The script sends no record when the copy held is the stored version.
+            return match previous {
+                Some(copy) if copy.version() == version && held == version && log.is_empty() => {
+                    Ok(Some(copy))
+                }
+                _ => Err(StoreError::Corrupt(format!(
+                    "game {id} has an incomplete hash: no record"
+                ))),
+            };
         }
-        let log = LogItems {
-            held: number("log start", first)?,
-            items: log,
-        };
+        let log = LogItems { held, items: log };
         let record = Arc::new(decode_record(
             id,
             format,

@@ -74,10 +74,18 @@ const COMMIT: &[(&str, u64)] = &[
 ];
 /// The commands of a load script call by a replica without a copy of the game.
 const LOAD: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 1), ("lrange", 1)];
-/// The commands of a load script call by a replica with a (stale) copy: it checks the copy's
-/// last action and reads only the actions after it.
-const LOAD_AFTER_COPY: &[(&str, u64)] =
-    &[("evalsha", 1), ("hmget", 1), ("lindex", 1), ("lrange", 1)];
+/// The commands of a load script call by a replica with a (stale) copy: it reads the version,
+/// then the record, checks the copy's last action and reads only the actions after it.
+const LOAD_AFTER_COPY: &[(&str, u64)] = &[
+    ("evalsha", 1),
+    ("hmget", 1),
+    ("hget", 1),
+    ("lindex", 1),
+    ("lrange", 1),
+];
+/// The commands of a load script call by a replica whose copy is the stored version: it reads
+/// the version and checks the copy's last action; the record is not sent.
+const LOAD_OF_CURRENT_COPY: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 1), ("lindex", 1)];
 /// The commands of a commit script call that loses to a newer version and answers with it.
 const CONFLICT: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 2), ("zscore", 1), ("lrange", 1)];
 
@@ -219,5 +227,15 @@ async fn an_act_costs_one_redis_call_on_the_replica_that_served_the_last() {
         act(&on_b, false).await,
         one_commit,
         "after the stale copy was refreshed"
+    );
+    // A read on that replica, whose copy is current: it checks the version, and no record is
+    // sent.
+    let before = command_calls(&mut connection).await;
+    on_b.seats[0].observe().await.unwrap();
+    let after = command_calls(&mut connection).await;
+    assert_eq!(
+        calls_between(&before, &after),
+        script_calls(&[LOAD_OF_CURRENT_COPY]),
+        "observe with a current copy"
     );
 }

@@ -53,17 +53,30 @@ return due
 /// hash. The caller names how many items it holds and the last of them; if the stored log does
 /// not have that item there (another game's, or a log that lost its end), every item is sent.
 /// Returns `{format, version, record, first item sent, items...}`, or an empty array when the
-/// game does not exist; a missing hash field comes back as an empty string.
+/// game does not exist; a missing hash field comes back as an empty string. When the caller
+/// holds the stored version itself (a format-2 game with as many actions as the caller holds,
+/// the last of them the caller's), nothing of the game is sent: `{format, version, '', version}`
+/// (an empty record, which a stored game never has), and the caller keeps its copy.
 ///
 /// KEYS: game, log. ARGV: items held (0 for none), the last item held (empty for none).
 const LOAD: &str = r"#!lua flags=no-writes
-local stored = redis.call('HMGET', KEYS[1], 'format', 'version', 'record')
+local from = tonumber(ARGV[1])
+local stored
+if from > 0 then
+  local head = redis.call('HMGET', KEYS[1], 'format', 'version')
+  if head[1] and head[1] ~= '1' and head[2] == ARGV[1]
+      and redis.call('LINDEX', KEYS[2], from - 1) == ARGV[2] then
+    return {head[1], head[2], '', head[2]}
+  end
+  stored = {head[1], head[2], redis.call('HGET', KEYS[1], 'record')}
+else
+  stored = redis.call('HMGET', KEYS[1], 'format', 'version', 'record')
+end
 if not stored[1] and not stored[2] and not stored[3] then
   return {}
 end
 local reply = {stored[1] or '', stored[2] or '', stored[3] or '', '0'}
 if stored[1] ~= '1' then
-  local from = tonumber(ARGV[1])
   if from > 0 and redis.call('LINDEX', KEYS[2], from - 1) ~= ARGV[2] then
     from = 0
   end
