@@ -20,9 +20,10 @@ COMPOSE = ROOT / "deploy" / "compose.yaml"
 SERVICES = ("deckmate-1", "deckmate-2", "redis", "load-1", "load-2")
 
 
-def instructions(text):
-    """The Dockerfile's instructions, continuation lines joined and comments dropped."""
-    joined, current = [], ""
+def instructions(text: str) -> list[str]:
+    """Return the Dockerfile's instructions, continuation lines joined and comments dropped."""
+    joined: list[str] = []
+    current = ""
     for line in text.splitlines():
         stripped = line.strip()
         if not current and (not stripped or stripped.startswith("#")):
@@ -39,8 +40,8 @@ def instructions(text):
     return joined
 
 
-def ignored_roots():
-    """Top-level names .dockerignore leaves out of the build context."""
+def ignored_roots() -> set[str]:
+    """Return the top-level names .dockerignore leaves out of the build context."""
     path = ROOT / ".dockerignore"
     if not path.exists():
         return set()
@@ -52,8 +53,8 @@ def ignored_roots():
     return roots
 
 
-def copy_sources(instruction):
-    """The context paths a COPY instruction reads, or none for a COPY --from."""
+def copy_sources(instruction: str) -> list[str]:
+    """Return the context paths a COPY instruction reads, or none for a COPY --from."""
     words = shlex.split(instruction)
     args = [w for w in words[1:] if not w.startswith("--")]
     if any(w.startswith("--from=") for w in words[1:]):
@@ -61,7 +62,8 @@ def copy_sources(instruction):
     return args[:-1]
 
 
-def check_dockerfile(problems):
+def check_dockerfile(problems: list[str]) -> None:
+    """Check the COPY sources: there are some, and each exists in the build context."""
     if not DOCKERFILE.exists():
         problems.append(f"{DOCKERFILE.relative_to(ROOT)} is missing")
         return
@@ -80,25 +82,25 @@ def check_dockerfile(problems):
         problems.append("Dockerfile: no COPY from the build context found")
 
 
-def check_compose(problems):
+def check_compose(problems: list[str]) -> None:
+    """Check that compose.yaml parses and names the services and files it relies on."""
     if not COMPOSE.exists():
         problems.append("deploy/compose.yaml is missing")
         return
     text = COMPOSE.read_text()
     try:
-        import yaml  # noqa: PLC0415 (optional: parsed when available)
+        import yaml  # optional: parsed when available
     except ImportError:
-        yaml = None
-    if yaml is not None:
+        names = {name for name in SERVICES if f"\n  {name}:" in text}
+    else:
         try:
-            document = yaml.safe_load(text)
+            document: object = yaml.safe_load(text) or {}
         except yaml.YAMLError as error:
             problems.append(f"compose.yaml does not parse: {error}")
             return
-        services = (document or {}).get("services") or {}
+        assert isinstance(document, dict), "compose.yaml is not a mapping"
+        services = document.get("services") or {}
         names = set(services)
-    else:
-        names = {name for name in SERVICES if f"\n  {name}:" in text}
     for name in SERVICES:
         if name not in names:
             problems.append(f"compose.yaml: service {name!r} is missing")
@@ -110,8 +112,9 @@ def check_compose(problems):
             problems.append(f"{path.relative_to(ROOT)} is missing")
 
 
-def main():
-    problems = []
+def main() -> int:
+    """Run every check; return the exit status."""
+    problems: list[str] = []
     check_dockerfile(problems)
     check_compose(problems)
     for problem in problems:

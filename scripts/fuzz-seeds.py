@@ -18,6 +18,7 @@ import re
 import struct
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 ROOT = Path(__file__).resolve().parent.parent
 META = ["resign", "offer draw", "accept draw", "decline draw"]
@@ -25,19 +26,36 @@ RPCS = 7
 FORMATS = 2
 
 
-def game_ids():
-    """The game ids in the order of GameKind::ALL (the registry in games/mod.rs)."""
+class Step(TypedDict, total=False):
+    """The fields the seeds read of a playthrough's step; a step lacking either is skipped."""
+
+    action: str
+    seat: int
+
+
+class Playthrough(TypedDict):
+    """The fields the seeds read of a golden playthrough (tests/golden/<game>/playthroughs.json)."""
+
+    config: dict[str, object]
+    seats: int
+    seed: int
+    steps: list[Step]
+
+
+def game_ids() -> list[str]:
+    """Return the game ids in the order of GameKind::ALL (the registry in games/mod.rs)."""
     registry = (ROOT / "service/engine/src/games/mod.rs").read_text()
     return [module for module in re.findall(r"=>\s*(\w+)::\w+", registry)]
 
 
-def write(directory, data):
+def write(directory: Path, data: bytes) -> None:
+    """Write `data` into `directory` as a file named by its hash."""
     directory.mkdir(parents=True, exist_ok=True)
     (directory / hashlib.sha1(data).hexdigest()).write_bytes(data)
 
 
-def playthrough_seed(kind, playthrough):
-    """A golden playthrough as an apply_actions input."""
+def playthrough_seed(kind: int, playthrough: Playthrough) -> bytes:
+    """Return a golden playthrough as an apply_actions input."""
     config = json.dumps(playthrough["config"], separators=(",", ":")).encode()
     data = bytearray([kind, playthrough["seats"], 0])
     data += struct.pack("<Q", playthrough["seed"])
@@ -56,18 +74,21 @@ def playthrough_seed(kind, playthrough):
     return bytes(data)
 
 
-def grpc_frame(message):
+def grpc_frame(message: bytes) -> bytes:
+    """Return `message` in a gRPC length-prefixed frame, uncompressed."""
     return b"\x00" + struct.pack(">I", len(message)) + message
 
 
-def main():
+def main() -> None:
+    """Write the seeds into the corpus directory named on the command line."""
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     corpus = Path(sys.argv[1])
     games = game_ids()
     for kind, game in enumerate(games):
         path = ROOT / "service/engine/tests/golden" / game / "playthroughs.json"
-        for playthrough in json.loads(path.read_text())["playthroughs"]:
+        playthroughs: list[Playthrough] = json.loads(path.read_text())["playthroughs"]
+        for playthrough in playthroughs:
             write(corpus / "apply_actions", playthrough_seed(kind, playthrough))
         for rpc in range(RPCS):
             # Both flags set: the request names the dealt game and presents seat 0's token.

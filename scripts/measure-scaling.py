@@ -12,7 +12,7 @@ redis-cli.
     scripts/measure-scaling.py [--duration 20s] [--json-file target/scaling.json]
 
 Prints one table row per configuration and writes every figure as JSON.
-"""
+"""  # noqa: D205 (its first paragraph is the --help description)
 
 from __future__ import annotations
 
@@ -56,26 +56,26 @@ class Measured:
     watch_delay_p99_us: float
 
 
-def run(*args: str, **kwargs: object) -> str:
-    """Runs a command and returns its standard output; fails loudly."""
-    done = subprocess.run(args, check=True, capture_output=True, text=True, **kwargs)  # type: ignore[call-overload]
-    return str(done.stdout)
+def run(*args: str, env: dict[str, str] | None = None) -> str:
+    """Run a command and return its standard output; fail loudly."""
+    done = subprocess.run(args, check=True, capture_output=True, text=True, env=env)
+    return done.stdout
 
 
 def cli(port: int, *args: str) -> str:
-    """One redis-cli command against the node on `port`."""
+    """Run one redis-cli command against the node on `port`; return its output, stripped."""
     return run("redis-cli", "-p", str(port), *args).strip()
 
 
 def process_cpu_s(pid: int) -> float:
-    """utime + stime of a process, in seconds (100 ticks per second)."""
+    """Return utime + stime of a process, in seconds (100 ticks per second)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
     fields = stat[stat.rindex(")") + 2 :].split()
     return (int(fields[11]) + int(fields[12])) / 100.0
 
 
 def redis_pid(port: int) -> int:
-    """The process id of the Redis node on `port`."""
+    """Return the process id of the Redis node on `port`."""
     for line in cli(port, "INFO", "server").splitlines():
         if line.startswith("process_id:"):
             return int(line.split(":", 1)[1])
@@ -83,20 +83,21 @@ def redis_pid(port: int) -> int:
 
 
 def masters(ports: list[int]) -> list[int]:
-    """The ports among `ports` whose node is a master."""
+    """Return the ports among `ports` whose node is a master."""
     return [port for port in ports if cli(port, "ROLE").splitlines()[0] == "master"]
 
 
 def weigh_games(ports: list[int]) -> tuple[int, float, float]:
-    """Samples games from the masters on `ports`: how many were weighed, their mean version, and
-    the mean bytes (`MEMORY USAGE`) of one game's keys (record, events, request window)."""
+    """Sample games from the masters on `ports`.
+
+    Return how many were weighed, their mean version, and the mean bytes (`MEMORY USAGE`) of one
+    game's keys (record, events, request window).
+    """
     weighed = 0
     versions = 0
     total_bytes = 0
     for port in masters(ports):
-        keys = run(
-            "redis-cli", "-p", str(port), "--scan", "--pattern", "deckmate:{*}:game"
-        ).split()
+        keys = run("redis-cli", "-p", str(port), "--scan", "--pattern", "deckmate:{*}:game").split()
         for key in keys[: MEMORY_SAMPLE // len(ports) + 1]:
             prefix = key[: -len(":game")]
             version = cli(port, "HGET", key, "version")
@@ -112,10 +113,8 @@ def weigh_games(ports: list[int]) -> tuple[int, float, float]:
     return weighed, versions / weighed, total_bytes / weighed
 
 
-def start_servers(
-    server_bin: Path, store: str, extra: list[str]
-) -> list[subprocess.Popen[bytes]]:
-    """Two server replicas on `store`, serving once their health says so."""
+def start_servers(server_bin: Path, store: str, extra: list[str]) -> list[subprocess.Popen[bytes]]:
+    """Start two server replicas on `store`; return them once their health says they serve."""
     servers = []
     for port in SERVER_PORTS:
         servers.append(
@@ -162,7 +161,7 @@ def measure(
     duration: str,
     extra: list[str],
 ) -> Measured:
-    """Runs the `act` scenario across two replicas on `store` and reads every figure."""
+    """Run the `act` scenario across two replicas on `store` and read every figure."""
     servers = start_servers(server_bin, store, extra)
     try:
         redis_pids = [redis_pid(port) for port in redis_ports]
@@ -221,7 +220,7 @@ def measure(
 
 
 def cluster_script(action: str) -> str:
-    """Starts or stops the measuring cluster."""
+    """Start or stop the measuring cluster; return the script's output, stripped."""
     env = dict(os.environ)
     env["DECKMATE_CLUSTER_PORT"] = str(CLUSTER_PORT)
     env["DECKMATE_CLUSTER_DIR"] = "/tmp/deckmate-scaling-cluster"
@@ -229,15 +228,12 @@ def cluster_script(action: str) -> str:
 
 
 def main() -> int:
+    """Measure every configuration, print the table and write the JSON file."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", default="20s")
     parser.add_argument("--json-file", default=str(ROOT / "target/scaling.json"))
-    parser.add_argument(
-        "--server-bin", default=str(ROOT / "target/release/deckmate-server")
-    )
-    parser.add_argument(
-        "--load-bin", default=str(ROOT / "target/release/deckmate-load")
-    )
+    parser.add_argument("--server-bin", default=str(ROOT / "target/release/deckmate-server"))
+    parser.add_argument("--load-bin", default=str(ROOT / "target/release/deckmate-load"))
     options = parser.parse_args()
     server_bin, load_bin = Path(options.server_bin), Path(options.load_bin)
 
@@ -299,9 +295,7 @@ def main() -> int:
             cluster_script("stop")
 
     Path(options.json_file).parent.mkdir(parents=True, exist_ok=True)
-    Path(options.json_file).write_text(
-        json.dumps([asdict(m) for m in measured], indent=2) + "\n"
-    )
+    Path(options.json_file).write_text(json.dumps([asdict(m) for m in measured], indent=2) + "\n")
     header = (
         "| store | Acts | Acts/s | Act p50 µs | Act p99 µs | server CPU µs/Act | "
         "Redis command CPU µs/Act | Redis process CPU µs/Act | of which masters | "

@@ -19,7 +19,7 @@ Beside the resident memory it samples the server's heap gauges (`deckmate_heap_a
 from its metrics listener): memory the program holds, apart from what the allocator keeps free.
 A resident slope with a flat heap is the allocator's, not a leak; only the resident slope is
 judged.
-"""
+"""  # noqa: E501 (the example is the result line as printed, on one line)
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def seconds(text: str) -> int:
 
 
 def free_port() -> int:
-    """A TCP port nothing listens on now."""
+    """Return a TCP port nothing listens on now."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
@@ -59,7 +59,7 @@ def free_port() -> int:
 
 
 def rss_kib(pid: int) -> int | None:
-    """The resident memory of `pid` in KiB, or None once it has exited."""
+    """Return the resident memory of `pid` in KiB, or None once it has exited."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
@@ -71,8 +71,10 @@ def rss_kib(pid: int) -> int | None:
 
 
 def gauges(metrics_port: int, names: tuple[str, ...]) -> dict[str, float]:
-    """The values of the unlabelled gauges `names` on the server's metrics page (those it has);
-    empty when the metrics listener does not answer."""
+    """Return the values of the unlabelled gauges `names` on the server's metrics page.
+
+    Only those it has; empty when the metrics listener does not answer.
+    """
     try:
         with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=5) as page:
             text = page.read().decode()
@@ -87,7 +89,7 @@ def gauges(metrics_port: int, names: tuple[str, ...]) -> dict[str, float]:
 
 
 def wait_listening(port: int, server: subprocess.Popen[bytes], timeout_s: float = 30) -> None:
-    """Waits until the server accepts connections on `port`."""
+    """Wait until the server accepts connections on `port`."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -101,8 +103,10 @@ def wait_listening(port: int, server: subprocess.Popen[bytes], timeout_s: float 
 
 
 def slope_percent_per_10min(samples: list[tuple[float, int]]) -> tuple[float, float]:
-    """The least-squares slope of `samples` (seconds, KiB) as a percentage of their mean per
-    10 minutes, and their mean in KiB."""
+    """Return the least-squares slope of `samples` (seconds, KiB) and their mean in KiB.
+
+    The slope is a percentage of their mean per 10 minutes.
+    """
     n = len(samples)
     mean_t = sum(t for t, _ in samples) / n
     mean_v = sum(v for _, v in samples) / n
@@ -114,7 +118,7 @@ def slope_percent_per_10min(samples: list[tuple[float, int]]) -> tuple[float, fl
 
 
 def load(bin_dir: Path, port: int, args: list[str]) -> tuple[int, dict[str, object]]:
-    """Runs `deckmate-load play` with `args`; its exit status and JSON report."""
+    """Run `deckmate-load play` with `args`; return its exit status and JSON report."""
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
         command = [
             str(bin_dir / "deckmate-load"),
@@ -135,18 +139,36 @@ def load(bin_dir: Path, port: int, args: list[str]) -> tuple[int, dict[str, obje
 
 
 def main() -> int:
+    """Run the soak; return 0 when it passed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("duration", type=seconds, help="soak time at half the peak (90s, 3m, 1h)")
     parser.add_argument("--game-ttl", default="2m", help="the server's --game-ttl (default 2m)")
     parser.add_argument("--peak-time", default="30s", help="closed-loop run measuring the peak")
-    parser.add_argument("--sample-every", type=float, default=None,
-                        help="seconds between memory samples (default: duration / 120, 1-60)")
-    parser.add_argument("--max-slope", type=float, default=1.0,
-                        help="largest memory slope, percent per 10 minutes (default 1)")
+    parser.add_argument(
+        "--sample-every",
+        type=float,
+        default=None,
+        help="seconds between memory samples (default: duration / 120, 1-60)",
+    )
+    parser.add_argument(
+        "--max-slope",
+        type=float,
+        default=1.0,
+        help="largest memory slope, percent per 10 minutes (default 1)",
+    )
     parser.add_argument("--bin-dir", type=Path, default=ROOT / "target" / "release")
-    parser.add_argument("--rss-log", type=Path, default=None, help="write the samples here (seconds, RSS KiB, heap KiB, live games)")
-    parser.add_argument("--server-log", type=Path, default=None,
-                        help="write the server's log here (default: discarded)")
+    parser.add_argument(
+        "--rss-log",
+        type=Path,
+        default=None,
+        help="write the samples here (seconds, RSS KiB, heap KiB, live games)",
+    )
+    parser.add_argument(
+        "--server-log",
+        type=Path,
+        default=None,
+        help="write the server's log here (default: discarded)",
+    )
     options = parser.parse_args()
     duration: int = options.duration
     every = options.sample_every or min(60.0, max(1.0, duration / 120))
@@ -159,15 +181,21 @@ def main() -> int:
     server = subprocess.Popen(
         [
             str(options.bin_dir / "deckmate-server"),
-            "--listen", f"127.0.0.1:{port}",
-            "--game-ttl", options.game_ttl,
-            "--create-rate", "off",
-            "--max-games-per-client", "1000000",
-            "--metrics-listen", f"127.0.0.1:{metrics_port}",
+            "--listen",
+            f"127.0.0.1:{port}",
+            "--game-ttl",
+            options.game_ttl,
+            "--create-rate",
+            "off",
+            "--max-games-per-client",
+            "1000000",
+            "--metrics-listen",
+            f"127.0.0.1:{metrics_port}",
             # Connections outlive the run: an aged connection's GOAWAY fails the calls racing
             # it with UNAVAILABLE (clients retry them; the load generator counts every failure
             # and never retries), which is not what the soak looks for.
-            "--max-connection-age", f"{2 * duration + 600}s",
+            "--max-connection-age",
+            f"{2 * duration + 600}s",
         ],
         stdout=subprocess.DEVNULL,
         stderr=server_log,
@@ -211,11 +239,16 @@ def main() -> int:
             options.bin_dir,
             port,
             [
-                "--duration", f"{duration}s",
-                "--baseline-duration", "0s",
-                "--rate", f"{rate}/s",
-                "--in-flight", "256",
-                "--server-pid", str(server.pid),
+                "--duration",
+                f"{duration}s",
+                "--baseline-duration",
+                "0s",
+                "--rate",
+                f"{rate}/s",
+                "--in-flight",
+                "256",
+                "--server-pid",
+                str(server.pid),
             ],
         )
         done.set()
@@ -255,8 +288,11 @@ def main() -> int:
         heap = f"heap_mb={heap_mean / 1024:.1f} heap_slope={heap_slope:+.2f}%/10min"
     errors = result.get("unexpected_errors", "?")
     passed = status == 0 and slope <= options.max_slope
-    label = next(t for t in (f"{duration // 3600}h", f"{duration // 60}m", f"{duration}s")
-                 if int(t[:-1]) * UNIT_SECONDS[t[-1]] == duration)
+    label = next(
+        t
+        for t in (f"{duration // 3600}h", f"{duration // 60}m", f"{duration}s")
+        if int(t[:-1]) * UNIT_SECONDS[t[-1]] == duration
+    )
     print(
         f"soak={label} rate={rate}/s calls={result.get('calls', '?')} "
         f"unexpected_errors={errors} rss_mb={mean_kib / 1024:.1f} "

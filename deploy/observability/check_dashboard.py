@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Checks grafana-dashboard.json: valid JSON, an importable dashboard with a ${DS_PROMETHEUS}
-datasource input, and every query naming only metrics that docs/OPERATIONS.md lists.
+"""Checks grafana-dashboard.json: valid JSON, importable, and querying documented metrics only.
+
+That is: an importable dashboard with a ${DS_PROMETHEUS} datasource input, and every query
+naming only metrics that docs/OPERATIONS.md lists.
 
 Usage: check_dashboard.py [DASHBOARD] [OPERATIONS_MD]  (defaults: the repository's files).
 Exits 1 with one line per problem. Standard library only.
@@ -9,21 +11,36 @@ Exits 1 with one line per problem. Standard library only.
 import json
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# A JSON object of the dashboard, whose values are checked where they are read.
+JSON = dict[str, object]
 
 # PromQL words that are not metric names.
 KEYWORDS = {
-    "by", "without", "on", "ignoring", "group_left", "group_right", "and", "or", "unless",
-    "bool", "offset", "inf", "nan", "atan2",
+    "by",
+    "without",
+    "on",
+    "ignoring",
+    "group_left",
+    "group_right",
+    "and",
+    "or",
+    "unless",
+    "bool",
+    "offset",
+    "inf",
+    "nan",
+    "atan2",
 }
 # Suffixes Prometheus adds to a histogram's series.
 HISTOGRAM_SUFFIXES = ("_bucket", "_sum", "_count")
 
 
-def documented_metrics(operations_md):
-    """{name: type} from the rows of the Metrics table: | `name` | type | ..."""
+def documented_metrics(operations_md: Path) -> dict[str, str]:
+    """Return {name: type} from the rows of the Metrics table: | `name` | type | ..."""
     metrics = {}
     for line in operations_md.read_text(encoding="utf-8").splitlines():
         match = re.match(r"^\|\s*`([a-z_:][a-z0-9_:]*)`\s*\|\s*(\w+)\s*\|", line)
@@ -32,8 +49,8 @@ def documented_metrics(operations_md):
     return metrics
 
 
-def metric_names(expr):
-    """The metric names an expression reads."""
+def metric_names(expr: str) -> set[str]:
+    """Return the metric names an expression reads."""
     text = re.sub(r'"(?:[^"\\]|\\.)*"', '""', expr)  # string literals
     text = re.sub(r"\$\{[^}]*\}|\$\w+", "", text)  # Grafana variables
     text = re.sub(r"\{[^}]*\}", "", text)  # label matchers
@@ -43,17 +60,17 @@ def metric_names(expr):
     names = set()
     for match in re.finditer(r"[A-Za-z_:][A-Za-z0-9_:]*", text):
         word = match.group(0)
-        rest = text[match.end():]
+        rest = text[match.end() :]
         if word.lower() in KEYWORDS or re.match(r"\s*\(", rest):
             continue  # a keyword or a function / aggregation call
-        if re.match(r"[0-9.]", text[match.start() - 1:match.start()] or " "):
+        if re.match(r"[0-9.]", text[match.start() - 1 : match.start()] or " "):
             continue  # part of a number such as 1e3
         names.add(word)
     return names
 
 
-def check_metric(name, metrics):
-    """None if `name` is a documented metric (or a histogram's series of one), else why not."""
+def check_metric(name: str, metrics: dict[str, str]) -> str | None:
+    """Return None when `name` is a documented metric (or a histogram's series of one), else why."""
     if name in metrics:
         return None
     for suffix in HISTOGRAM_SUFFIXES:
@@ -63,31 +80,48 @@ def check_metric(name, metrics):
     return f"{name} is not a metric listed in docs/OPERATIONS.md"
 
 
-def panels_of(dashboard):
-    """Every panel, rows' nested panels included."""
-    for panel in dashboard.get("panels", []):
+def objects(value: object) -> list[JSON]:
+    """Return `value`, a JSON array of objects; fail on anything else, as using it would."""
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise TypeError(f"not an array of objects: {value!r}")
+    return value
+
+
+def text_of(value: object) -> str:
+    """Return `value`, a JSON string; fail on anything else, as matching it would."""
+    if not isinstance(value, str):
+        raise TypeError(f"not a string: {value!r}")
+    return value
+
+
+def panels_of(dashboard: JSON) -> Iterator[JSON]:
+    """Yield every panel, rows' nested panels included."""
+    for panel in objects(dashboard.get("panels", [])):
         yield panel
-        yield from panel.get("panels", [])
+        yield from objects(panel.get("panels", []))
 
 
-def check(dashboard_path, operations_md):
-    problems = []
+def check(dashboard_path: Path, operations_md: Path) -> list[str]:
+    """Return the problems of the dashboard at `dashboard_path`."""
+    problems: list[str] = []
     try:
-        dashboard = json.loads(dashboard_path.read_text(encoding="utf-8"))
+        dashboard: object = json.loads(dashboard_path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         return [f"{dashboard_path}: not valid JSON: {error}"]
     metrics = documented_metrics(operations_md)
     if not metrics:
         return [f"{operations_md}: no metrics table found"]
+    if not isinstance(dashboard, dict):
+        raise TypeError(f"{dashboard_path}: not a JSON object")
 
-    inputs = [i.get("name") for i in dashboard.get("__inputs", [])]
+    inputs = [i.get("name") for i in objects(dashboard.get("__inputs", []))]
     if "DS_PROMETHEUS" not in inputs:
         problems.append("no DS_PROMETHEUS datasource input in __inputs")
     for key in ("title", "uid", "panels", "schemaVersion"):
         if key not in dashboard:
             problems.append(f"the dashboard has no {key}")
 
-    ids = set()
+    ids: set[object] = set()
     queries = 0
     for panel in panels_of(dashboard):
         where = f"panel {panel.get('id')} ({panel.get('title')!r})"
@@ -98,13 +132,16 @@ def check(dashboard_path, operations_md):
             problems.append(f"{where}: no gridPos")
         if panel.get("type") == "row":
             continue
-        targets = panel.get("targets") or []
+        targets = objects(panel.get("targets") or [])
         if not targets:
             problems.append(f"{where}: no queries")
-        if panel.get("datasource", {}).get("uid") != "${DS_PROMETHEUS}":
+        datasource = panel.get("datasource", {})
+        if not isinstance(datasource, dict):
+            raise TypeError(f"{where}: the datasource is not an object")
+        if datasource.get("uid") != "${DS_PROMETHEUS}":
             problems.append(f"{where}: datasource is not ${{DS_PROMETHEUS}}")
         for target in targets:
-            expr = target.get("expr", "")
+            expr = text_of(target.get("expr", ""))
             names = metric_names(expr)
             if not names:
                 problems.append(f"{where}: query {target.get('refId')} reads no metric: {expr}")
@@ -114,10 +151,13 @@ def check(dashboard_path, operations_md):
                     problems.append(f"{where}: {problem}")
             queries += 1
 
-    for variable in dashboard.get("templating", {}).get("list", []):
+    templating = dashboard.get("templating", {})
+    if not isinstance(templating, dict):
+        raise TypeError(f"{dashboard_path}: templating is not an object")
+    for variable in objects(templating.get("list", [])):
         query = variable.get("query")
         query = query.get("query", "") if isinstance(query, dict) else query or ""
-        match = re.match(r"\s*label_values\(\s*([^,)]+)", query)
+        match = re.match(r"\s*label_values\(\s*([^,)]+)", text_of(query))
         if match:
             for name in sorted(metric_names(match.group(1))):
                 problem = check_metric(name, metrics)
@@ -129,7 +169,8 @@ def check(dashboard_path, operations_md):
     return problems
 
 
-def main(argv):
+def main(argv: list[str]) -> int:
+    """Check the dashboard named in `argv` (else the repository's); return the exit status."""
     here = Path(__file__).resolve().parent
     dashboard = Path(argv[1]) if len(argv) > 1 else here / "grafana-dashboard.json"
     operations = Path(argv[2]) if len(argv) > 2 else ROOT / "docs" / "OPERATIONS.md"

@@ -10,26 +10,24 @@ TEMPLATES = Path(__file__).resolve().parent
 
 
 def fill(text: str, game_id: str) -> str:
-    """The template text with the game's id, type name and display name filled in."""
+    """Return the template text with the game's id, type name and display name filled in."""
     type_name = "".join(part.capitalize() for part in game_id.split("_"))
     name = " ".join(part.capitalize() for part in game_id.split("_"))
-    return (
-        text.replace("__ID__", game_id)
-        .replace("__TYPE__", type_name)
-        .replace("__NAME__", name)
-    )
+    return text.replace("__ID__", game_id).replace("__TYPE__", type_name).replace("__NAME__", name)
 
 
 def write_from_template(root: Path, template: str, target: str, game_id: str) -> None:
-    """Writes `target` (relative to `root`) from `template`."""
+    """Write `target` (relative to `root`) from `template`."""
     path = root / target
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(fill((TEMPLATES / template).read_text(), game_id))
 
 
 def insert_before_closing(text: str, opening: str, lines: str, after: int = 0) -> str:
-    """`lines` inserted before the `}` that closes the block opened by the first line `opening`
-    at or after position `after`."""
+    """Return `text` with `lines` inserted before the `}` that closes a block.
+
+    The block is the one opened by the first line `opening` at or after position `after`.
+    """
     start = text.index(opening, after)
     depth = 0
     for index in range(start, len(text)):
@@ -43,10 +41,11 @@ def insert_before_closing(text: str, opening: str, lines: str, after: int = 0) -
     raise ValueError(f"no block closes {opening!r}")
 
 
-def add_oneof_member(
-    text: str, message: str, member: str, game_id: str, comment: str
-) -> str:
-    """One member of the game in the oneof of `message`, numbered after the message's highest field."""
+def add_oneof_member(text: str, message: str, member: str, game_id: str, comment: str) -> str:
+    """Return `text` with one member of the game in the oneof of `message`.
+
+    The member is numbered after the message's highest field.
+    """
     start = text.index(f"message {message} {{")
     end = text.index("\n}\n", start)
     numbers = [int(n) for n in re.findall(r"=\s*(\d+);", text[start:end])]
@@ -57,7 +56,7 @@ def add_oneof_member(
 
 
 def register(root: Path, game_id: str) -> None:
-    """One line in each registry: engine, server codec, API oneofs and README."""
+    """Add one line in each registry: engine, server codec, API oneofs and README."""
 
     def fill_in(text: str) -> str:
         return fill(text, game_id)
@@ -67,9 +66,7 @@ def register(root: Path, game_id: str) -> None:
         insert_before_closing(
             games.read_text(),
             "register_games! {$",
-            fill_in(
-                "    /// __NAME__ (`__ID__`).\n    __TYPE__ => __ID__::__TYPE__,\n"
-            ),
+            fill_in("    /// __NAME__ (`__ID__`).\n    __TYPE__ => __ID__::__TYPE__,\n"),
         )
     )
 
@@ -80,13 +77,9 @@ def register(root: Path, game_id: str) -> None:
 
     service = root / "proto/deckmate/v1/game_service.proto"
     text = service.read_text()
-    last = list(
-        re.finditer(r'^import "deckmate/v1/games/\w+\.proto";\n', text, re.MULTILINE)
-    )[-1]
+    last = list(re.finditer(r'^import "deckmate/v1/games/\w+\.proto";\n', text, re.MULTILINE))[-1]
     text = (
-        text[: last.end()]
-        + f'import "deckmate/v1/games/{game_id}.proto";\n'
-        + text[last.end() :]
+        text[: last.end()] + f'import "deckmate/v1/games/{game_id}.proto";\n' + text[last.end() :]
     )
     for message, suffix, comment in [
         ("GameConfig", "Config", "__NAME__ (`__ID__`)."),
@@ -101,9 +94,7 @@ def register(root: Path, game_id: str) -> None:
 
     readme = root / "README.md"
     text = readme.read_text()
-    rows = list(
-        re.finditer(r"^\| `\w+` \|.*docs/rules/\w+\.md\) \|\n", text, re.MULTILINE)
-    )
+    rows = list(re.finditer(r"^\| `\w+` \|.*docs/rules/\w+\.md\) \|\n", text, re.MULTILINE))
     row = fill_in(
         "| `__ID__` | __NAME__: a counting game to build on | 2 "
         "| [docs/rules/__ID__.md](docs/rules/__ID__.md) |\n"
@@ -112,13 +103,12 @@ def register(root: Path, game_id: str) -> None:
 
 
 def main() -> None:
+    """Write the game named on the command line into the repository named there."""
     root, game_id = Path(sys.argv[1]), sys.argv[2]
     write_from_template(
         root, "engine.rs.tmpl", f"service/engine/src/games/{game_id}/mod.rs", game_id
     )
-    write_from_template(
-        root, "codec.rs.tmpl", f"service/server/src/codec/{game_id}.rs", game_id
-    )
+    write_from_template(root, "codec.rs.tmpl", f"service/server/src/codec/{game_id}.rs", game_id)
     write_from_template(
         root, "game.proto.tmpl", f"proto/deckmate/v1/games/{game_id}.proto", game_id
     )
