@@ -116,6 +116,8 @@ pub async fn serve_with_store(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let tls = crate::tls::ServerTls::from_config(&config)?;
+    // Built once here, so that the first chess call does not wait for the engine's tables.
+    deckmate_engine::chess::prepare_tables();
     let switch = Shutdown::new();
     let protection = Arc::new(Protection::from_config(&config)?);
     // Reloads the keys on SIGHUP until the server stops, however it stops.

@@ -172,6 +172,12 @@ struct Tables {
 
 static TABLES: OnceLock<Tables> = OnceLock::new();
 
+/// Builds the sliding-piece attack tables now rather than on the first move generation, so that
+/// a server pays for them (some milliseconds) at start-up, not in its first chess call.
+pub fn prepare_tables() {
+    tables();
+}
+
 #[inline]
 fn tables() -> &'static Tables {
     TABLES.get_or_init(build)
@@ -325,6 +331,13 @@ fn build() -> Tables {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prepared_tables_are_the_ones_move_generation_reads() {
+        prepare_tables();
+        let prepared: *const Tables = TABLES.get().expect("built");
+        assert!(std::ptr::eq(prepared, tables()));
+    }
 
     /// Every square and a spread of occupancies agree with the slow ray walk.
     #[test]

@@ -31,6 +31,7 @@ pub use bitboard::Bitboard;
 pub use board_serde::serialize_ranks;
 pub use castling::{CastleSide, CastlingRights};
 pub use fen::{FenError, START_FEN};
+pub use magic::prepare_tables;
 pub use make_move::MoveOutcome;
 pub use moves::{Move, MoveKind, MoveList, MoveListIter, ParseMoveError};
 pub use perft::{perft, perft_divide};

@@ -258,7 +258,27 @@ async fn a_deadline_answers_the_client_but_never_cuts_the_commit() {
     assert_eq!(store.inner.live_games(), 0);
     // The handler is still running: let it reach the store.
     store.release.notify_one();
-    store.created.notified().await;
+    tokio::time::timeout(Duration::from_secs(30), store.created.notified())
+        .await
+        .expect("the handler went on past the deadline");
+    assert_eq!(store.inner.live_games(), 1);
+}
+
+#[tokio::test]
+async fn a_client_that_cancels_never_cuts_the_commit() {
+    let store = GatedStore::new(true);
+    let running = Running::start(config(), store.clone()).await;
+    let mut games = running.games().await;
+    let call = tokio::spawn(async move { games.create_game(pigeon_chess()).await });
+    store.entered.notified().await;
+    // The client gives up while the handler waits on the store: the stream is reset.
+    call.abort();
+    assert!(call.await.unwrap_err().is_cancelled());
+    assert_eq!(store.inner.live_games(), 0);
+    store.release.notify_one();
+    tokio::time::timeout(Duration::from_secs(30), store.created.notified())
+        .await
+        .expect("the handler went on after the client left");
     assert_eq!(store.inner.live_games(), 1);
 }
 
