@@ -53,6 +53,17 @@ impl GatedStore {
             created: Notify::new(),
         })
     }
+
+    /// Opens the gate for the create waiting at it (whose caller has stopped waiting) and checks
+    /// that its handler still ran to its end and stored the game.
+    async fn release_and_expect_the_create(&self) {
+        assert_eq!(self.inner.live_games(), 0);
+        self.release.notify_one();
+        tokio::time::timeout(Duration::from_secs(30), self.created.notified())
+            .await
+            .expect("the handler went on after its caller stopped waiting");
+        assert_eq!(self.inner.live_games(), 1, "the call ran to its end");
+    }
 }
 
 #[async_trait]
@@ -255,13 +266,8 @@ async fn a_deadline_answers_the_client_but_never_cuts_the_commit() {
     let late = games.create_game(pigeon_chess()).await.unwrap_err();
     assert_eq!(late.code(), Code::DeadlineExceeded, "{late:?}");
     assert!(late.message().contains("request_id"), "{}", late.message());
-    assert_eq!(store.inner.live_games(), 0);
     // The handler is still running: let it reach the store.
-    store.release.notify_one();
-    tokio::time::timeout(Duration::from_secs(30), store.created.notified())
-        .await
-        .expect("the handler went on past the deadline");
-    assert_eq!(store.inner.live_games(), 1);
+    store.release_and_expect_the_create().await;
 }
 
 #[tokio::test]
@@ -274,12 +280,7 @@ async fn a_client_that_cancels_never_cuts_the_commit() {
     // The client gives up while the handler waits on the store: the stream is reset.
     call.abort();
     assert!(call.await.unwrap_err().is_cancelled());
-    assert_eq!(store.inner.live_games(), 0);
-    store.release.notify_one();
-    tokio::time::timeout(Duration::from_secs(30), store.created.notified())
-        .await
-        .expect("the handler went on after the client left");
-    assert_eq!(store.inner.live_games(), 1);
+    store.release_and_expect_the_create().await;
 }
 
 /// A tonic client enforces its own deadline too (and would answer itself first), so the
@@ -315,10 +316,7 @@ async fn a_shorter_client_deadline_is_honoured() {
     let response = String::from_utf8_lossy(&response).to_ascii_lowercase();
     // DEADLINE_EXCEEDED is code 4.
     assert!(response.contains("grpc-status: 4"), "{response}");
-    assert_eq!(store.inner.live_games(), 0);
-    store.release.notify_one();
-    store.created.notified().await;
-    assert_eq!(store.inner.live_games(), 1, "the call ran to its end");
+    store.release_and_expect_the_create().await;
 }
 
 #[tokio::test]
