@@ -1,9 +1,13 @@
 //! Compiles `deckmate/v1/**/*.proto` with protox (no system `protoc` needed) into tonic/prost
-//! code and an encoded `FileDescriptorSet` for server reflection.
+//! code, an encoded `FileDescriptorSet` for server reflection, and the one-pass encoders of
+//! `src/wire.rs` (`build/wire_gen.rs`).
 
 use std::path::PathBuf;
 
 use prost::Message;
+
+#[path = "build/wire_gen.rs"]
+mod wire_gen;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
@@ -19,9 +23,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         out_dir.join("deckmate_descriptor.bin"),
         descriptors.encode_to_vec(),
     )?;
+    println!("cargo:rerun-if-changed=build/wire_gen.rs");
+    std::fs::write(
+        out_dir.join("deckmate_wire.rs"),
+        wire_gen::generate(&descriptors),
+    )?;
     tonic_prost_build::configure()
         .build_client(true)
         .build_server(true)
+        // One-pass encoding (src/wire.rs); decoding is prost's.
+        .codec_path("crate::wire::WireCodec")
         .compile_fds(descriptors)?;
     Ok(())
 }

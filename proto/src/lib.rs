@@ -8,6 +8,8 @@ pub mod v1 {
     include!(concat!(env!("OUT_DIR"), "/deckmate.v1.rs"));
 }
 
+pub mod wire;
+
 /// The encoded `FileDescriptorSet` of every Deckmate proto file, for gRPC server reflection and
 /// for clients that work from descriptors.
 pub const FILE_DESCRIPTOR_SET: &[u8] =

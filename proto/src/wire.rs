@@ -1,0 +1,298 @@
+//! One-pass protobuf encoding of the generated messages, and the gRPC codec that uses it.
+//!
+//! prost writes a nested message's length before the message, so it computes every nested
+//! length first, at every level: a field `d` messages deep has its length computed `d` times
+//! before it is written once (the game answers are 5 to 6 deep). [`ReverseWriter`] writes a
+//! message back to front instead, children before the header that says their length, so every
+//! byte is visited once. The impls of [`WireEncode`] are generated from the same descriptors as
+//! prost's types (`proto/build/wire_gen.rs`) and write the same bytes as prost
+//! (`tests/wire.rs` checks both ways on every game's messages). Decoding stays prost's.
+//!
+//! [`WireCodec`] is the codec of the generated client and server: requests and answers are
+//! encoded with [`WireEncode`] into a buffer kept per thread, then copied once into tonic's frame.
+
+use std::cell::RefCell;
+use std::marker::PhantomData;
+
+use prost::bytes::BufMut;
+use tonic::Status;
+use tonic::codec::{BufferSettings, Codec, EncodeBuf, Encoder};
+use tonic_prost::ProstCodec;
+
+/// A message that can write itself, back to front, into a [`ReverseWriter`].
+pub trait WireEncode {
+    /// Writes the message's fields in reverse order; read front to back, the written bytes are
+    /// the message's protobuf encoding.
+    fn write_reverse(&self, writer: &mut ReverseWriter);
+
+    /// The message's protobuf encoding.
+    fn encode_wire(&self) -> Vec<u8> {
+        let mut writer = ReverseWriter::new();
+        self.write_reverse(&mut writer);
+        writer.as_slice().to_vec()
+    }
+}
+
+/// A byte buffer filled from its end towards its start.
+#[derive(Debug, Default)]
+pub struct ReverseWriter {
+    /// The storage; the written bytes are `buffer[start..]`.
+    buffer: Vec<u8>,
+    /// Where the written bytes begin.
+    start: usize,
+}
+
+/// The first capacity of a writer: most answers fit.
+const INITIAL_CAPACITY: usize = 4096;
+
+/// Slices up to this long are copied byte by byte rather than by `memcpy`.
+const SHORT: usize = 16;
+
+impl ReverseWriter {
+    /// An empty writer.
+    pub fn new() -> ReverseWriter {
+        ReverseWriter::default()
+    }
+
+    /// The number of bytes written.
+    pub fn len(&self) -> usize {
+        self.buffer.len() - self.start
+    }
+
+    /// Whether nothing was written.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The bytes written, in order.
+    pub fn as_slice(&self) -> &[u8] {
+        &self.buffer[self.start..]
+    }
+
+    /// Forgets what was written, keeping the storage.
+    pub fn clear(&mut self) {
+        self.start = self.buffer.len();
+    }
+
+    /// Room for `needed` more bytes before the written ones.
+    #[inline]
+    fn reserve(&mut self, needed: usize) {
+        if self.start < needed {
+            self.grow(needed);
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self, needed: usize) {
+        let used = self.len();
+        let capacity = (self.buffer.len() * 2)
+            .max(used + needed)
+            .max(INITIAL_CAPACITY);
+        let mut buffer = vec![0; capacity];
+        buffer[capacity - used..].copy_from_slice(self.as_slice());
+        self.buffer = buffer;
+        self.start = capacity - used;
+    }
+
+    /// Writes `bytes` before what was written.
+    #[inline]
+    pub fn bytes(&mut self, bytes: &[u8]) {
+        self.reserve(bytes.len());
+        self.start -= bytes.len();
+        let out = &mut self.buffer[self.start..self.start + bytes.len()];
+        if bytes.len() <= SHORT {
+            // Most strings are names of two to five bytes: a loop costs less than a call.
+            for (to, from) in out.iter_mut().zip(bytes) {
+                *to = *from;
+            }
+        } else {
+            out.copy_from_slice(bytes);
+        }
+    }
+
+    /// Writes `value` as a varint before what was written.
+    #[inline]
+    pub fn varint(&mut self, value: u64) {
+        if value < 0x80 {
+            // Most varints (keys, small numbers, lengths of small messages) take one byte.
+            self.reserve(1);
+            self.start -= 1;
+            self.buffer[self.start] = value as u8;
+        } else {
+            self.long_varint(value);
+        }
+    }
+
+    /// [`ReverseWriter::varint`] for values of two bytes or more.
+    fn long_varint(&mut self, mut value: u64) {
+        let length = varint_length(value);
+        self.reserve(length);
+        self.start -= length;
+        let out = &mut self.buffer[self.start..self.start + length];
+        let (last, leading) = out
+            .split_last_mut()
+            .expect("a varint has at least one byte");
+        for byte in leading {
+            *byte = (value as u8) | 0x80;
+            value >>= 7;
+        }
+        *last = value as u8;
+    }
+
+    /// Writes a field key (`number` and wire type).
+    #[inline]
+    fn key(&mut self, number: u32, wire_type: u32) {
+        self.varint(u64::from((number << 3) | wire_type));
+    }
+
+    /// Writes a varint field.
+    #[inline]
+    pub fn varint_field(&mut self, number: u32, value: u64) {
+        self.varint(value);
+        self.key(number, 0);
+    }
+
+    /// Writes a string or bytes field.
+    #[inline]
+    pub fn length_delimited(&mut self, number: u32, bytes: &[u8]) {
+        self.bytes(bytes);
+        self.varint(bytes.len() as u64);
+        self.key(number, 2);
+    }
+
+    /// Writes a message field.
+    #[inline]
+    pub fn message<M: WireEncode>(&mut self, number: u32, message: &M) {
+        let end = self.len();
+        message.write_reverse(self);
+        self.varint((self.len() - end) as u64);
+        self.key(number, 2);
+    }
+
+    /// Writes a packed repeated varint field from its values in reverse order.
+    #[inline]
+    pub fn packed_varints(&mut self, number: u32, values_in_reverse: impl Iterator<Item = u64>) {
+        let end = self.len();
+        for value in values_in_reverse {
+            self.varint(value);
+        }
+        self.varint((self.len() - end) as u64);
+        self.key(number, 2);
+    }
+}
+
+/// The bytes a varint of `value` takes (1 to 10).
+#[inline]
+fn varint_length(value: u64) -> usize {
+    // 7 bits per byte: ceil(significant bits / 7), and one byte for zero.
+    (64 - (value | 1).leading_zeros() as usize).div_ceil(7)
+}
+
+thread_local! {
+    /// The writer each thread encodes its messages with, kept between messages.
+    static SCRATCH: RefCell<ReverseWriter> = RefCell::new(ReverseWriter::new());
+}
+
+/// The gRPC codec of the generated client and server: [`WireEncode`] to encode, prost to
+/// decode.
+#[derive(Debug, Clone)]
+pub struct WireCodec<T, U> {
+    _types: PhantomData<(T, U)>,
+}
+
+impl<T, U> WireCodec<T, U> {
+    /// The codec.
+    pub fn new() -> Self {
+        WireCodec {
+            _types: PhantomData,
+        }
+    }
+}
+
+impl<T, U> Default for WireCodec<T, U> {
+    fn default() -> Self {
+        WireCodec::new()
+    }
+}
+
+impl<T, U> Codec for WireCodec<T, U>
+where
+    T: WireEncode + Send + 'static,
+    U: prost::Message + Default + Send + 'static,
+{
+    type Encode = T;
+    type Decode = U;
+    type Encoder = WireEncoder<T>;
+    type Decoder = <ProstCodec<(), U> as Codec>::Decoder;
+
+    fn encoder(&mut self) -> Self::Encoder {
+        WireEncoder {
+            _type: PhantomData,
+            buffer_settings: BufferSettings::default(),
+        }
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        ProstCodec::<(), U>::raw_decoder(BufferSettings::default())
+    }
+}
+
+/// Encodes messages of type `T` for [`WireCodec`].
+#[derive(Debug)]
+pub struct WireEncoder<T> {
+    _type: PhantomData<T>,
+    buffer_settings: BufferSettings,
+}
+
+impl<T: WireEncode> Encoder for WireEncoder<T> {
+    type Item = T;
+    type Error = Status;
+
+    fn encode(&mut self, item: T, buffer: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        SCRATCH.with(|scratch| {
+            let mut writer = scratch.borrow_mut();
+            writer.clear();
+            item.write_reverse(&mut writer);
+            buffer.put_slice(writer.as_slice());
+        });
+        Ok(())
+    }
+
+    fn buffer_settings(&self) -> BufferSettings {
+        self.buffer_settings
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/deckmate_wire.rs"));
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn varint_lengths_match_the_encoding() {
+        for value in [0u64, 1, 127, 128, 16_383, 16_384, u32::MAX as u64, u64::MAX] {
+            let mut expected = Vec::new();
+            prost::encoding::encode_varint(value, &mut expected);
+            assert_eq!(varint_length(value), expected.len(), "{value}");
+            let mut writer = ReverseWriter::new();
+            writer.varint(value);
+            assert_eq!(writer.as_slice(), expected.as_slice(), "{value}");
+        }
+    }
+
+    #[test]
+    fn a_writer_grows_keeping_what_it_wrote() {
+        let mut writer = ReverseWriter::new();
+        let chunk = [7u8; 1000];
+        for _ in 0..10 {
+            writer.bytes(&chunk);
+        }
+        writer.bytes(b"head");
+        assert_eq!(writer.len(), 10_004);
+        assert_eq!(&writer.as_slice()[..4], b"head");
+        assert!(writer.as_slice()[4..].iter().all(|&byte| byte == 7));
+        writer.clear();
+        assert!(writer.is_empty());
+    }
+}
