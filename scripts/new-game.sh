@@ -3,8 +3,9 @@
 #
 #   scripts/new-game.sh <id>             writes the new game into this checkout
 #   scripts/new-game.sh <id> --dry-run   the same in a throw-away worktree of HEAD: builds it, runs
-#                                        the generic suites over every game (the new one included),
-#                                        prints the size of the change, and removes the worktree
+#                                        the generic suites over the new game (the registry and
+#                                        codec suites over every game), prints the size of the
+#                                        change, and removes the worktree
 #
 # <id> is the game id in snake_case (`demo`, `tile_chess`). The scaffold is a small complete game
 # (a counting game, rules in docs/rules/<id>.md) for the real rules to replace. What it writes:
@@ -38,7 +39,8 @@ if [ "$mode" = "--dry-run" ]; then
   cd "$scratch/tree"
   echo "==> generic suites with $id"
   DECKMATE_UPDATE_GOLDEN=1 cargo test --locked -q -p deckmate-engine --test golden
-  cargo test --locked -q -p deckmate-engine --test conformance --test citations --test registry
+  # The other games' conformance is the test step's; here the new game's alone.
+  DECKMATE_CONFORMANCE_GAMES="$id" cargo test --locked -q -p deckmate-engine --test conformance --test citations --test registry
   cargo test --locked -q -p deckmate-server --lib codec::
   cargo test --locked -q -p deckmate-server --test api games::
   cargo clippy --locked -q -p deckmate-engine -p deckmate-server --all-targets -- -D warnings

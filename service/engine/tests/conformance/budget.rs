@@ -5,15 +5,23 @@
 
 use std::ops::Range;
 
+use deckmate_engine::GameKind;
+
 /// Seeds played per game and seat count in a normal run.
 pub(crate) const MIN_SEEDS: u64 = 200;
 
 /// The environment variable that chooses the seeds: `N` for `0..N`, `A..B` for `A..B`.
 pub(crate) const SEEDS_VARIABLE: &str = "DECKMATE_CONFORMANCE_SEEDS";
 
+/// The environment variable that chooses the games: game ids separated by commas (all games
+/// when unset), so that a new game's suite can run alone (`scripts/new-game.sh --dry-run`).
+pub(crate) const GAMES_VARIABLE: &str = "DECKMATE_CONFORMANCE_GAMES";
+
 /// The suite's knobs.
 #[derive(Clone, Debug)]
 pub(crate) struct Budget {
+    /// The games checked.
+    pub(crate) games: Vec<GameKind>,
     /// The seeds played for every game and seat count.
     pub(crate) seeds: Range<u64>,
     /// A playout that has not ended after this many plies fails the termination check.
@@ -64,7 +72,14 @@ impl Budget {
             .map(|count| count.get())
             .unwrap_or(1)
             .clamp(1, 8);
+        let games = match std::env::var(GAMES_VARIABLE) {
+            Ok(text) => parse_games(&text).unwrap_or_else(|unknown| {
+                panic!("{GAMES_VARIABLE}={text:?}: no game is called {unknown:?}")
+            }),
+            Err(_) => GameKind::ALL.to_vec(),
+        };
         Budget {
+            games,
             seeds,
             max_plies: 20_000,
             applied_per_seat: 40,
@@ -89,6 +104,15 @@ impl Budget {
     }
 }
 
+/// Parses game ids separated by commas; the first unknown id is the error.
+fn parse_games(text: &str) -> Result<Vec<GameKind>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|id| !id.is_empty())
+        .map(|id| GameKind::from_id(id).ok_or_else(|| id.to_string()))
+        .collect()
+}
+
 /// Parses `N` or `A..B`.
 fn parse_seeds(text: &str) -> Option<Range<u64>> {
     let text = text.trim();
@@ -109,5 +133,15 @@ mod tests {
         assert_eq!(parse_seeds("17..18"), Some(17..18));
         assert_eq!(parse_seeds("5..5"), None);
         assert_eq!(parse_seeds("x"), None);
+    }
+
+    #[test]
+    fn game_lists_parse() {
+        let [first, second, ..] = GameKind::ALL else {
+            panic!("at least two games are registered");
+        };
+        let text = format!(" {} ,{},", first.id(), second.id());
+        assert_eq!(parse_games(&text), Ok(vec![*first, *second]));
+        assert_eq!(parse_games("no_such_game"), Err("no_such_game".to_string()));
     }
 }
