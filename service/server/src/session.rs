@@ -686,18 +686,27 @@ impl<G: GameCodec> LiveGame for Session<G> {
 
     fn encode_head(&self) -> Result<Vec<u8>, ApiError> {
         let bots = encode_bots(&self.bots);
+        // Every commit to a networked store writes the head: room for most of them at once
+        // rather than a buffer grown from empty.
+        let buffer = Vec::with_capacity(HEAD_CAPACITY);
         let encoded = match &self.clock {
-            Some(clock) => postcard::to_allocvec(&StoredHeadWithClockRef::<G> {
-                with_bots: StoredHeadWithBotsRef {
-                    head: self.head_ref(HEAD_FORMAT_CLOCKS),
+            Some(clock) => postcard::to_extend(
+                &StoredHeadWithClockRef::<G> {
+                    with_bots: StoredHeadWithBotsRef {
+                        head: self.head_ref(HEAD_FORMAT_CLOCKS),
+                        bots: &bots,
+                    },
+                    clock,
+                },
+                buffer,
+            ),
+            None => postcard::to_extend(
+                &StoredHeadWithBotsRef::<G> {
+                    head: self.head_ref(HEAD_FORMAT),
                     bots: &bots,
                 },
-                clock,
-            }),
-            None => postcard::to_allocvec(&StoredHeadWithBotsRef::<G> {
-                head: self.head_ref(HEAD_FORMAT),
-                bots: &bots,
-            }),
+                buffer,
+            ),
         };
         encoded.map_err(|error| ApiError::Internal(format!("encoding a {} head: {error}", G::ID)))
     }
@@ -765,6 +774,10 @@ impl<G: GameCodec> LiveGame for Session<G> {
 /// The format [`LiveGame::encode_head`] writes: a `StoredHead`, the stored session's fields but
 /// its log, followed by the bot seats (as in session format 3).
 pub const HEAD_FORMAT: u32 = 2;
+
+/// The room [`LiveGame::encode_head`] starts with: more than most games' heads take (their
+/// tables are 130 to 440 bytes on average, docs/PERFORMANCE.md "Engine").
+const HEAD_CAPACITY: usize = 1024;
 
 /// The head format before bot seats: a `StoredHead` alone, still read and written by
 /// [`LiveGame::encode_head_previous`].
