@@ -5,8 +5,9 @@
 //! before it is written once (the game answers are 5 to 6 deep). [`ReverseWriter`] writes a
 //! message back to front instead, children before the header that says their length, so every
 //! byte is visited once. The impls of [`WireEncode`] are generated from the same descriptors as
-//! prost's types (`proto/build/wire_gen.rs`) and write the same bytes as prost
-//! (`tests/wire.rs` checks both ways on every game's messages). Decoding stays prost's.
+//! prost's types (`proto/build/wire_gen.rs`) and write the same bytes as prost, byte for byte:
+//! `proto/tests/wire.rs` checks every shape of field, the server's `tests/wire_encoding.rs` every
+//! message random games of every game produce. Decoding stays prost's.
 //!
 //! [`WireCodec`] is the codec of the generated client and server: requests and answers are
 //! encoded with [`WireEncode`] into a buffer kept per thread, then copied once into tonic's frame.
@@ -45,6 +46,9 @@ pub struct ReverseWriter {
 /// The first capacity of a writer: most answers fit.
 const INITIAL_CAPACITY: usize = 4096;
 
+/// A thread's writer larger than this after a message is dropped rather than kept.
+const MAX_KEPT_CAPACITY: usize = 256 * 1024;
+
 /// Slices up to this long are copied byte by byte rather than by `memcpy`.
 const SHORT: usize = 16;
 
@@ -62,6 +66,11 @@ impl ReverseWriter {
     /// Whether nothing was written.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The bytes the writer holds room for, written or not.
+    pub fn capacity(&self) -> usize {
+        self.buffer.len()
     }
 
     /// The bytes written, in order.
@@ -254,6 +263,10 @@ impl<T: WireEncode> Encoder for WireEncoder<T> {
             writer.clear();
             item.write_reverse(&mut writer);
             buffer.put_slice(writer.as_slice());
+            if writer.capacity() > MAX_KEPT_CAPACITY {
+                // A rare long answer (a whole history) does not pin its buffer to the thread.
+                *writer = ReverseWriter::new();
+            }
         });
         Ok(())
     }
@@ -292,6 +305,7 @@ mod tests {
         assert_eq!(writer.len(), 10_004);
         assert_eq!(&writer.as_slice()[..4], b"head");
         assert!(writer.as_slice()[4..].iter().all(|&byte| byte == 7));
+        assert!(writer.capacity() >= 10_004);
         writer.clear();
         assert!(writer.is_empty());
     }
