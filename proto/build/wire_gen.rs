@@ -40,10 +40,6 @@ pub(crate) fn generate(set: &FileDescriptorSet) -> String {
         let Some(root) = package_path(file.package()) else {
             continue;
         };
-        // Only the well-known types the API uses.
-        if file.package() == "google.protobuf" && file.name() != "google/protobuf/timestamp.proto" {
-            continue;
-        }
         for message in &file.message_type {
             write_message(root, message, &paths, &mut out);
         }
