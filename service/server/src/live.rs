@@ -37,6 +37,14 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     /// Decodes and applies one action of `seat`; on success the version grows by one. On error
     /// nothing changes.
     fn act(&mut self, seat: Seat, action: &pb::Action) -> Result<(), ApiError>;
+    /// A copy with one action of `seat` applied, leaving `self` as it is: [`LiveGame::act`] on
+    /// a [`LiveGame::clone_box`]. A game may do it cheaper (the session decodes the action
+    /// before copying anything and does not copy the events the action replaces).
+    fn acted(&self, seat: Seat, action: &pb::Action) -> Result<Box<dyn LiveGame>, ApiError> {
+        let mut next = self.clone_box();
+        next.act(seat, action)?;
+        Ok(next)
+    }
     /// The game as `viewer` sees it now (`game_id` left empty for the caller to fill).
     fn view(&self, viewer: Viewer) -> pb::ObserveResponse;
     /// The views of every version in `(after, up_to]`, in order (`up_to` at most the current

@@ -91,22 +91,30 @@ where
     }
 }
 
-/// What the answer to one call needs to know about its request.
+/// What the answer to one call needs to know about its request. Both are kept as the request
+/// gave them (shared, not copied): almost every call is answered without needing either, so
+/// the path is read and the trace id made only for a refusal or a panic.
 struct CallFacts {
-    /// The RPC path, such as `/deckmate.v1.GameService/Act` (logged, never sent).
-    path: String,
-    /// The trace id the call belongs to.
-    trace_id: String,
+    /// The request's URI, whose path (such as `/deckmate.v1.GameService/Act`) is logged, never
+    /// sent.
+    uri: http::Uri,
+    /// The request's `traceparent` header, if it has one.
+    traceparent: Option<http::HeaderValue>,
     max_message_bytes: usize,
 }
 
 impl CallFacts {
     fn of<B>(request: &http::Request<B>, max_message_bytes: usize) -> CallFacts {
         CallFacts {
-            path: request.uri().path().to_string(),
-            trace_id: trace_id(request.headers()),
+            uri: request.uri().clone(),
+            traceparent: request.headers().get(TRACEPARENT).cloned(),
             max_message_bytes,
         }
+    }
+
+    /// The RPC path.
+    fn path(&self) -> &str {
+        self.uri.path()
     }
 
     /// Replaces tonic's own decoding failures by the API's errors; passes everything else.
@@ -135,8 +143,8 @@ impl CallFacts {
             .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
             .unwrap_or_default();
         tracing::debug!(
-            path = %self.path,
-            trace_id = %self.trace_id,
+            path = %self.path(),
+            trace_id = %trace_id(self.traceparent.as_ref()),
             detail = %detail,
             reason = error.reason(),
             "request refused before its handler"
@@ -151,9 +159,10 @@ impl CallFacts {
             .map(|text| (*text).to_string())
             .or_else(|| panic.downcast_ref::<String>().cloned())
             .unwrap_or_default();
+        let trace_id = trace_id(self.traceparent.as_ref());
         tracing::error!(
-            path = %self.path,
-            trace_id = %self.trace_id,
+            path = %self.path(),
+            trace_id = %trace_id,
             panic = %what,
             "a handler panicked"
         );
@@ -161,11 +170,11 @@ impl CallFacts {
         details.set_error_info(
             ApiError::Internal(String::new()).reason(),
             deckmate_proto::ERROR_DOMAIN,
-            [("trace_id".to_string(), self.trace_id.clone())],
+            [("trace_id".to_string(), trace_id.clone())],
         );
         let status = tonic::Status::with_error_details(
             Code::Internal,
-            format!("internal error (trace id {})", self.trace_id),
+            format!("internal error (trace id {trace_id})"),
             details,
         );
         status.into_http()
@@ -180,9 +189,8 @@ fn status_code(headers: &HeaderMap) -> Option<Code> {
 
 /// The trace id of a call: the one its `traceparent` names (the server's spans join that
 /// trace), or a new random one, in the W3C form of 32 lower-case hex digits.
-fn trace_id(headers: &HeaderMap) -> String {
-    let given = headers
-        .get(TRACEPARENT)
+fn trace_id(traceparent: Option<&http::HeaderValue>) -> String {
+    let given = traceparent
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.split('-').nth(1))
         .filter(|id| {
@@ -311,23 +319,16 @@ mod tests {
 
     #[test]
     fn trace_ids_come_from_a_valid_traceparent_or_are_new() {
-        let mut headers = HeaderMap::new();
-        let fresh = trace_id(&headers);
+        let fresh = trace_id(None);
         assert_eq!(fresh.len(), 32);
-        assert_ne!(fresh, trace_id(&headers));
-        headers.insert(
-            TRACEPARENT,
-            "00-00000000000000000000000000000000-b7ad6b7169203331-01"
-                .parse()
-                .unwrap(),
+        assert_ne!(fresh, trace_id(None));
+        let all_zero = http::HeaderValue::from_static(
+            "00-00000000000000000000000000000000-b7ad6b7169203331-01",
         );
-        assert_ne!(trace_id(&headers), "0".repeat(32));
-        headers.insert(
-            TRACEPARENT,
-            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
-                .parse()
-                .unwrap(),
+        assert_ne!(trace_id(Some(&all_zero)), "0".repeat(32));
+        let given = http::HeaderValue::from_static(
+            "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
         );
-        assert_eq!(trace_id(&headers), "0af7651916cd43dd8448eb211c80319c");
+        assert_eq!(trace_id(Some(&given)), "0af7651916cd43dd8448eb211c80319c");
     }
 }

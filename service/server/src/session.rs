@@ -496,18 +496,25 @@ fn play_error(error: PlayError) -> ApiError {
     }
 }
 
-impl<G: GameCodec> Clone for Session<G> {
-    fn clone(&self) -> Self {
+impl<G: GameCodec> Session<G> {
+    /// A copy whose latest events are `latest_events`.
+    fn copy_with_events(&self, latest_events: Vec<TableEvent<G::Event>>) -> Self {
         Session {
             config: self.config.clone(),
             seats: self.seats,
             seed: self.seed,
             table: self.table.clone(),
             log: self.log.clone(),
-            latest_events: self.latest_events.clone(),
+            latest_events,
             bots: self.bots.clone(),
             clock: self.clock.clone(),
         }
+    }
+}
+
+impl<G: GameCodec> Clone for Session<G> {
+    fn clone(&self) -> Self {
+        self.copy_with_events(self.latest_events.clone())
     }
 }
 
@@ -557,6 +564,14 @@ impl<G: GameCodec> LiveGame for Session<G> {
     fn act(&mut self, seat: Seat, action: &pb::Action) -> Result<(), ApiError> {
         let action = decode_table_action::<G>(action)?;
         self.apply_logged(seat, action)
+    }
+
+    fn acted(&self, seat: Seat, action: &pb::Action) -> Result<Box<dyn LiveGame>, ApiError> {
+        let action = decode_table_action::<G>(action)?;
+        // The action replaces the latest events, so the copy starts without them.
+        let mut next = self.copy_with_events(Vec::new());
+        next.apply_logged(seat, action)?;
+        Ok(Box::new(next))
     }
 
     fn view(&self, viewer: Viewer) -> pb::ObserveResponse {
@@ -915,6 +930,9 @@ struct StoredSession<G: Game> {
     table: Table<G>,
     latest_events: Vec<TableEvent<G::Event>>,
 }
+
+#[cfg(test)]
+mod acted_tests;
 
 #[cfg(test)]
 mod tests {

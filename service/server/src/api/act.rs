@@ -120,20 +120,24 @@ pub(crate) async fn commit_action(
             monitoring::version_conflict();
             return Err(ApiError::StaleVersion { expected, current });
         }
-        let mut game = record.game.clone_box();
-        if let Err(error) = tracing::debug_span!("engine.apply").in_scope(|| game.act(seat, action))
-        {
-            if !fresh {
-                record = reload(store, &record.id).await?;
-                fresh = true;
-                continue;
+        let applied =
+            tracing::debug_span!("engine.apply").in_scope(|| record.game.acted(seat, action));
+        let mut game = match applied {
+            Ok(game) => game,
+            Err(error) => {
+                if !fresh {
+                    record = reload(store, &record.id).await?;
+                    fresh = true;
+                    continue;
+                }
+                // A retry of a request that was applied: the action may not fit the state any
+                // more.
+                if let Some(answer) = remembered(store, &record, request).await? {
+                    return Ok(answer);
+                }
+                return Err(error);
             }
-            // A retry of a request that was applied: the action may not fit the state any more.
-            if let Some(answer) = remembered(store, &record, request).await? {
-                return Ok(answer);
-            }
-            return Err(error);
-        }
+        };
         if let Some(now_ms) = now_ms {
             clocks::charge(game.as_mut(), now_ms, Some(seat), None);
         }
