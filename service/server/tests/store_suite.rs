@@ -189,6 +189,7 @@ macro_rules! networked_cases {
             replicas_watch_each_others_commits,
             one_reader_follows_many_games,
             games_expire_on_the_redis_clock,
+            a_peek_keeps_no_copy,
         );
     };
 }
@@ -322,6 +323,9 @@ async fn create_and_load(harness: &impl Harness) {
     assert_same_record(&loaded, &original);
     assert_eq!(loaded.version(), 0);
     assert!(store.load(&fresh_id()).await.unwrap().is_none());
+    let peeked = store.peek(&id).await.unwrap().expect("the game peeks");
+    assert_same_record(&peeked, &original);
+    assert!(store.peek(&fresh_id()).await.unwrap().is_none());
 }
 
 async fn create_refuses_a_taken_id(harness: &impl Harness) {
@@ -985,6 +989,29 @@ async fn one_reader_follows_many_games(harness: &impl Harness) {
 }
 
 /// A game expires on the Redis clock; its watchers' streams end and a late commit finds nothing.
+/// A peek (the game-count prune's look) leaves no copy behind on the replica that peeked: an
+/// update there after it reads the stored game, where an update after a load may start from
+/// the copy that load kept (the commit's version check makes such a copy harmless).
+async fn a_peek_keeps_no_copy(harness: &impl Harness) {
+    let writer = harness.store(LONG_TTL, 100).await;
+    let reader = harness.store(LONG_TTL, 100).await;
+    let game = created(&writer).await;
+    let peeked = reader
+        .peek(&game.id)
+        .await
+        .unwrap()
+        .expect("the game peeks");
+    assert_eq!(peeked.version(), 0);
+    let first = commit_next(&writer, &game, None).await;
+    let for_update = reader.load_for_update(&game.id).await.unwrap().unwrap();
+    assert_eq!(for_update.version(), 1, "the peek left a copy behind");
+    // That update loaded the game, and a load keeps its copy: the same steps now find it.
+    commit_next(&writer, &first, None).await;
+    let kept = reader.load_for_update(&game.id).await.unwrap().unwrap();
+    assert_eq!(kept.version(), 1, "the load kept no copy");
+    assert_eq!(reader.load(&game.id).await.unwrap().unwrap().version(), 2);
+}
+
 async fn games_expire_on_the_redis_clock(harness: &impl Harness) {
     let store = harness.store(Duration::from_secs(2), 100).await;
     let game = created(&store).await;

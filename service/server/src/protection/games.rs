@@ -188,9 +188,9 @@ impl GamesPerClient {
     }
 }
 
-/// Whether game `id` is in the store and not over.
+/// Whether game `id` is in the store and not over (a peek: the store keeps no copy for it).
 async fn is_live(store: &dyn SessionStore, id: &str) -> Result<bool, StoreError> {
-    Ok(matches!(store.load(id).await?, Some(record) if !record.game.is_over()))
+    Ok(matches!(store.peek(id).await?, Some(record) if !record.game.is_over()))
 }
 
 /// Runs [`GamesPerClient::prune`] on `games` every `period`, for as long as the task runs

@@ -365,6 +365,90 @@ impl RedisStore {
         invocation.key(index).arg(id).arg(self.inner.ttl_ms);
         (invocation, limit)
     }
+
+    /// Loads game `id` (see [`SessionStore::load`]), keeping the copy read as `keep` says.
+    async fn read(&self, id: &str, keep: Keep) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        let inner = &self.inner;
+        let keys = inner.keys.game(id);
+        // With a copy of the game at hand, only the actions after it are read (the script
+        // checks that the stored log holds the copy's last action where the copy has it), and
+        // nothing at all when the copy is the stored version.
+        let previous = inner.cache.get(id);
+        let (held, last) = match &previous {
+            Some(copy) if copy.version() > 0 => {
+                let last = copy
+                    .game
+                    .encode_entries(copy.version() - 1)
+                    .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?
+                    .pop()
+                    .unwrap_or_default();
+                (copy.version(), last)
+            }
+            _ => (0, Vec::new()),
+        };
+        let mut connection = self.connection();
+        let reply: Vec<Vec<u8>> = self
+            .call(
+                "loading a game",
+                inner
+                    .scripts
+                    .load
+                    .key(&keys.game)
+                    .key(&keys.log)
+                    .arg(held)
+                    .arg(last)
+                    .invoke_async(&mut connection),
+            )
+            .await?;
+        let Some((hash, log)) = reply.split_first_chunk::<4>() else {
+            if reply.is_empty() {
+                return Ok(None);
+            }
+            return Err(StoreError::Corrupt(format!(
+                "loading game {id} returned {} values",
+                reply.len()
+            )));
+        };
+        let [format, version, bytes, first] = hash;
+        let number = |field: &str, text: &[u8]| -> Result<u64, StoreError> {
+            std::str::from_utf8(text)
+                .ok()
+                .and_then(|text| text.parse().ok())
+                .ok_or_else(|| {
+                    StoreError::Corrupt(format!(
+                        "game {id} has an incomplete hash: no readable {field}"
+                    ))
+                })
+        };
+        let format = u32::try_from(number("format", format)?)
+            .map_err(|_| StoreError::Corrupt(format!("game {id} has an unknown format")))?;
+        let version = number("version", version)?;
+        let held = number("log start", first)?;
+        if bytes.is_empty() {
+            // The script sends no record when the copy held is the stored version.
+            return match previous {
+                Some(copy) if copy.version() == version && held == version && log.is_empty() => {
+                    Ok(Some(copy))
+                }
+                _ => Err(StoreError::Corrupt(format!(
+                    "game {id} has an incomplete hash: no record"
+                ))),
+            };
+        }
+        let log = LogItems { held, items: log };
+        let record = Arc::new(decode_record(
+            id,
+            format,
+            version,
+            bytes,
+            log,
+            previous.as_deref(),
+        )?);
+        if keep == Keep::Always || previous.is_some() {
+            inner.cache.put(record.clone());
+        }
+        Ok(Some(record))
+    }
 }
 
 /// The connection, keys and watch hub of a single server.
@@ -442,6 +526,16 @@ fn open_cluster(
     ))
 }
 
+/// Whether a load keeps the copy it read in the record cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Keep {
+    /// Keep it: the caller is serving the game.
+    Always,
+    /// Keep it only in place of a copy kept already, so that a look from the background
+    /// never pushes another game's copy out.
+    IfKept,
+}
+
 /// What a commit does to the game's log list (the `COMMIT` script's log mode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LogWrite {
@@ -514,84 +608,11 @@ impl SessionStore for RedisStore {
     }
 
     async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
-        let inner = &self.inner;
-        let keys = inner.keys.game(id);
-        // With a copy of the game at hand, only the actions after it are read (the script
-        // checks that the stored log holds the copy's last action where the copy has it), and
-        // nothing at all when the copy is the stored version.
-        let previous = inner.cache.get(id);
-        let (held, last) = match &previous {
-            Some(copy) if copy.version() > 0 => {
-                let last = copy
-                    .game
-                    .encode_entries(copy.version() - 1)
-                    .map_err(|error| StoreError::Corrupt(format!("game {id}: {error:?}")))?
-                    .pop()
-                    .unwrap_or_default();
-                (copy.version(), last)
-            }
-            _ => (0, Vec::new()),
-        };
-        let mut connection = self.connection();
-        let reply: Vec<Vec<u8>> = self
-            .call(
-                "loading a game",
-                inner
-                    .scripts
-                    .load
-                    .key(&keys.game)
-                    .key(&keys.log)
-                    .arg(held)
-                    .arg(last)
-                    .invoke_async(&mut connection),
-            )
-            .await?;
-        let Some((hash, log)) = reply.split_first_chunk::<4>() else {
-            if reply.is_empty() {
-                return Ok(None);
-            }
-            return Err(StoreError::Corrupt(format!(
-                "loading game {id} returned {} values",
-                reply.len()
-            )));
-        };
-        let [format, version, bytes, first] = hash;
-        let number = |field: &str, text: &[u8]| -> Result<u64, StoreError> {
-            std::str::from_utf8(text)
-                .ok()
-                .and_then(|text| text.parse().ok())
-                .ok_or_else(|| {
-                    StoreError::Corrupt(format!(
-                        "game {id} has an incomplete hash: no readable {field}"
-                    ))
-                })
-        };
-        let format = u32::try_from(number("format", format)?)
-            .map_err(|_| StoreError::Corrupt(format!("game {id} has an unknown format")))?;
-        let version = number("version", version)?;
-        let held = number("log start", first)?;
-        if bytes.is_empty() {
-            // The script sends no record when the copy held is the stored version.
-            return match previous {
-                Some(copy) if copy.version() == version && held == version && log.is_empty() => {
-                    Ok(Some(copy))
-                }
-                _ => Err(StoreError::Corrupt(format!(
-                    "game {id} has an incomplete hash: no record"
-                ))),
-            };
-        }
-        let log = LogItems { held, items: log };
-        let record = Arc::new(decode_record(
-            id,
-            format,
-            version,
-            bytes,
-            log,
-            previous.as_deref(),
-        )?);
-        inner.cache.put(record.clone());
-        Ok(Some(record))
+        self.read(id, Keep::Always).await
+    }
+
+    async fn peek(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        self.read(id, Keep::IfKept).await
     }
 
     async fn load_for_update(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
