@@ -80,6 +80,9 @@ impl SessionStore for GatedStore {
     async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
         self.inner.load(id).await
     }
+    async fn peek(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        self.inner.peek(id).await
+    }
     async fn commit(&self, commit: Commit) -> Result<CommitOutcome, StoreError> {
         self.inner.commit(commit).await
     }

@@ -43,6 +43,10 @@ impl SessionStore for InstrumentedStore {
         timed("load", self.inner.load(id)).await
     }
 
+    async fn peek(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        timed("peek", self.inner.peek(id)).await
+    }
+
     async fn load_for_update(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
         timed("load_for_update", self.inner.load_for_update(id)).await
     }

@@ -221,6 +221,11 @@ impl SessionStore for MemoryStore {
         Ok(CreateOutcome::Created)
     }
 
+    /// The memory store keeps no copies: a peek is a load.
+    async fn peek(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        self.load(id).await
+    }
+
     async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
         let shard = self.inner.shard(id);
         let now = Instant::now();

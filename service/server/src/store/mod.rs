@@ -220,9 +220,9 @@ pub trait SessionStore: Send + Sync + 'static {
     /// The game with this id, as [`SessionStore::load`] gives it, for a look in the background
     /// (the game-count prune): a store that keeps copies of the games it serves does not keep
     /// one of a game it only peeked at, so such looks never push out the games being played.
-    async fn peek(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
-        self.load(id).await
-    }
+    /// (Required rather than provided, so that a store wrapping another cannot forget to pass
+    /// it on and turn peeks into loads.)
+    async fn peek(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError>;
 
     /// The game with this id for an update: a store may answer from a copy it kept of the
     /// record it last loaded or committed, which can be stale (another replica committed since).

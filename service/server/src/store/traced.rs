@@ -47,6 +47,11 @@ impl SessionStore for TracedStore {
         self.inner.load(id).instrument(span).await
     }
 
+    async fn peek(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        let span = store_span!("store.peek", "peek");
+        self.inner.peek(id).instrument(span).await
+    }
+
     async fn load_for_update(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
         let span = store_span!("store.load_for_update", "load_for_update");
         self.inner.load_for_update(id).instrument(span).await
