@@ -106,37 +106,23 @@ pub(crate) async fn commit_action(
             }
             continue;
         }
-        if let Some(expected) = request.expected_version
+        let applied = if let Some(expected) = request.expected_version
             && expected != current
         {
-            if !fresh {
-                record = reload(store, &record.id).await?;
-                fresh = true;
-                continue;
-            }
-            if let Some(answer) = remembered(store, &record, request).await? {
-                return Ok(answer);
-            }
-            monitoring::version_conflict();
-            return Err(ApiError::StaleVersion { expected, current });
-        }
-        let applied =
-            tracing::debug_span!("engine.apply").in_scope(|| record.game.acted(seat, action));
+            Err(ApiError::StaleVersion { expected, current })
+        } else {
+            tracing::debug_span!("engine.apply").in_scope(|| record.game.acted(seat, action))
+        };
         let mut game = match applied {
             Ok(game) => game,
-            Err(error) => {
-                if !fresh {
-                    record = reload(store, &record.id).await?;
+            Err(error) => match refused(store, &record, request, fresh, error).await? {
+                Refused::Retry(current) => {
+                    record = current;
                     fresh = true;
                     continue;
                 }
-                // A retry of a request that was applied: the action may not fit the state any
-                // more.
-                if let Some(answer) = remembered(store, &record, request).await? {
-                    return Ok(answer);
-                }
-                return Err(error);
-            }
+                Refused::Answer(answer) => return Ok(*answer),
+            },
         };
         if let Some(now_ms) = now_ms {
             clocks::charge(game.as_mut(), now_ms, Some(seat), None);
@@ -313,6 +299,37 @@ async fn remembered(
     answer_at(store, record.clone(), request, version)
         .await
         .map(Some)
+}
+
+/// What an action refused on a record becomes (see [`refused`]).
+enum Refused {
+    /// Try again on the stored game, read afresh.
+    Retry(Arc<GameRecord>),
+    /// The answer of the same request, applied before.
+    Answer(Box<pb::ActResponse>),
+}
+
+/// Handles `error`, the refusal of the action on `record` (a stale `expected_version`, or an
+/// action the game refused). A copy not read afresh may be stale, so the action is tried again on
+/// the stored game; on a fresh one, a retry of a request that was applied gets that request's
+/// answer (the action may not fit the state any more), and anything else is `error`.
+async fn refused(
+    store: &dyn SessionStore,
+    record: &Arc<GameRecord>,
+    request: &Attempt<'_>,
+    fresh: bool,
+    error: ApiError,
+) -> Result<Refused, ApiError> {
+    if !fresh {
+        return Ok(Refused::Retry(reload(store, &record.id).await?));
+    }
+    if let Some(answer) = remembered(store, record, request).await? {
+        return Ok(Refused::Answer(Box::new(answer)));
+    }
+    if matches!(error, ApiError::StaleVersion { .. }) {
+        monitoring::version_conflict();
+    }
+    Err(error)
 }
 
 /// Why the game in `observation` ended, as its outcome says.
