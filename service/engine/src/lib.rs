@@ -25,7 +25,7 @@ pub mod table;
 
 pub use edition::Edition;
 pub use game::{EndReason, Game, Outcome, PlayError, SetupError};
-pub use notation::Notation;
+pub use notation::{NameTable, Notation};
 pub use registry::GameKind;
 pub use rng::{GameRng, Seed};
 pub use seat::{Seat, SeatSet, Viewer};

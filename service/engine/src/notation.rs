@@ -4,6 +4,7 @@
 //! [`Notation`], so there is one way a name is spelled.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 /// Room for the longest name: a Card Chess spot such as `black kingdom 5` (15 bytes).
 const CAPACITY: usize = 16;
@@ -50,6 +51,19 @@ impl Notation {
         self
     }
 
+    /// Appends another name.
+    ///
+    /// # Panics
+    /// As [`Notation::push`].
+    pub const fn push_notation(mut self, other: Notation) -> Notation {
+        let mut index = 0;
+        while index < other.len as usize {
+            self = self.push(other.bytes[index]);
+            index += 1;
+        }
+        self
+    }
+
     /// Appends a number below 100 in decimal.
     pub const fn push_small_number(self, number: u8) -> Notation {
         assert!(number < 100, "a small number");
@@ -86,8 +100,42 @@ impl fmt::Debug for Notation {
 }
 
 impl From<Notation> for String {
+    /// Copies the bytes one by one: they are ASCII by construction, so this skips the UTF-8
+    /// check `as_str` makes, which costs more than the copy for names this short.
     fn from(notation: Notation) -> String {
-        notation.as_str().to_owned()
+        let bytes = &notation.bytes[..usize::from(notation.len)];
+        let mut text = String::with_capacity(bytes.len());
+        text.extend(bytes.iter().copied().map(char::from));
+        text
+    }
+}
+
+/// The names of the `N` values of a small closed set (squares, spots, cards), indexed 0 to
+/// `N - 1`: each is spelled once, by its [`Notation`], on first use. A view names dozens of
+/// these, and copying a finished name costs a fraction of spelling it again.
+pub struct NameTable<const N: usize> {
+    spell: fn(usize) -> Notation,
+    names: OnceLock<[Box<str>; N]>,
+}
+
+impl<const N: usize> NameTable<N> {
+    /// A table whose name at `index` is `spell(index)`.
+    pub const fn new(spell: fn(usize) -> Notation) -> NameTable<N> {
+        NameTable {
+            spell,
+            names: OnceLock::new(),
+        }
+    }
+
+    /// The name at `index`.
+    ///
+    /// # Panics
+    /// If `index` is `N` or more.
+    pub fn name(&self, index: usize) -> &str {
+        let names = self
+            .names
+            .get_or_init(|| std::array::from_fn(|index| (self.spell)(index).as_str().into()));
+        &names[index]
     }
 }
 
@@ -105,6 +153,19 @@ mod tests {
         assert_eq!(name.as_str(), "black kingdom 5");
         assert_eq!(Notation::new().push_small_number(12).as_str(), "12");
         assert_eq!(String::from(Notation::new()), "");
+        let joined = Notation::new()
+            .push_str("play ")
+            .push_notation(Notation::new().push_str("W+4"));
+        assert_eq!(joined.as_str(), "play W+4");
+    }
+
+    #[test]
+    fn a_name_table_spells_each_name_once() {
+        static DIGITS: NameTable<12> =
+            NameTable::new(|index| Notation::new().push(b'd').push_small_number(index as u8));
+        assert_eq!(DIGITS.name(0), "d0");
+        assert_eq!(DIGITS.name(11), "d11");
+        assert!(std::ptr::eq(DIGITS.name(3), DIGITS.name(3)));
     }
 
     #[test]

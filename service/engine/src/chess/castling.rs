@@ -150,7 +150,14 @@ impl CastlingRights {
 
     /// The FEN field: `KQkq` letters, or `-`.
     pub fn fen(self) -> String {
-        let mut text = String::new();
+        let mut text = String::with_capacity(4);
+        self.write_fen(&mut text);
+        text
+    }
+
+    /// Appends the FEN field to `text`.
+    pub fn write_fen(self, text: &mut String) {
+        let mut any = false;
         for (color, side, letter) in [
             (Color::White, CastleSide::King, 'K'),
             (Color::White, CastleSide::Queen, 'Q'),
@@ -159,12 +166,12 @@ impl CastlingRights {
         ] {
             if self.has(color, side) {
                 text.push(letter);
+                any = true;
             }
         }
-        if text.is_empty() {
+        if !any {
             text.push('-');
         }
-        text
     }
 }
 

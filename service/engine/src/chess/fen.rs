@@ -61,7 +61,8 @@ impl Position {
         Ok(pos)
     }
 
-    /// The position as a FEN string.
+    /// The position as a FEN string. Views carry it, so it is written straight into one
+    /// string rather than through the formatting machinery.
     pub fn fen(&self) -> String {
         let mut text = String::with_capacity(90);
         for rank in (0..8u8).rev() {
@@ -86,15 +87,37 @@ impl Position {
                 text.push('/');
             }
         }
-        let ep = self.ep.map_or_else(|| "-".to_owned(), |sq| sq.to_string());
-        format!(
-            "{text} {} {} {ep} {} {}",
-            self.turn.letter(),
-            self.castling.fen(),
-            self.halfmove,
-            self.fullmove
-        )
+        text.push(' ');
+        text.push(self.turn.letter());
+        text.push(' ');
+        self.castling.write_fen(&mut text);
+        text.push(' ');
+        match self.ep {
+            Some(sq) => text.push_str(sq.notation().as_str()),
+            None => text.push('-'),
+        }
+        text.push(' ');
+        push_decimal(&mut text, self.halfmove);
+        text.push(' ');
+        push_decimal(&mut text, self.fullmove);
+        text
     }
+}
+
+/// Appends `number` in decimal.
+fn push_decimal(text: &mut String, number: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    let mut rest = number;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    text.extend(digits[start..].iter().copied().map(char::from));
 }
 
 fn read_board(pos: &mut Position, field: &str) -> Result<(), FenError> {
@@ -204,6 +227,7 @@ mod tests {
             "rnbqkbnr/pppp1ppp/8/4pP2/8/8/PPPPP1PP/RNBQKBNR w KQkq e6 0 3",
             "8/8/8/8/8/8/8/8 b - - 12 40",
             "4q3/8/8/8/8/8/8/3Q4 w - - 0 1",
+            "k7/8/8/8/8/8/8/7K w - - 100 4294967295",
         ] {
             assert_eq!(Position::from_fen(fen).unwrap().fen(), fen);
         }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use crate::Notation;
+use crate::{NameTable, Notation};
 use std::str::FromStr;
 
 /// One of the 64 squares: `file + 8 * rank`, both counted from zero (a1 = 0, h8 = 63).
@@ -140,6 +140,12 @@ impl Square {
             .push(b'a' + self.file())
             .push(b'1' + self.rank())
     }
+
+    /// The square's name, such as `e4`, spelled once for the program's life.
+    pub fn name(self) -> &'static str {
+        static NAMES: NameTable<64> = NameTable::new(|index| Square(index as u8).notation());
+        NAMES.name(usize::from(self.0))
+    }
 }
 
 impl fmt::Display for Square {
@@ -169,6 +175,14 @@ impl FromStr for Square {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_the_notation() {
+        for index in 0..64u8 {
+            let square = Square::new(index).unwrap();
+            assert_eq!(square.name(), square.notation().as_str());
+        }
+    }
 
     #[test]
     fn names_round_trip() {

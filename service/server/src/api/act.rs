@@ -63,9 +63,9 @@ pub(super) async fn handle(
     let store = api.store.as_ref();
     let loaded = store.load_for_update(&request.game_id).await?;
     let record = existing(store, &request.game_id, loaded).await?;
-    telemetry::record_kind(record.game.kind());
-    let seat = auth::actor(&record.token_hashes, presented.as_ref())?;
-    telemetry::record_seat(seat);
+    let seat = auth::actor(&record.token_hashes, presented.as_ref());
+    telemetry::record_game(record.game.kind(), seat.as_ref().ok().copied(), None);
+    let seat = seat?;
     // A bot turn a lost replica left behind resumes here (a no-op when one is queued).
     api.bots.resume(&record);
     let request = Attempt {

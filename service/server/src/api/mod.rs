@@ -381,12 +381,10 @@ fn check_request_id(request_id: &str) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Loads a game and records its kind on the RPC span.
+/// Loads a game.
 async fn load_game(store: &dyn SessionStore, id: &str) -> Result<Arc<GameRecord>, ApiError> {
     require_game_id(id)?;
-    let record = existing(store, id, store.load(id).await?).await?;
-    telemetry::record_kind(record.game.kind());
-    Ok(record)
+    existing(store, id, store.load(id).await?).await
 }
 
 /// The record a store answered for game `id`, or why there is none (`GAME_NOT_FOUND`, or
@@ -403,9 +401,16 @@ async fn existing(
 }
 
 /// Who the caller is to `record`: the seat whose token it presented, or a spectator when it
-/// presented none and the game lets spectators in.
+/// presented none and the game lets spectators in. Records the game's kind on the RPC span, and
+/// for an admitted caller its seat and the version read.
 fn reader_of(record: &GameRecord, presented: Option<&TokenHash>) -> Result<Viewer, ApiError> {
-    auth::reader(&record.token_hashes, presented, record.spectators_allowed)
+    let viewer = auth::reader(&record.token_hashes, presented, record.spectators_allowed);
+    let (seat, version) = match &viewer {
+        Ok(viewer) => (viewer.seat(), Some(record.version())),
+        Err(_) => (None, None),
+    };
+    telemetry::record_game(record.game.kind(), seat, version);
+    viewer
 }
 
 /// Loads the game a read call names and finds out who the caller is to it.
@@ -420,10 +425,6 @@ async fn load_for_reader<T>(
     let viewer = reader_of(&record, presented.as_ref())?;
     // A bot turn a lost replica left behind resumes here (a no-op when one is queued).
     api.bots.resume(&record);
-    if let Viewer::Seat(seat) = viewer {
-        telemetry::record_seat(seat);
-    }
-    telemetry::record_version(record.version());
     Ok((record, viewer))
 }
 

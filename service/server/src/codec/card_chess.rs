@@ -245,7 +245,7 @@ fn decode_card(card: Option<&pb::CardChessCard>, field: &str) -> Result<Card, Ap
                 format!("not a rank ({})", card.rank),
             )
         })?;
-    let suit = pb::CardChessSuit::decode_field(card.suit, &format!("{field}.suit"))?;
+    let suit = pb::CardChessSuit::decode_field(card.suit, format_args!("{field}.suit"))?;
     Ok(Card::new(rank, suit))
 }
 
@@ -263,7 +263,7 @@ fn encode_cards(cards: &[Card]) -> Vec<pb::CardChessCard> {
 
 /// A spot's name, such as `red castle 3` (docs/rules/card_chess.md §1).
 fn spot_name(spot: Spot) -> String {
-    spot.notation().into()
+    spot.name().to_owned()
 }
 
 fn spot_message(spot: Spot, view: &SpotView) -> pb::CardChessSpot {

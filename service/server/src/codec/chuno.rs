@@ -15,7 +15,7 @@ use deckmate_proto::v1 as pb;
 use pb::chuno_action::Kind as ActionKind;
 use pb::chuno_event::Kind as EventKind;
 
-use super::common::{seat_to_u32, square_name, uci_text};
+use super::common::{board_pieces, seat_to_u32, square_name, uci_text};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
@@ -135,17 +135,12 @@ impl GameCodec for Chuno {
         };
         pb::ChunoAction {
             kind: Some(kind),
-            notation: action.to_string(),
+            notation: action.notation().into(),
         }
     }
 
     fn encode_observation(observation: &Observation) -> pb::Observation {
-        let board = Square::all()
-            .filter_map(|square| {
-                observation.board[usize::from(square.index())]
-                    .map(|piece| piece_message(square, piece))
-            })
-            .collect();
+        let board = board_pieces(&observation.board, piece_message);
         pb::Observation {
             game: Some(pb::observation::Game::Chuno(pb::ChunoObservation {
                 board,
@@ -259,10 +254,10 @@ fn decode_move(text: &str, field: &str) -> Result<ChessMove, ApiError> {
 /// Reads a card: a kind, and a colour exactly when the kind is not wild. The notation is
 /// ignored.
 fn decode_card(card: &pb::ChunoCard, field: &str) -> Result<Card, ApiError> {
-    let kind = pb::ChunoCardKind::decode(card.kind, &format!("{field}.kind"))?;
+    let kind = pb::ChunoCardKind::decode(card.kind, format_args!("{field}.kind"))?;
     let colour = card
         .colour
-        .map(|value| pb::ChunoColour::decode(value, &format!("{field}.colour")))
+        .map(|value| pb::ChunoColour::decode(value, format_args!("{field}.colour")))
         .transpose()?;
     match (kind.is_wild(), colour) {
         (true, None) => Ok(Card { kind, colour: None }),
@@ -283,7 +278,7 @@ fn encode_card(card: Card) -> pb::ChunoCard {
     pb::ChunoCard {
         kind: pb::ChunoCardKind::encode(card.kind),
         colour: card.colour.map(pb::ChunoColour::encode),
-        notation: card.notation().into(),
+        notation: card.name().to_owned(),
     }
 }
 

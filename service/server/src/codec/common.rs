@@ -35,12 +35,24 @@ pub fn seat_from_u32(value: u32, seats: usize, field: &str) -> Result<Seat, ApiE
 
 /// A square's name, such as `e4`.
 pub fn square_name(square: Square) -> String {
-    square.notation().into()
+    square.name().to_owned()
 }
 
 /// A move in UCI notation, such as `e2e4` or `e7e8q`.
 pub fn uci_text(chess_move: ChessMove) -> String {
     chess_move.notation().into()
+}
+
+/// The pieces of a chess board (indexed by [`Square::index`]) in square order, each written by
+/// `write`; the list is allocated once, at its final size.
+pub fn board_pieces<P: Copy, M>(board: &[Option<P>; 64], write: impl Fn(Square, P) -> M) -> Vec<M> {
+    let mut pieces = Vec::with_capacity(board.iter().flatten().count());
+    pieces.extend(
+        Square::all().filter_map(|square| {
+            board[usize::from(square.index())].map(|piece| write(square, piece))
+        }),
+    );
+    pieces
 }
 
 /// A set of seats as a list of seat numbers in increasing order.

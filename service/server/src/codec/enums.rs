@@ -39,15 +39,17 @@ pub trait ProtoEnum: Copy + Eq + Into<i32> + TryFrom<i32> + 'static {
     }
 
     /// Reads the proto number in the request field at `field`; a bad one is
-    /// [`ApiError::InvalidRequest`] naming the field.
-    fn decode(value: i32, field: &str) -> Result<Self::Engine, ApiError> {
+    /// [`ApiError::InvalidRequest`] naming the field. The field's path is written only for an
+    /// error, so a caller can pass `format_args!("{parent}.kind")` at no cost on success.
+    fn decode(value: i32, field: impl std::fmt::Display) -> Result<Self::Engine, ApiError> {
         Self::read(value).map_err(|problem| ApiError::InvalidRequest(format!("{field}: {problem}")))
     }
 
     /// Reads the proto number in the request field at `field`; a bad one is
-    /// [`ApiError::InvalidField`] naming the field.
-    fn decode_field(value: i32, field: &str) -> Result<Self::Engine, ApiError> {
-        Self::read(value).map_err(|problem| ApiError::invalid_field(field, problem))
+    /// [`ApiError::InvalidField`] naming the field (written only then, as for
+    /// [`ProtoEnum::decode`]).
+    fn decode_field(value: i32, field: impl std::fmt::Display) -> Result<Self::Engine, ApiError> {
+        Self::read(value).map_err(|problem| ApiError::invalid_field(field.to_string(), problem))
     }
 
     /// Reads an optional config option: unset keeps `default`; `UNSPECIFIED` and unknown

@@ -260,9 +260,9 @@ impl GameCodec for PigeonChess {
 fn decode_row(row: &pb::PigeonChessRow, field: &str) -> Result<[Role; 3], ApiError> {
     match row.pieces.as_slice() {
         [a, b, c] => Ok([
-            pb::PigeonChessPiece::decode_field(*a, &format!("{field}.pieces[0]"))?,
-            pb::PigeonChessPiece::decode_field(*b, &format!("{field}.pieces[1]"))?,
-            pb::PigeonChessPiece::decode_field(*c, &format!("{field}.pieces[2]"))?,
+            pb::PigeonChessPiece::decode_field(*a, format_args!("{field}.pieces[0]"))?,
+            pb::PigeonChessPiece::decode_field(*b, format_args!("{field}.pieces[1]"))?,
+            pb::PigeonChessPiece::decode_field(*c, format_args!("{field}.pieces[2]"))?,
         ]),
         pieces => Err(ApiError::invalid_field(
             format!("{field}.pieces"),
@@ -304,7 +304,7 @@ fn seat_row_message(seat: usize, pieces: &[Role]) -> pb::PigeonChessSeatRow {
 
 /// A spot's name, such as `b3`.
 fn spot_name(spot: Spot) -> String {
-    spot.notation().into()
+    spot.name().to_owned()
 }
 
 fn spot_message(spot: Spot, view: &SpotView) -> pb::PigeonChessSpot {

@@ -124,7 +124,7 @@ impl GameCodec for PileChess {
                     .map(|(index, piece)| {
                         pb::PileChessPiece::decode(
                             *piece,
-                            &format!("action.pile_chess.gift.pieces[{index}]"),
+                            format_args!("action.pile_chess.gift.pieces[{index}]"),
                         )
                     })
                     .collect::<Result<Vec<Role>, ApiError>>()?;

@@ -13,7 +13,7 @@ use deckmate_proto::v1 as pb;
 use pb::raindrop_chess_action::Kind as ActionKind;
 use pb::raindrop_chess_event::Kind as EventKind;
 
-use super::common::{seat_to_u32, square_name, uci_text};
+use super::common::{board_pieces, seat_to_u32, square_name, uci_text};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
 use super::{GameCodec, oneof_members};
@@ -112,12 +112,7 @@ impl GameCodec for RaindropChess {
     }
 
     fn encode_observation(observation: &Observation) -> pb::Observation {
-        let board = Square::all()
-            .filter_map(|square| {
-                observation.board[usize::from(square.index())]
-                    .map(|piece| piece_message(square, piece))
-            })
-            .collect();
+        let board = board_pieces(&observation.board, piece_message);
         let pending_card = match observation.stage {
             Stage::Place(card) => Some(pb::RaindropChessCard::encode(card)),
             _ => None,

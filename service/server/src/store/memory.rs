@@ -273,7 +273,14 @@ impl SessionStore for MemoryStore {
             }
             entry.requests.push_back((seat, key, version));
         }
-        entry.versions.send_replace(version);
+        // Waking watchers costs a lock per waiter list even when nobody waits, so a game nobody
+        // watches only has its version updated (a watcher subscribes under the shard lock held
+        // here, so none can start watching in between).
+        let watched = entry.versions.receiver_count() > 0;
+        entry.versions.send_if_modified(|current| {
+            *current = version;
+            watched
+        });
         Ok(CommitOutcome::Committed { version })
     }
 
@@ -583,6 +590,18 @@ mod tests {
             Ok(CreateOutcome::AlreadyExists)
         );
         assert_eq!(big.inner.game_count.load(Ordering::Acquire), 1);
+    }
+
+    #[tokio::test]
+    async fn commits_nobody_watched_still_reach_later_watchers() {
+        let store = MemoryStore::new(Duration::from_secs(60), 10);
+        store.create(record("a", 0)).await.unwrap();
+        store.commit(commit("a", 0, None)).await.unwrap();
+        let mut versions = store.watch("a").await.unwrap();
+        store.commit(commit("a", 1, None)).await.unwrap();
+        assert_eq!(versions.next().await, Some(Ok(2)));
+        store.commit(commit("a", 2, None)).await.unwrap();
+        assert_eq!(versions.next().await, Some(Ok(3)));
     }
 
     #[tokio::test]

@@ -64,7 +64,11 @@ impl Pending {
 
     fn set(&mut self, field: &Field, value: Value) {
         // A record names only fields of the span's own set.
-        if let Some(index) = self.fields.iter().position(|known| known == *field) {
+        // A value recorded again unchanged (the variant, recorded with the seat) is not news:
+        // the log line must not show the field twice.
+        if let Some(index) = self.fields.iter().position(|known| known == *field)
+            && self.values[index].as_ref() != Some(&value)
+        {
             self.values[index] = Some(value);
             self.unseen[index] = true;
         }

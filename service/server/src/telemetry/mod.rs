@@ -76,14 +76,14 @@ where
 
 /// An RPC span. Its name is fixed at its call site, hence one call per method.
 macro_rules! rpc_span {
-    ($name:literal, $method:expr) => {
+    ($name:literal, $method:expr, $game_id:expr) => {
         tracing::info_span!(
             $name,
             otel.kind = "server",
             rpc.method = $method,
             rpc.grpc.status_code = tracing::field::Empty,
             deckmate.variant = tracing::field::Empty,
-            deckmate.game_id = tracing::field::Empty,
+            deckmate.game_id = $game_id,
             deckmate.seat = tracing::field::Empty,
             deckmate.version = tracing::field::Empty,
             // The name of the caller's API key (CreateGame with keys on); never the key.
@@ -95,26 +95,25 @@ macro_rules! rpc_span {
 /// The span of one RPC, named `deckmate.v1.GameService/<method>`. `game_id` is what the client
 /// sent; it is recorded only when shaped like a game id, so clients cannot write arbitrary text
 /// into logs or traces. The game's variant, seat and version are recorded later (with
-/// [`record_kind`], [`record_seat`], [`record_version`]), the status code when the call is
+/// [`record_game`], [`record_kind`], [`record_version`]), the status code when the call is
 /// answered ([`record_status`]).
 pub fn rpc_span(method: &'static str, game_id: &str) -> Span {
+    // Set when the span is made: each field recorded later is one more pass through every layer.
+    let game_id = auth::is_game_id(game_id).then_some(game_id);
     let span = match method {
-        "CreateGame" => rpc_span!("deckmate.v1.GameService/CreateGame", method),
-        "Act" => rpc_span!("deckmate.v1.GameService/Act", method),
-        "Observe" => rpc_span!("deckmate.v1.GameService/Observe", method),
-        "Watch" => rpc_span!("deckmate.v1.GameService/Watch", method),
-        "GetHistory" => rpc_span!("deckmate.v1.GameService/GetHistory", method),
-        "ListVariants" => rpc_span!("deckmate.v1.GameService/ListVariants", method),
-        "GetServerInfo" => rpc_span!("deckmate.v1.GameService/GetServerInfo", method),
-        _ => rpc_span!("deckmate.v1.GameService", method),
+        "CreateGame" => rpc_span!("deckmate.v1.GameService/CreateGame", method, game_id),
+        "Act" => rpc_span!("deckmate.v1.GameService/Act", method, game_id),
+        "Observe" => rpc_span!("deckmate.v1.GameService/Observe", method, game_id),
+        "Watch" => rpc_span!("deckmate.v1.GameService/Watch", method, game_id),
+        "GetHistory" => rpc_span!("deckmate.v1.GameService/GetHistory", method, game_id),
+        "ListVariants" => rpc_span!("deckmate.v1.GameService/ListVariants", method, game_id),
+        "GetServerInfo" => rpc_span!("deckmate.v1.GameService/GetServerInfo", method, game_id),
+        _ => rpc_span!("deckmate.v1.GameService", method, game_id),
     };
     // Constant for every RPC, so kept out of the log lines: set on the trace only (a no-op
     // without a trace layer).
     span.set_attribute("rpc.system", "grpc");
     span.set_attribute("rpc.service", RPC_SERVICE);
-    if auth::is_game_id(game_id) {
-        span.record("deckmate.game_id", game_id);
-    }
     span
 }
 
@@ -130,10 +129,44 @@ pub fn record_kind(kind: deckmate_engine::GameKind) {
     Span::current().record("deckmate.variant", kind.id());
 }
 
-/// Records the caller's seat number on the current RPC span.
-pub fn record_seat(seat: deckmate_engine::Seat) {
+/// Records on the current RPC span, in one pass through the layers, the game's kind
+/// (`deckmate.variant`), the caller's seat when it has one, and the game version the call read
+/// when given.
+pub fn record_game(
+    kind: deckmate_engine::GameKind,
+    seat: Option<deckmate_engine::Seat>,
+    version: Option<u64>,
+) {
+    let span = Span::current();
+    let Some(fields) = span.metadata().map(|metadata| metadata.fields()) else {
+        return;
+    };
+    let (Some(variant_field), Some(seat_field), Some(version_field)) = (
+        fields.field("deckmate.variant"),
+        fields.field("deckmate.seat"),
+        fields.field("deckmate.version"),
+    ) else {
+        return;
+    };
+    let variant = kind.id();
     // Signed: the trace layer exports unsigned numbers as text.
-    Span::current().record("deckmate.seat", i64::from(seat.0));
+    let seat = seat.map(|seat| i64::from(seat.0));
+    let version = version.map(|version| i64::try_from(version).unwrap_or(i64::MAX));
+    span.record_all(
+        &fields.value_set(&[
+            (&variant_field, Some(&variant as &dyn tracing::Value)),
+            (
+                &seat_field,
+                seat.as_ref().map(|seat| seat as &dyn tracing::Value),
+            ),
+            (
+                &version_field,
+                version
+                    .as_ref()
+                    .map(|version| version as &dyn tracing::Value),
+            ),
+        ]),
+    );
 }
 
 /// Records the game version the call read or produced on the current RPC span.
@@ -197,9 +230,11 @@ mod tests {
                 .with(log_layer(LogFormat::Json, false, move || writer.clone()));
         tracing::subscriber::with_default(subscriber, || {
             let _entered = rpc_span(method, game_id).entered();
-            record_kind(deckmate_engine::GameKind::PigeonChess);
-            record_seat(deckmate_engine::Seat(1));
-            record_version(7);
+            record_game(
+                deckmate_engine::GameKind::PigeonChess,
+                Some(deckmate_engine::Seat(1)),
+                Some(7),
+            );
             tracing::info!("handled");
         });
         String::from_utf8(captured.0.lock().unwrap().clone()).unwrap()
@@ -246,8 +281,11 @@ mod tests {
             let _entered = rpc_span("Act", &id).entered();
             record_kind(deckmate_engine::GameKind::Chuno);
             tracing::info!("loaded");
-            record_seat(deckmate_engine::Seat(2));
-            record_version(8);
+            record_game(
+                deckmate_engine::GameKind::Chuno,
+                Some(deckmate_engine::Seat(2)),
+                Some(8),
+            );
             record_version(9);
             tracing::warn!("acted");
         });

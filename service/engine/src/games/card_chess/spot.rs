@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
-use crate::Notation;
+use crate::{NameTable, Notation};
 use crate::cards::Colour;
 
 /// Number of files (1–5) and of ranks.
@@ -137,6 +137,12 @@ impl Spot {
             .push(b' ')
             .push_small_number(self.file())
     }
+
+    /// The spot's name, such as `red castle 3`, spelled once for the program's life.
+    pub fn name(self) -> &'static str {
+        static NAMES: NameTable<SPOTS> = NameTable::new(|index| Spot(index as u8).notation());
+        NAMES.name(self.index())
+    }
 }
 
 impl fmt::Display for Spot {
@@ -189,6 +195,13 @@ impl From<Spot> for u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_the_notation() {
+        for spot in Spot::all() {
+            assert_eq!(spot.name(), spot.notation().as_str());
+        }
+    }
 
     #[test]
     fn spot_names_round_trip_and_order() {

@@ -6,6 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::card::{Card, Colour};
+use crate::Notation;
 // The event module names the move through this module.
 pub(super) use crate::chess::ChessMove;
 
@@ -31,19 +32,30 @@ pub enum Action {
     CallChuno,
 }
 
+impl Action {
+    /// The action in notation, such as `play R2`, `play W+4 G`, `e2e4` or `end`.
+    pub fn notation(&self) -> Notation {
+        match self {
+            Action::Play { card, colour } => {
+                let name = Notation::new()
+                    .push_str("play ")
+                    .push_notation(card.notation());
+                match colour {
+                    Some(colour) => name.push(b' ').push(colour.letter() as u8),
+                    None => name,
+                }
+            }
+            Action::Move(chess_move) => chess_move.notation(),
+            Action::EndTurn => Notation::new().push_str("end"),
+            Action::Draw => Notation::new().push_str("draw"),
+            Action::CallChuno => Notation::new().push_str("chuno"),
+        }
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Action::Play {
-                card,
-                colour: Some(colour),
-            } => write!(f, "play {card} {}", colour.letter()),
-            Action::Play { card, colour: None } => write!(f, "play {card}"),
-            Action::Move(chess_move) => write!(f, "{chess_move}"),
-            Action::EndTurn => f.write_str("end"),
-            Action::Draw => f.write_str("draw"),
-            Action::CallChuno => f.write_str("chuno"),
-        }
+        fmt::Display::fmt(&self.notation(), f)
     }
 }
 

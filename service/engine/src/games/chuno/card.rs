@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::Notation;
+use crate::{NameTable, Notation};
 use std::str::FromStr;
 
 /// A card colour (§1, §9.2): the four UNO colours, in the order cards are coloured round-robin.
@@ -216,6 +216,21 @@ impl Card {
         };
         name.push_str(self.kind.symbol())
     }
+
+    /// The card's notation, spelled once for the program's life.
+    pub fn name(self) -> &'static str {
+        // Index: the kind, then the colour (0–3, or 4 for none).
+        const COLOURS: usize = Colour::ALL.len() + 1;
+        static NAMES: NameTable<{ Kind::ALL.len() * COLOURS }> = NameTable::new(|index| {
+            Card {
+                kind: Kind::ALL[index / COLOURS],
+                colour: Colour::ALL.get(index % COLOURS).copied(),
+            }
+            .notation()
+        });
+        let colour = self.colour.map_or(Colour::ALL.len(), Colour::index);
+        NAMES.name(self.kind.index() * COLOURS + colour)
+    }
 }
 
 impl fmt::Display for Card {
@@ -260,6 +275,21 @@ impl FromStr for Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_the_notation() {
+        for kind in Kind::ALL {
+            let colours: Vec<Option<Colour>> = if kind.is_wild() {
+                vec![None]
+            } else {
+                Colour::ALL.into_iter().map(Some).collect()
+            };
+            for colour in colours {
+                let card = Card { kind, colour };
+                assert_eq!(card.name(), card.notation().as_str());
+            }
+        }
+    }
 
     #[test]
     fn notation_round_trips_for_every_card() {

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-use crate::Notation;
+use crate::{NameTable, Notation};
 use std::str::FromStr;
 
 /// A card shows a chess [`Role`]. Its order (Pawn lowest, King highest) is the worth order of
@@ -68,6 +68,12 @@ impl Spot {
             .push(b'a' + self.column() as u8)
             .push_small_number(self.row() as u8 + 1)
     }
+
+    /// The spot's name, such as `b3`, spelled once for the program's life.
+    pub fn name(self) -> &'static str {
+        static NAMES: NameTable<{ (COLUMNS * ROWS) as usize }> = NameTable::new(|index| Spot(index as u8).notation());
+        NAMES.name(self.index())
+    }
 }
 
 impl fmt::Display for Spot {
@@ -114,6 +120,13 @@ impl From<Spot> for u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_are_the_notation() {
+        for spot in Spot::all() {
+            assert_eq!(spot.name(), spot.notation().as_str());
+        }
+    }
 
     #[test]
     fn spot_names_round_trip() {
