@@ -105,6 +105,16 @@ fn variant<G: GameCodec>() -> pb::Variant {
     }
 }
 
+/// A two-seat Pigeon Chess game with the default options dealt from `seed`, the game unit tests
+/// use when any game will do.
+#[cfg(test)]
+pub(crate) fn test_game(seed: u64) -> Box<dyn LiveGame> {
+    let config = pb::GameConfig {
+        game: Some(pb::game_config::Game::PigeonChess(Default::default())),
+    };
+    new_game(&config, 2, Seed::from_u64(seed)).expect("the default options deal a game")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -298,27 +298,13 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::TokenHash;
     use crate::catalog;
     use crate::store::MemoryStore;
-    use deckmate_engine::Seed;
-    use deckmate_proto::v1 as pb;
 
     fn record(bots: Vec<(Seat, BotLevel)>) -> GameRecord {
-        let config = pb::GameConfig {
-            game: Some(pb::game_config::Game::PigeonChess(Default::default())),
-        };
-        let mut game = catalog::new_game(&config, 2, Seed::from_u64(3)).unwrap();
+        let mut game = catalog::test_game(3);
         game.set_bot_seats(bots);
-        GameRecord {
-            id: "00112233445566778899aabbccddeeff".to_string(),
-            game,
-            token_hashes: vec![TokenHash([1; 32]), TokenHash([2; 32])],
-            spectators_allowed: true,
-            seed_commitment: [0; 32],
-            created_at: 0,
-            updated_at: 0,
-        }
+        GameRecord::for_test("00112233445566778899aabbccddeeff", game)
     }
 
     #[test]

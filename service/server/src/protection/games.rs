@@ -265,10 +265,9 @@ fn lock(table: &Table) -> MutexGuard<'_, HashMap<Caller, Owned>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::TokenHash;
     use crate::catalog;
     use crate::store::{Commit, GameRecord, MemoryStore};
-    use deckmate_engine::{Seat, Seed};
+    use deckmate_engine::Seat;
     use deckmate_proto::v1 as pb;
 
     #[tokio::test]
@@ -292,10 +291,7 @@ mod tests {
 
     /// A Pigeon Chess record with id `id`, resigned by seat 0 when `over`.
     fn record(id: &str, over: bool) -> GameRecord {
-        let config = pb::GameConfig {
-            game: Some(pb::game_config::Game::PigeonChess(Default::default())),
-        };
-        let mut game = catalog::new_game(&config, 2, Seed::from_u64(5)).unwrap();
+        let mut game = catalog::test_game(5);
         if over {
             let resign = pb::Action {
                 kind: Some(pb::action::Kind::Meta(pb::MetaAction {
@@ -305,15 +301,7 @@ mod tests {
             game.act(Seat(0), &resign).unwrap();
         }
         assert_eq!(game.is_over(), over);
-        GameRecord {
-            id: id.to_string(),
-            game,
-            token_hashes: vec![TokenHash([1; 32]), TokenHash([2; 32])],
-            spectators_allowed: true,
-            seed_commitment: [0; 32],
-            created_at: 0,
-            updated_at: 0,
-        }
+        GameRecord::for_test(id, game)
     }
 
     #[tokio::test(start_paused = true)]

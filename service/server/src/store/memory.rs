@@ -403,7 +403,6 @@ fn find_in_window(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::TokenHash;
     use crate::error::ApiError;
     use crate::live::LiveGame;
     use deckmate_engine::{GameKind, Seed, Viewer};
@@ -519,15 +518,7 @@ mod tests {
     }
 
     fn record(id: &str, version: u64) -> GameRecord {
-        GameRecord {
-            id: id.to_string(),
-            game: Box::new(Counter(version)),
-            token_hashes: vec![TokenHash([1; 32]), TokenHash([2; 32])],
-            spectators_allowed: true,
-            seed_commitment: [0; 32],
-            created_at: 0,
-            updated_at: 0,
-        }
+        GameRecord::for_test(id, Box::new(Counter(version)))
     }
 
     fn commit(id: &str, expected: u64, request: Option<(Seat, RequestKey)>) -> Commit {

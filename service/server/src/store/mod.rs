@@ -79,6 +79,22 @@ impl GameRecord {
     pub fn version(&self) -> u64 {
         self.game.version()
     }
+
+    /// A record of `game` for unit tests: the seats' token hashes `[1; 32]` and `[2; 32]`,
+    /// spectators allowed, and zero for the seed commitment and both times. Tests that need
+    /// other values change the fields they are about.
+    #[cfg(test)]
+    pub(crate) fn for_test(id: &str, game: Box<dyn LiveGame>) -> GameRecord {
+        GameRecord {
+            id: id.to_string(),
+            game,
+            token_hashes: vec![TokenHash([1; 32]), TokenHash([2; 32])],
+            spectators_allowed: true,
+            seed_commitment: [0; 32],
+            created_at: 0,
+            updated_at: 0,
+        }
+    }
 }
 
 /// A request id as the store keeps it: a digest, so stores never hold the client's text and

@@ -222,13 +222,9 @@ mod tests {
     use crate::live::LiveGame;
     use deckmate_engine::bots::BotLevel;
     use deckmate_engine::{Seat, Seed, Viewer};
-    use deckmate_proto::v1 as pb;
 
     fn pigeon_chess(seed: u64) -> Box<dyn LiveGame> {
-        let config = pb::GameConfig {
-            game: Some(pb::game_config::Game::PigeonChess(Default::default())),
-        };
-        catalog::new_game(&config, 2, Seed::from_u64(seed)).unwrap()
+        catalog::test_game(seed)
     }
 
     /// The record's layout with `game` as a plain sequence of `u8`, as releases before wrote it.
@@ -262,15 +258,14 @@ mod tests {
         assert_eq!(encoded, as_sequence);
     }
 
+    /// A record whose every field differs from its default, so that a round trip shows each.
     fn record(game: Box<dyn LiveGame>) -> GameRecord {
         GameRecord {
-            id: "00112233445566778899aabbccddeeff".to_string(),
-            game,
-            token_hashes: vec![TokenHash([1; 32]), TokenHash([2; 32])],
             spectators_allowed: false,
             seed_commitment: [7; 32],
             created_at: 1_700_000_000_000,
             updated_at: 1_700_000_000_500,
+            ..GameRecord::for_test("00112233445566778899aabbccddeeff", game)
         }
     }
 

@@ -75,28 +75,16 @@ impl RecordCache {
 mod tests {
     use super::*;
     use crate::catalog;
-    use deckmate_engine::{Seat, Seed, Viewer};
-    use deckmate_proto::v1 as pb;
+    use deckmate_engine::{Seat, Viewer};
 
     fn record(id: &str, actions: usize) -> Arc<GameRecord> {
-        let config = pb::GameConfig {
-            game: Some(pb::game_config::Game::PigeonChess(Default::default())),
-        };
-        let mut game = catalog::new_game(&config, 2, Seed::from_u64(1)).unwrap();
+        let mut game = catalog::test_game(1);
         for _ in 0..actions {
             let seat = Seat(game.view(Viewer::Spectator).to_act[0] as u8);
             let action = game.view(Viewer::Seat(seat)).legal_actions[0].clone();
             game.act(seat, &action).unwrap();
         }
-        Arc::new(GameRecord {
-            id: id.to_string(),
-            game,
-            token_hashes: Vec::new(),
-            spectators_allowed: true,
-            seed_commitment: [0; 32],
-            created_at: 0,
-            updated_at: 0,
-        })
+        Arc::new(GameRecord::for_test(id, game))
     }
 
     #[test]
