@@ -95,7 +95,8 @@ pub fn find_seat(seat_hashes: &[TokenHash], presented: &TokenHash) -> Option<Sea
 /// when well formed, and [`ApiError::MissingToken`] when malformed. The token itself is not
 /// kept.
 pub fn presented_token(metadata: &MetadataMap) -> Result<Option<TokenHash>, ApiError> {
-    let Some(value) = metadata.get(deckmate_proto::AUTHORIZATION_HEADER) else {
+    let headers: &http::HeaderMap = metadata.as_ref();
+    let Some(value) = headers.get(&crate::headers::AUTHORIZATION) else {
         return Ok(None);
     };
     let malformed = || {

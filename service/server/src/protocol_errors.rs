@@ -25,16 +25,8 @@ use tonic_types::{ErrorDetails, StatusExt};
 use tower::Service;
 
 use crate::error::ApiError;
+use crate::headers::{GRPC_MESSAGE, GRPC_STATUS, GRPC_STATUS_DETAILS, TRACEPARENT};
 use crate::monitoring;
-
-/// The header carrying a gRPC status in a trailers-only response.
-const GRPC_STATUS: &str = "grpc-status";
-/// The header carrying a status's details; the handlers' errors always have one.
-const GRPC_STATUS_DETAILS: &str = "grpc-status-details-bin";
-/// The header carrying a status's message.
-const GRPC_MESSAGE: &str = "grpc-message";
-/// The W3C trace context header.
-const TRACEPARENT: &str = "traceparent";
 
 /// A `GameService` (or any gRPC service) whose decoding failures and panics are answered in the
 /// API's error model.
@@ -107,7 +99,7 @@ impl CallFacts {
     fn of<B>(request: &http::Request<B>, max_message_bytes: usize) -> CallFacts {
         CallFacts {
             uri: request.uri().clone(),
-            traceparent: request.headers().get(TRACEPARENT).cloned(),
+            traceparent: request.headers().get(&TRACEPARENT).cloned(),
             max_message_bytes,
         }
     }
@@ -120,7 +112,7 @@ impl CallFacts {
     /// Replaces tonic's own decoding failures by the API's errors; passes everything else.
     fn rewrite(&self, response: http::Response<Body>) -> http::Response<Body> {
         let headers = response.headers();
-        if headers.contains_key(GRPC_STATUS_DETAILS) {
+        if headers.contains_key(&GRPC_STATUS_DETAILS) {
             return response;
         }
         let Some(code) = status_code(headers) else {
@@ -139,7 +131,7 @@ impl CallFacts {
             _ => return response,
         };
         let detail = headers
-            .get(GRPC_MESSAGE)
+            .get(&GRPC_MESSAGE)
             .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
             .unwrap_or_default();
         tracing::debug!(
@@ -183,7 +175,7 @@ impl CallFacts {
 
 /// The gRPC status code of a trailers-only response, if it is one.
 fn status_code(headers: &HeaderMap) -> Option<Code> {
-    let value = headers.get(GRPC_STATUS)?.to_str().ok()?;
+    let value = headers.get(&GRPC_STATUS)?.to_str().ok()?;
     Some(Code::from_i32(value.parse().ok()?))
 }
 
@@ -238,7 +230,7 @@ mod tests {
     fn request(traceparent: Option<&str>) -> http::Request<Body> {
         let mut request = http::Request::builder().uri("/deckmate.v1.GameService/Act");
         if let Some(value) = traceparent {
-            request = request.header(TRACEPARENT, value);
+            request = request.header(&TRACEPARENT, value);
         }
         request.body(Body::empty()).unwrap()
     }

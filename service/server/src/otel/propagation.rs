@@ -8,15 +8,13 @@ use tonic::metadata::{KeyRef, MetadataMap};
 use tracing::Span;
 use tracing_opentelemetry::OpenTelemetrySpanExt as _;
 
-/// The header that carries the caller's span.
-const TRACEPARENT: &str = "traceparent";
-
 /// Makes `span` (not yet entered) a child of the caller's span named by `traceparent` in
 /// `metadata`. Does nothing when the request carries none, when it is malformed (the span then
 /// starts a trace of its own) or when no trace layer is installed.
 pub fn continue_trace(span: &Span, metadata: &MetadataMap) {
     // Most calls carry no trace context: skip the parsing for them.
-    if !metadata.contains_key(TRACEPARENT) {
+    let headers: &http::HeaderMap = metadata.as_ref();
+    if !headers.contains_key(&crate::headers::TRACEPARENT) {
         return;
     }
     let context = TraceContextPropagator::new().extract(&MetadataExtractor(metadata));

@@ -137,7 +137,7 @@ fn deadline_of(request: &Request<Body>, max_call_time: Duration) -> Option<Durat
     }
     let client = request
         .headers()
-        .get("grpc-timeout")
+        .get(&crate::headers::GRPC_TIMEOUT)
         .and_then(|value| value.to_str().ok())
         .and_then(parse_grpc_timeout)
         .map(|timeout| timeout.saturating_sub(CLIENT_DEADLINE_MARGIN));
