@@ -278,7 +278,9 @@ impl<G: Game> Table<G> {
         if self.is_over() || seat.index() >= self.seat_count() {
             return Vec::new();
         }
-        let mut actions = vec![MetaAction::Resign];
+        // At most three: resign, and accept and decline an offer.
+        let mut actions = Vec::with_capacity(3);
+        actions.push(MetaAction::Resign);
         if self.seat_count() == 2 {
             match self.draw_offer {
                 None if self.may_offer(seat) => actions.push(MetaAction::OfferDraw),

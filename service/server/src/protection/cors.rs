@@ -1,13 +1,22 @@
 //! CORS for browsers calling through gRPC-Web (`--cors-origins`): which origins may call, the
 //! request headers gRPC-Web, the SDKs and trace propagation send, and the trailers-as-headers
 //! a browser must be allowed to read.
+//!
+//! Only requests with an `Origin` header go through the CORS rules ([`BrowserCors`]): a browser
+//! sends one with every cross-origin request and every `POST` (gRPC-Web is always `POST`, a
+//! preflight always carries one), while native gRPC clients never do. Their calls are answered
+//! without CORS headers, which only a browser reads, and without the cost of building them on
+//! every call (a `Vary` value assembled and four header maps filled per call).
 
 use std::fmt;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
-use http::HeaderValue;
+use futures::future::Either;
 use http::header::{self, HeaderName};
-use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+use http::{HeaderValue, Request, Response};
+use tower::{Layer, Service};
+use tower_http::cors::{AllowOrigin, Any, Cors, CorsLayer, ResponseFuture};
 
 /// The origins allowed to call from a browser.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -61,8 +70,13 @@ impl fmt::Display for CorsOrigins {
     }
 }
 
-/// The CORS layer for `origins`.
-pub fn layer(origins: &CorsOrigins) -> CorsLayer {
+/// The CORS layer for `origins`, applied to requests from browsers ([`BrowserCors`]).
+pub fn layer(origins: &CorsOrigins) -> BrowserCorsLayer {
+    BrowserCorsLayer(rules(origins))
+}
+
+/// The CORS rules for `origins`.
+fn rules(origins: &CorsOrigins) -> CorsLayer {
     let allow_origin = match origins {
         CorsOrigins::Any => AllowOrigin::from(Any),
         CorsOrigins::List(list) => AllowOrigin::list(
@@ -91,6 +105,46 @@ pub fn layer(origins: &CorsOrigins) -> CorsLayer {
             HeaderName::from_static("grpc-status-details-bin"),
         ])
         .max_age(Duration::from_secs(24 * 60 * 60))
+}
+
+/// The layer of [`BrowserCors`].
+#[derive(Clone, Debug)]
+pub struct BrowserCorsLayer(CorsLayer);
+
+impl<S> Layer<S> for BrowserCorsLayer {
+    type Service = BrowserCors<S>;
+
+    fn layer(&self, inner: S) -> BrowserCors<S> {
+        BrowserCors(self.0.layer(inner))
+    }
+}
+
+/// Applies the CORS rules to requests with an `Origin` header and passes every other request
+/// straight to the inner service.
+#[derive(Clone, Debug)]
+pub struct BrowserCors<S>(Cors<S>);
+
+impl<S, B, ResponseBody> Service<Request<B>> for BrowserCors<S>
+where
+    S: Service<Request<B>, Response = Response<ResponseBody>>,
+    ResponseBody: Default,
+{
+    type Response = Response<ResponseBody>;
+    type Error = S::Error;
+    type Future = Either<ResponseFuture<S::Future>, S::Future>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        // Readies the inner service either path calls.
+        self.0.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        if request.headers().contains_key(header::ORIGIN) {
+            Either::Left(self.0.call(request))
+        } else {
+            Either::Right(self.0.get_mut().call(request))
+        }
+    }
 }
 
 #[cfg(test)]
@@ -152,6 +206,41 @@ mod tests {
         );
         let other = preflight(&origins, "https://evil.example", "traceparent").await;
         assert_eq!(header_of(&other, header::ACCESS_CONTROL_ALLOW_ORIGIN), "");
+    }
+
+    /// The answer of `origins` to a `POST` with `origin`, if any.
+    async fn post(origins: &CorsOrigins, origin: Option<&str>) -> http::Response<()> {
+        let service = layer(origins).layer(tower::service_fn(|_: http::Request<()>| async {
+            Ok::<_, Infallible>(http::Response::new(()))
+        }));
+        let mut request = http::Request::builder()
+            .method(http::Method::POST)
+            .uri("/deckmate.v1.GameService/Observe");
+        if let Some(origin) = origin {
+            request = request.header(header::ORIGIN, origin);
+        }
+        service.oneshot(request.body(()).unwrap()).await.unwrap()
+    }
+
+    #[tokio::test]
+    async fn only_requests_with_an_origin_get_cors_headers() {
+        let browser = post(&CorsOrigins::Any, Some("https://anywhere.example")).await;
+        assert_eq!(
+            header_of(&browser, header::ACCESS_CONTROL_ALLOW_ORIGIN),
+            "*"
+        );
+        assert!(header_of(&browser, header::ACCESS_CONTROL_EXPOSE_HEADERS).contains("grpc-status"));
+        assert!(header_of(&browser, header::VARY).contains("origin"));
+
+        let native = post(&CorsOrigins::Any, None).await;
+        assert!(native.status().is_success());
+        for name in [
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            header::VARY,
+        ] {
+            assert_eq!(header_of(&native, name.clone()), "", "{name}");
+        }
     }
 
     #[test]
