@@ -153,11 +153,17 @@ mod tests {
     use std::convert::Infallible;
     use tower::{Layer, ServiceExt};
 
-    /// The preflight answer of `origins` to a browser at `origin` asking to send `headers`.
-    async fn preflight(origins: &CorsOrigins, origin: &str, headers: &str) -> http::Response<()> {
+    /// The answer of the layer for `origins`, over a service that answers every request with an
+    /// empty 200, to `request`.
+    async fn answer(origins: &CorsOrigins, request: http::Request<()>) -> http::Response<()> {
         let service = layer(origins).layer(tower::service_fn(|_: http::Request<()>| async {
             Ok::<_, Infallible>(http::Response::new(()))
         }));
+        service.oneshot(request).await.unwrap()
+    }
+
+    /// The preflight answer of `origins` to a browser at `origin` asking to send `headers`.
+    async fn preflight(origins: &CorsOrigins, origin: &str, headers: &str) -> http::Response<()> {
         let request = http::Request::builder()
             .method(http::Method::OPTIONS)
             .uri("/deckmate.v1.GameService/CreateGame")
@@ -166,7 +172,7 @@ mod tests {
             .header(header::ACCESS_CONTROL_REQUEST_HEADERS, headers)
             .body(())
             .unwrap();
-        service.oneshot(request).await.unwrap()
+        answer(origins, request).await
     }
 
     fn header_of(response: &http::Response<()>, name: HeaderName) -> String {
@@ -210,16 +216,13 @@ mod tests {
 
     /// The answer of `origins` to a `POST` with `origin`, if any.
     async fn post(origins: &CorsOrigins, origin: Option<&str>) -> http::Response<()> {
-        let service = layer(origins).layer(tower::service_fn(|_: http::Request<()>| async {
-            Ok::<_, Infallible>(http::Response::new(()))
-        }));
         let mut request = http::Request::builder()
             .method(http::Method::POST)
             .uri("/deckmate.v1.GameService/Observe");
         if let Some(origin) = origin {
             request = request.header(header::ORIGIN, origin);
         }
-        service.oneshot(request.body(()).unwrap()).await.unwrap()
+        answer(origins, request.body(()).unwrap()).await
     }
 
     #[tokio::test]
