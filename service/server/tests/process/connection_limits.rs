@@ -279,6 +279,13 @@ async fn silent_and_idle_connections_are_closed_and_new_clients_served() {
     )
     .await;
     let address = server.address();
+    // The start-up health check's connection must be gone, or it would take one of the
+    // silent connections' places and that one would be closed for the limit instead.
+    assert!(
+        server
+            .wait_for(async || open_connections(metrics_port).await == 0.0)
+            .await
+    );
     // A client that made a call and then idles.
     let channel = Endpoint::from_shared(format!("http://{address}"))
         .unwrap()
@@ -311,7 +318,17 @@ async fn silent_and_idle_connections_are_closed_and_new_clients_served() {
             .await,
         "the idle client did not get served again"
     );
-    assert!(timed_out(metrics_port, "handshake").await >= 19.0);
+    assert!(
+        server
+            .wait_for(async || timed_out(metrics_port, "handshake").await >= 19.0)
+            .await,
+        "the silent connections were not counted as handshake timeouts ({} refused)",
+        sample(
+            metrics_port,
+            "deckmate_connections_refused_total".to_string()
+        )
+        .await
+    );
     let games = crate::common::client(&format!("http://{address}")).await;
     games
         .create_game(crate::common::pigeon_chess(), 2, CreateOptions::default())
