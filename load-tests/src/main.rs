@@ -10,6 +10,12 @@ use deckmate_load::StopSignal;
 use deckmate_load::arena::ArenaOptions;
 use deckmate_load::cli::{Cli, Command};
 
+/// The generator shares the machine's cores with the server it measures, so its allocator is
+/// the cheaper one the server uses too.
+#[cfg(feature = "jemalloc")]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();

@@ -7,7 +7,8 @@
 //! byte is visited once. The impls of [`WireEncode`] are generated from the same descriptors as
 //! prost's types (`proto/build/wire_gen.rs`) and write the same bytes as prost, byte for byte:
 //! `proto/tests/wire.rs` checks every shape of field, the server's `tests/wire_encoding.rs` every
-//! message random games of every game produce. Decoding stays prost's.
+//! message random games of every game produce. Decoding stays prost's, from the frame as one
+//! slice ([`SliceDecoder`]).
 //!
 //! [`WireCodec`] is the codec of the generated client and server: requests and answers are
 //! encoded with [`WireEncode`] into a buffer kept per thread, then copied once into tonic's frame.
@@ -15,10 +16,9 @@
 use std::cell::RefCell;
 use std::marker::PhantomData;
 
-use prost::bytes::BufMut;
+use prost::bytes::{Buf, BufMut};
 use tonic::Status;
-use tonic::codec::{BufferSettings, Codec, EncodeBuf, Encoder};
-use tonic_prost::ProstCodec;
+use tonic::codec::{BufferSettings, Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 
 /// A message that can write itself, back to front, into a [`ReverseWriter`].
 pub trait WireEncode {
@@ -178,6 +178,16 @@ impl ReverseWriter {
         self.key(number, 2);
     }
 
+    /// Writes a message field whose fields `write` writes (back to front, as
+    /// [`WireEncode::write_reverse`] does), for messages written without building them first.
+    #[inline]
+    pub fn nested(&mut self, number: u32, write: impl FnOnce(&mut ReverseWriter)) {
+        let end = self.len();
+        write(self);
+        self.varint((self.len() - end) as u64);
+        self.key(number, 2);
+    }
+
     /// Writes a packed repeated varint field from its values in reverse order.
     #[inline]
     pub fn packed_varints(&mut self, number: u32, values_in_reverse: impl Iterator<Item = u64>) {
@@ -202,8 +212,139 @@ thread_local! {
     static SCRATCH: RefCell<ReverseWriter> = RefCell::new(ReverseWriter::new());
 }
 
-/// The gRPC codec of the generated client and server: [`WireEncode`] to encode, prost to
-/// decode.
+/// The bytes `write` writes (back to front), written with this thread's writer.
+pub fn encode_with(write: impl FnOnce(&mut ReverseWriter)) -> Vec<u8> {
+    SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+        Ok(mut writer) => {
+            writer.clear();
+            write(&mut writer);
+            let bytes = writer.as_slice().to_vec();
+            if writer.capacity() > MAX_KEPT_CAPACITY {
+                *writer = ReverseWriter::new();
+            }
+            bytes
+        }
+        // Called while the thread's writer is in use: a writer of its own.
+        Err(_) => {
+            let mut writer = ReverseWriter::new();
+            write(&mut writer);
+            writer.as_slice().to_vec()
+        }
+    })
+}
+
+/// A message encoded already, sent as it is: for answers written straight from the state they
+/// show rather than from a generated message (the server's `Act` and `Observe`). Clients decode
+/// it as the message it encodes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Encoded(pub Vec<u8>);
+
+impl Encoded {
+    /// The encoding of `message`.
+    pub fn of<M: WireEncode>(message: &M) -> Encoded {
+        Encoded(encode_with(|writer| message.write_reverse(writer)))
+    }
+
+    /// Decodes it as an `M`, the message it encodes.
+    pub fn decode<M: prost::Message + Default>(&self) -> Result<M, prost::DecodeError> {
+        M::decode(self.0.as_slice())
+    }
+}
+
+impl WireEncode for Encoded {
+    fn write_reverse(&self, writer: &mut ReverseWriter) {
+        writer.bytes(&self.0);
+    }
+}
+
+/// The gRPC codec of a server method that answers with [`Encoded`] messages: the bytes go into
+/// tonic's frame as they are (one copy), requests are decoded by [`SliceDecoder`].
+#[derive(Debug, Clone)]
+pub struct EncodedCodec<U> {
+    _type: PhantomData<U>,
+}
+
+impl<U> Default for EncodedCodec<U> {
+    fn default() -> Self {
+        EncodedCodec { _type: PhantomData }
+    }
+}
+
+impl<U> Codec for EncodedCodec<U>
+where
+    U: prost::Message + Default + Send + 'static,
+{
+    type Encode = Encoded;
+    type Decode = U;
+    type Encoder = EncodedEncoder;
+    type Decoder = SliceDecoder<U>;
+
+    fn encoder(&mut self) -> Self::Encoder {
+        EncodedEncoder
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        SliceDecoder::default()
+    }
+}
+
+/// Decodes a message with prost from its frame's bytes as one slice.
+///
+/// tonic hands a decoder the frame in a `BytesMut`, and prost advances its buffer once per field
+/// header, varint and string: a `BytesMut` checks its representation at every advance, which
+/// made that bookkeeping the largest single cost of decoding a game's answer (a few hundred
+/// fields). The frame is contiguous, so the message is decoded from the slice, whose advance is
+/// a pointer step, and the frame is advanced once. A decoding error is INTERNAL with prost's
+/// text, as tonic's own prost decoder answers.
+#[derive(Debug, Clone)]
+pub struct SliceDecoder<U> {
+    _type: PhantomData<U>,
+}
+
+impl<U> Default for SliceDecoder<U> {
+    fn default() -> Self {
+        SliceDecoder { _type: PhantomData }
+    }
+}
+
+impl<U> Decoder for SliceDecoder<U>
+where
+    U: prost::Message + Default,
+{
+    type Item = U;
+    type Error = Status;
+
+    fn decode(&mut self, buffer: &mut DecodeBuf<'_>) -> Result<Option<U>, Status> {
+        let length = buffer.remaining();
+        let decoded = if buffer.chunk().len() == length {
+            let decoded = U::decode(buffer.chunk());
+            buffer.advance(length);
+            decoded
+        } else {
+            U::decode(&mut *buffer)
+        };
+        decoded
+            .map(Some)
+            .map_err(|error| Status::internal(error.to_string()))
+    }
+}
+
+/// Puts [`Encoded`] messages into tonic's frame, for [`EncodedCodec`].
+#[derive(Debug, Clone, Copy, Default)]
+pub struct EncodedEncoder;
+
+impl Encoder for EncodedEncoder {
+    type Item = Encoded;
+    type Error = Status;
+
+    fn encode(&mut self, item: Encoded, buffer: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        buffer.put_slice(&item.0);
+        Ok(())
+    }
+}
+
+/// The gRPC codec of the generated client and server: [`WireEncode`] to encode,
+/// [`SliceDecoder`] to decode.
 #[derive(Debug, Clone)]
 pub struct WireCodec<T, U> {
     _types: PhantomData<(T, U)>,
@@ -232,7 +373,7 @@ where
     type Encode = T;
     type Decode = U;
     type Encoder = WireEncoder<T>;
-    type Decoder = <ProstCodec<(), U> as Codec>::Decoder;
+    type Decoder = SliceDecoder<U>;
 
     fn encoder(&mut self) -> Self::Encoder {
         WireEncoder {
@@ -242,7 +383,7 @@ where
     }
 
     fn decoder(&mut self) -> Self::Decoder {
-        ProstCodec::<(), U>::raw_decoder(BufferSettings::default())
+        SliceDecoder::default()
     }
 }
 
@@ -292,6 +433,35 @@ mod tests {
             writer.varint(value);
             assert_eq!(writer.as_slice(), expected.as_slice(), "{value}");
         }
+    }
+
+    #[test]
+    fn nested_writes_a_length_delimited_field() {
+        let mut writer = ReverseWriter::new();
+        writer.nested(9, |inner| {
+            inner.varint_field(2, 300);
+            inner.length_delimited(1, b"ab");
+        });
+        // Key 9/2, length 7, then field 1 ("ab") and field 2 (300 as a two-byte varint).
+        assert_eq!(
+            writer.as_slice(),
+            [0x4a, 7, 0x0a, 2, b'a', b'b', 0x10, 0xac, 0x02]
+        );
+    }
+
+    #[test]
+    fn encoded_messages_are_sent_as_they_are() {
+        let encoded = encode_with(|writer| writer.varint_field(1, 5));
+        assert_eq!(encoded, [0x08, 5]);
+        // Nested in another encoding, the thread's writer is not taken twice.
+        let outer = encode_with(|writer| {
+            let inner = encode_with(|inner| inner.varint_field(3, 1));
+            writer.bytes(&inner);
+        });
+        assert_eq!(outer, [0x18, 1]);
+        let mut writer = ReverseWriter::new();
+        Encoded(vec![1, 2, 3]).write_reverse(&mut writer);
+        assert_eq!(writer.as_slice(), [1, 2, 3]);
     }
 
     #[test]
