@@ -250,7 +250,8 @@ async fn act(api: &GameApi, game: &Created, seat: usize, action: &pb::Action, in
             request_id: format!("act-{index}"),
         },
     );
-    api.act(request).await.expect("Act");
+    // As the server answers: the bytes, which a client decodes on its side.
+    api.act_encoded(request).await.expect("Act");
 }
 
 async fn observe(api: &GameApi, game: &Created, seat: usize) -> pb::ObserveResponse {

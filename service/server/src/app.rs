@@ -19,6 +19,7 @@ use tonic::transport::Server;
 use tonic_health::ServingStatus;
 use tonic_health::server::HealthReporter;
 
+use crate::api::answers::GameServiceAnswers;
 use crate::api::{ApiSettings, GameApi};
 use crate::config::{Config, StoreUrl};
 use crate::connections::{self, ConnectionSettings, ServeConnection};
@@ -151,8 +152,7 @@ pub async fn serve_with_store(
     // Outside in: the call guard (concurrency, deadlines), then the answers to what never
     // reaches a handler (undecodable bodies, panics), then the service.
     let game_service = ProtocolErrors::new(
-        GameServiceServer::new(api)
-            .max_decoding_message_size(decoding_limit(config.max_message_bytes)),
+        GameServiceAnswers::new(api, decoding_limit(config.max_message_bytes)),
         config.max_message_bytes,
     );
     let game_service = CallGuard::new(

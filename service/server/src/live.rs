@@ -8,6 +8,7 @@ use std::fmt;
 use deckmate_engine::bots::{BotLevel, Budget};
 use deckmate_engine::{GameKind, Seat, SeatSet, Seed, Viewer};
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::{ReverseWriter, WireEncode};
 
 use crate::clocks::GameClock;
 use crate::error::ApiError;
@@ -47,6 +48,14 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     }
     /// The game as `viewer` sees it now (`game_id` left empty for the caller to fill).
     fn view(&self, viewer: Viewer) -> pb::ObserveResponse;
+    /// Writes the game as `viewer` sees it now, with `game_id` filled in, back to front: the
+    /// bytes of [`LiveGame::view`]'s message with that id, written without building it where
+    /// the game can.
+    fn write_view(&self, viewer: Viewer, game_id: &str, writer: &mut ReverseWriter) {
+        let mut view = self.view(viewer);
+        view.game_id = game_id.to_string();
+        view.write_reverse(writer);
+    }
     /// The views of every version in `(after, up_to]`, in order (`up_to` at most the current
     /// version). Callers page long ranges, so that no caller holds a whole game's views at once.
     fn views_between(

@@ -49,6 +49,7 @@ use deckmate_engine::{
     Edition, Game, GameKind, PlayError, Seat, SeatSet, Seed, Table, TableAction, TableEvent, Viewer,
 };
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::ReverseWriter;
 use serde::{Deserialize, Serialize};
 
 use crate::bots::levels as bot_levels;
@@ -62,6 +63,7 @@ use crate::live::LiveGame;
 
 mod action_log;
 mod clocked;
+mod written_view;
 
 use action_log::{ActionLog, Dealt, Entry};
 use clocked::{
@@ -582,6 +584,18 @@ impl<G: GameCodec> LiveGame for Session<G> {
             self.log.last_actor(),
             viewer,
         )
+    }
+
+    fn write_view(&self, viewer: Viewer, game_id: &str, writer: &mut ReverseWriter) {
+        self.write_view_at(
+            &self.table,
+            self.current_version(),
+            &self.latest_events,
+            self.log.last_actor(),
+            viewer,
+            game_id,
+            writer,
+        );
     }
 
     fn views_between(

@@ -12,8 +12,10 @@
 //! For every game the server hosts (taken from `ListVariants`), games are created with fixed
 //! seeds through the in-process `GameService` over a `MemoryStore` (the handlers the network
 //! reaches, minus the transport's decoding and encoding), warmed up with a few random legal
-//! actions, and then played on with random legal actions. Each `GameService::observe` a player
-//! makes to choose its action, and each `GameService::act`, is measured on its own; a game that
+//! actions, and then played on with random legal actions. Each `Observe` a player makes to
+//! choose its action, and each `Act`, is measured on its own, as the server answers them
+//! (`GameApi::observe_encoded`, `GameApi::act_encoded`: the answer's bytes, which clients decode
+//! themselves, so their decoding is not counted); a game that
 //! ends is replaced by a new one. Logging is set up as the server sets it up by default (text
 //! lines at the `info` level), so span fields cost what they cost in production.
 //!
@@ -160,10 +162,12 @@ async fn observe(
             game_id: game.id.clone(),
         },
     );
-    measured(tally, api.observe(request))
+    measured(tally, api.observe_encoded(request))
         .await
         .expect("Observe")
         .into_inner()
+        .decode()
+        .expect("an Observe answer decodes")
 }
 
 /// Plays one random legal action, measuring its Observes and its Act into `figures`; `false`
@@ -194,7 +198,7 @@ async fn play_one(
             request_id: String::new(),
         },
     );
-    let response = measured(&mut figures.act, api.act(request))
+    let response = measured(&mut figures.act, api.act_encoded(request))
         .await
         .expect("a listed action applies");
     drop(response);

@@ -1,12 +1,12 @@
 //! The one-pass encoder the server answers with (`deckmate_proto::wire`) writes the same bytes
 //! as prost for every message a game produces: for every game the server hosts, random games at
 //! its smallest and largest seat counts, where at every ply every viewer's view (alone and as an
-//! `Act` answer), and at the end the history of every viewer and the views of every version, are
+//! `Act` answer, and as the server writes it without building it), and at the end the history of every viewer and the views of every version, are
 //! encoded both ways and compared byte for byte.
 
 use deckmate_engine::{Seat, Seed, Viewer};
 use deckmate_proto::v1 as pb;
-use deckmate_proto::wire::WireEncode;
+use deckmate_proto::wire::{ReverseWriter, WireEncode};
 use deckmate_server::catalog;
 use deckmate_server::live::LiveGame;
 use prost::Message;
@@ -29,6 +29,23 @@ fn same_bytes<M: Message + WireEncode + std::fmt::Debug>(message: &M) {
     assert_eq!(wire, message.encode_to_vec(), "{message:?}");
 }
 
+/// The view `game` writes without building it ([`LiveGame::write_view`], how `Act` and
+/// `Observe` answer) is `view` with its game id, byte for byte.
+fn written_as_built(game: &dyn LiveGame, viewer: Viewer, view: &pb::ObserveResponse) {
+    const GAME_ID: &str = "g-wire";
+    let mut writer = ReverseWriter::new();
+    game.write_view(viewer, GAME_ID, &mut writer);
+    let mut named = view.clone();
+    named.game_id = GAME_ID.to_string();
+    assert_eq!(
+        writer.as_slice(),
+        named.encode_to_vec().as_slice(),
+        "{} at version {} as {viewer:?}: {named:?}",
+        game.kind().id(),
+        game.version()
+    );
+}
+
 fn viewers(seats: usize) -> impl Iterator<Item = Viewer> {
     (0..seats as u8)
         .map(|seat| Viewer::Seat(Seat(seat)))
@@ -43,6 +60,7 @@ fn play(game: &mut dyn LiveGame, picker: &mut Picker) -> usize {
         for viewer in viewers(seats) {
             let view = game.view(viewer);
             same_bytes(&view);
+            written_as_built(game, viewer, &view);
             same_bytes(&pb::ActResponse {
                 version: game.version(),
                 observation: Some(view),

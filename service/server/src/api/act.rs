@@ -27,6 +27,7 @@ use std::sync::Arc;
 
 use deckmate_engine::{Seat, Viewer};
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::{Encoded, encode_with};
 use tonic::Request;
 
 use super::{GameApi, check_request_id, existing, missing, require_game_id, with_game_id};
@@ -48,10 +49,36 @@ const COMMIT_ATTEMPTS: usize = 8;
 /// request produced (a concurrent commit landed between the load and the lookup).
 const RELOAD_ATTEMPTS: usize = 4;
 
+/// The field numbers of `ActResponse` (proto/deckmate/v1/game_service.proto).
+const VERSION_FIELD: u32 = 1;
+const OBSERVATION_FIELD: u32 = 2;
+
+/// What an accepted action (or the retry of one) answers.
+pub(crate) struct ActAnswer {
+    /// The `ActResponse`, encoded.
+    pub(crate) encoded: Encoded,
+    /// Whether the game has finished at the version answered.
+    pub(crate) finished: bool,
+}
+
+impl ActAnswer {
+    /// The answer `response` encodes.
+    fn of(response: &pb::ActResponse) -> ActAnswer {
+        let finished = response
+            .observation
+            .as_ref()
+            .is_some_and(|view| view.status == pb::GameStatus::Finished as i32);
+        ActAnswer {
+            encoded: Encoded::of(response),
+            finished,
+        }
+    }
+}
+
 pub(super) async fn handle(
     api: &GameApi,
     request: Request<pb::ActRequest>,
-) -> Result<pb::ActResponse, ApiError> {
+) -> Result<Encoded, ApiError> {
     let presented = auth::presented_token(request.metadata())?;
     let request = request.into_inner();
     check_request_id(&request.request_id)?;
@@ -75,7 +102,9 @@ pub(super) async fn handle(
             .then(|| (seat, RequestKey::for_act(&request.request_id))),
         expected_version: request.expected_version,
     };
-    commit_action(store, &api.bots, record, &request, false).await
+    commit_action(store, &api.bots, record, &request, false)
+        .await
+        .map(|answer| answer.encoded)
 }
 
 /// Applies `request` to `record`'s game and commits it, retrying lost races as the module
@@ -87,7 +116,7 @@ pub(crate) async fn commit_action(
     mut record: Arc<GameRecord>,
     request: &Attempt<'_>,
     mut fresh: bool,
-) -> Result<pb::ActResponse, ApiError> {
+) -> Result<ActAnswer, ApiError> {
     let seat = request.seat;
     let action = request.action;
     for _ in 0..COMMIT_ATTEMPTS {
@@ -121,21 +150,32 @@ pub(crate) async fn commit_action(
                     fresh = true;
                     continue;
                 }
-                Refused::Answer(answer) => return Ok(*answer),
+                Refused::Answer(answer) => return Ok(answer),
             },
         };
         if let Some(now_ms) = now_ms {
             clocks::charge(game.as_mut(), now_ms, Some(seat), None);
         }
-        let observation = with_game_id(game.view(Viewer::Seat(seat)), &record.id);
-        let finished = game
-            .is_over()
-            .then(|| (game.kind().id(), end_reason(&observation)));
+        // The answer is written before the game moves into the commit. A commit stores the
+        // record at the record's own version (`CommitOutcome::Committed`), so that is the
+        // version the answer names.
+        let answered = game.version();
+        let encoded = encode_with(|writer| {
+            writer.nested(OBSERVATION_FIELD, |writer| {
+                game.write_view(Viewer::Seat(seat), &record.id, writer);
+            });
+            if answered != 0 {
+                writer.varint_field(VERSION_FIELD, answered);
+            }
+        });
+        let over = game.is_over();
+        let finished = over.then(|| (game.kind().id(), end_reason(&game.view(Viewer::Spectator))));
         match commit_game(store, bots, &record, game, request.key, now_ms, finished).await? {
             CommitOutcome::Committed { version } => {
-                return Ok(pb::ActResponse {
-                    version,
-                    observation: Some(observation),
+                debug_assert_eq!(version, answered, "a commit stores the record's version");
+                return Ok(ActAnswer {
+                    encoded: Encoded(encoded),
+                    finished: over,
                 });
             }
             CommitOutcome::Conflict { current_version } => {
@@ -288,7 +328,7 @@ async fn remembered(
     store: &dyn SessionStore,
     record: &Arc<GameRecord>,
     request: &Attempt<'_>,
-) -> Result<Option<pb::ActResponse>, ApiError> {
+) -> Result<Option<ActAnswer>, ApiError> {
     let Some(key) = request.key else {
         return Ok(None);
     };
@@ -306,7 +346,7 @@ enum Refused {
     /// Try again on the stored game, read afresh.
     Retry(Arc<GameRecord>),
     /// The answer of the same request, applied before.
-    Answer(Box<pb::ActResponse>),
+    Answer(ActAnswer),
 }
 
 /// Handles `error`, the refusal of the action on `record` (a stale `expected_version`, or an
@@ -324,7 +364,7 @@ async fn refused(
         return Ok(Refused::Retry(reload(store, &record.id).await?));
     }
     if let Some(answer) = remembered(store, record, request).await? {
-        return Ok(Refused::Answer(Box::new(answer)));
+        return Ok(Refused::Answer(answer));
     }
     if matches!(error, ApiError::StaleVersion { .. }) {
         monitoring::version_conflict();
@@ -363,7 +403,7 @@ async fn answer_at(
     mut record: Arc<GameRecord>,
     request: &Attempt<'_>,
     version: u64,
-) -> Result<pb::ActResponse, ApiError> {
+) -> Result<ActAnswer, ApiError> {
     let seat = request.seat;
     for _ in 0..RELOAD_ATTEMPTS {
         if record.version() >= version {
@@ -371,10 +411,10 @@ async fn answer_at(
                 return Err(ApiError::RequestIdReused);
             }
             let view = record.game.view_at(Viewer::Seat(seat), version)?;
-            return Ok(pb::ActResponse {
+            return Ok(ActAnswer::of(&pb::ActResponse {
                 version,
                 observation: Some(with_game_id(view, &record.id)),
-            });
+            }));
         }
         record = reload(store, &record.id).await?;
     }

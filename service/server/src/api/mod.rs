@@ -7,6 +7,7 @@
 //! logged.
 
 pub(crate) mod act;
+pub mod answers;
 mod create_game;
 mod get_history;
 mod list_variants;
@@ -23,6 +24,7 @@ use std::time::Instant;
 
 use deckmate_engine::Viewer;
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::Encoded;
 use futures::future::BoxFuture;
 use futures::{FutureExt, Stream};
 use tokio::sync::Semaphore;
@@ -151,6 +153,19 @@ impl std::fmt::Debug for GameApi {
 }
 
 impl GameApi {
+    /// What every RPC does first: opens its span (continuing the caller's trace, if any) and
+    /// checks the request's size, whose refusal the RPC answers inside that span.
+    fn begin<M: prost::Message>(
+        &self,
+        method: &'static str,
+        game_id: &str,
+        request: &Request<M>,
+    ) -> (tracing::Span, Result<(), Status>) {
+        let span = telemetry::rpc_span(method, game_id);
+        crate::otel::continue_trace(&span, request.metadata());
+        (span, self.check_size(request.get_ref()))
+    }
+
     /// Rejects a request larger than the configured limit with `RESOURCE_EXHAUSTED` /
     /// `LIMIT_REACHED` (docs/ARCHITECTURE.md §3). tonic's own decoding limit is set looser (see
     /// [`crate::app::decoding_limit`]) so that clients hear this reason, not a bare OUT_OF_RANGE.
@@ -177,15 +192,53 @@ impl GameApi {
 /// The stream type of `Watch`.
 pub type WatchStream = Pin<Box<dyn Stream<Item = Result<pb::ObserveResponse, Status>> + Send>>;
 
+impl GameApi {
+    /// `Act`, answered with its `ActResponse` encoded, written from the game without building
+    /// the message ([`LiveGame::write_view`](crate::live::LiveGame::write_view)).
+    pub async fn act_encoded(
+        &self,
+        request: Request<pb::ActRequest>,
+    ) -> Result<Response<Encoded>, Status> {
+        let (span, checked) = self.begin("Act", &request.get_ref().game_id, &request);
+        serve(
+            "Act",
+            checked,
+            span,
+            act::handle(self, request).boxed(),
+            Timing::Whole,
+        )
+        .await
+    }
+
+    /// `Observe`, answered with its `ObserveResponse` encoded, as [`GameApi::act_encoded`].
+    pub async fn observe_encoded(
+        &self,
+        request: Request<pb::ObserveRequest>,
+    ) -> Result<Response<Encoded>, Status> {
+        let (span, checked) = self.begin("Observe", &request.get_ref().game_id, &request);
+        let handler = observe::handle(self, request);
+        serve("Observe", checked, span, handler.boxed(), Timing::Whole).await
+    }
+}
+
+/// An encoded answer decoded as the message it encodes.
+fn decoded<M: prost::Message + Default>(
+    answer: Result<Response<Encoded>, Status>,
+) -> Result<Response<M>, Status> {
+    let (metadata, encoded, extensions) = answer?.into_parts();
+    let message = encoded
+        .decode()
+        .map_err(|error| Status::internal(format!("an answer does not decode: {error}")))?;
+    Ok(Response::from_parts(metadata, message, extensions))
+}
+
 #[tonic::async_trait]
 impl pb::game_service_server::GameService for GameApi {
     async fn create_game(
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
-        let span = telemetry::rpc_span("CreateGame", "");
-        crate::otel::continue_trace(&span, request.metadata());
-        let checked = self.check_size(request.get_ref());
+        let (span, checked) = self.begin("CreateGame", "", &request);
         let caller = self.protection.identify(&request);
         // Request ids are remembered per caller (docs/SECURITY.md, "Idempotency").
         let scope = caller
@@ -201,32 +254,21 @@ impl pb::game_service_server::GameService for GameApi {
         serve("CreateGame", checked, span, handler.boxed(), Timing::Whole).await
     }
 
+    /// [`GameApi::act_encoded`], decoded: the server itself answers with the encoded bytes
+    /// ([`answers`]); this serves callers of the trait.
     async fn act(
         &self,
         request: Request<pb::ActRequest>,
     ) -> Result<Response<pb::ActResponse>, Status> {
-        let span = telemetry::rpc_span("Act", &request.get_ref().game_id);
-        crate::otel::continue_trace(&span, request.metadata());
-        let checked = self.check_size(request.get_ref());
-        serve(
-            "Act",
-            checked,
-            span,
-            act::handle(self, request).boxed(),
-            Timing::Whole,
-        )
-        .await
+        decoded(self.act_encoded(request).await)
     }
 
+    /// [`GameApi::observe_encoded`], decoded, as `act` decodes its answer.
     async fn observe(
         &self,
         request: Request<pb::ObserveRequest>,
     ) -> Result<Response<pb::ObserveResponse>, Status> {
-        let span = telemetry::rpc_span("Observe", &request.get_ref().game_id);
-        crate::otel::continue_trace(&span, request.metadata());
-        let checked = self.check_size(request.get_ref());
-        let handler = observe::handle(self, request);
-        serve("Observe", checked, span, handler.boxed(), Timing::Whole).await
+        decoded(self.observe_encoded(request).await)
     }
 
     type WatchStream = WatchStream;
@@ -235,9 +277,7 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::WatchRequest>,
     ) -> Result<Response<WatchStream>, Status> {
-        let span = telemetry::rpc_span("Watch", &request.get_ref().game_id);
-        crate::otel::continue_trace(&span, request.metadata());
-        let checked = self.check_size(request.get_ref());
+        let (span, checked) = self.begin("Watch", &request.get_ref().game_id, &request);
         let handler = watch::handle(self, request, span.clone());
         serve("Watch", checked, span, handler.boxed(), Timing::Stream).await
     }
@@ -246,9 +286,7 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::GetHistoryRequest>,
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
-        let span = telemetry::rpc_span("GetHistory", &request.get_ref().game_id);
-        crate::otel::continue_trace(&span, request.metadata());
-        let checked = self.check_size(request.get_ref());
+        let (span, checked) = self.begin("GetHistory", &request.get_ref().game_id, &request);
         let handler = get_history::handle(self, request);
         serve("GetHistory", checked, span, handler.boxed(), Timing::Whole).await
     }
@@ -257,9 +295,7 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
-        let span = telemetry::rpc_span("ListVariants", "");
-        crate::otel::continue_trace(&span, request.metadata());
-        let checked = self.check_size(request.get_ref());
+        let (span, checked) = self.begin("ListVariants", "", &request);
         let handler = async { Ok(list_variants::handle()) };
         serve(
             "ListVariants",
@@ -275,9 +311,7 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::GetServerInfoRequest>,
     ) -> Result<Response<pb::GetServerInfoResponse>, Status> {
-        let span = telemetry::rpc_span("GetServerInfo", "");
-        crate::otel::continue_trace(&span, request.metadata());
-        let checked = self.check_size(request.get_ref());
+        let (span, checked) = self.begin("GetServerInfo", "", &request);
         let handler = async { Ok(server_info::handle(self)) };
         serve(
             "GetServerInfo",

@@ -215,10 +215,7 @@ impl BotRunner {
         let answer =
             commit_action(inner.store.as_ref(), self, record.clone(), &attempt, true).await?;
         monitoring::bot_moved(record.game.kind().id(), levels::label(level));
-        if answer
-            .observation
-            .is_some_and(|view| view.status == deckmate_proto::v1::GameStatus::Finished as i32)
-        {
+        if answer.finished {
             inner.hosted.release(id);
         }
         Ok(())

@@ -11,11 +11,13 @@ use deckmate_engine::games::card_chess::{
     SpotView,
 };
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::ReverseWriter;
 use pb::card_chess_action::Kind as ActionKind;
 use pb::card_chess_event::Kind as EventKind;
 
 use super::common::{indexed, seat_to_u32};
 use super::enums::{ProtoEnum, proto_enum_map};
+use super::written;
 use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
 
@@ -25,6 +27,12 @@ proto_enum_map!(pb::CardChessPhase, Phase, "phase": Play, Replacement, Finished)
 proto_enum_map!(pb::CardChessColour, Colour, "colour": Red, Black);
 
 super::config::validate_without_seats!(Config);
+
+/// The number of Card Chess's member of the `Observation` oneof.
+const OBSERVATION_MEMBER: u32 = 2;
+
+/// The number of Card Chess's member of the `Action` oneof.
+const ACTION_MEMBER: u32 = 3;
 
 impl GameCodec for CardChess {
     oneof_members!(CardChess, pb::CardChessConfig, pb::CardChessAction);
@@ -118,6 +126,51 @@ impl GameCodec for CardChess {
                 config: Some(Self::config_message(&observation.config)),
             })),
         }
+    }
+
+    /// `CardChessObservation` fields by number (proto/deckmate/v1/games/card_chess.proto),
+    /// highest first; the bytes of [`GameCodec::encode_observation`]'s message.
+    fn write_observation(observation: &Observation, writer: &mut ReverseWriter) {
+        writer.nested(OBSERVATION_MEMBER, |writer| {
+            writer.message(11, &Self::config_message(&observation.config));
+            written::uint(writer, 10, observation.turns_without_progress);
+            written::uint(writer, 9, observation.turn);
+            if let Some(spot) = observation.replacement_spot {
+                writer.length_delimited(8, spot.name().as_bytes());
+            }
+            written::optional_uint(writer, 7, observation.current_player.map(seat_to_u32));
+            write_cards(writer, 6, &observation.discard);
+            written::uint(writer, 5, observation.draw_count);
+            write_cards(writer, 4, &observation.hand);
+            for (seat, player) in observation.players.iter().enumerate().rev() {
+                writer.nested(3, |writer| write_player(writer, seat, player));
+            }
+            for (index, view) in observation.board.iter().enumerate().rev() {
+                let spot = Spot::from_index(index).expect("the board holds every spot");
+                writer.nested(2, |writer| write_spot(writer, spot, view));
+            }
+            written::enumeration(writer, 1, pb::CardChessPhase::of(observation.phase).into());
+        });
+    }
+
+    /// `CardChessAction` fields by number, highest first; the bytes of
+    /// [`GameCodec::encode_action`]'s message.
+    fn write_action(action: &Action, writer: &mut ReverseWriter) {
+        writer.nested(ACTION_MEMBER, |writer| match *action {
+            Action::PlayIn { card, spot } => writer.nested(1, |writer| {
+                writer.length_delimited(2, spot.name().as_bytes());
+                writer.nested(1, |writer| write_card(writer, card));
+            }),
+            Action::Exchange => writer.nested(2, |_| {}),
+            Action::Move { from, to } => writer.nested(3, |writer| {
+                writer.length_delimited(2, to.name().as_bytes());
+                writer.length_delimited(1, from.name().as_bytes());
+            }),
+            Action::Replace { card } => writer.nested(4, |writer| {
+                writer.nested(1, |writer| write_card(writer, card));
+            }),
+            Action::KeepRevealed => writer.nested(5, |_| {}),
+        });
     }
 
     fn encode_event(event: &EventView) -> pb::event::Kind {
@@ -255,6 +308,46 @@ fn encode_card(card: Card) -> pb::CardChessCard {
         rank: i32::from(card.rank.value()),
         suit: pb::CardChessSuit::encode(card.suit),
     }
+}
+
+/// The fields of [`encode_card`]'s message, highest first.
+fn write_card(writer: &mut ReverseWriter, card: Card) {
+    written::enumeration(writer, 2, pb::CardChessSuit::encode(card.suit));
+    written::int(writer, 1, i32::from(card.rank.value()));
+}
+
+/// A repeated `CardChessCard` field holding `cards`, as [`encode_cards`] lists them.
+fn write_cards(writer: &mut ReverseWriter, number: u32, cards: &[Card]) {
+    for &card in cards.iter().rev() {
+        writer.nested(number, |writer| write_card(writer, card));
+    }
+}
+
+/// The fields of [`spot_message`]'s message, highest first.
+fn write_spot(writer: &mut ReverseWriter, spot: Spot, view: &SpotView) {
+    if let Some(base) = view.base {
+        writer.nested(5, |writer| write_card(writer, base));
+    }
+    written::boolean(writer, 4, view.in_check);
+    written::optional_uint(writer, 3, view.owner.map(seat_to_u32));
+    if let Some(piece) = view.piece {
+        writer.nested(2, |writer| write_card(writer, piece));
+    }
+    writer.length_delimited(1, spot.name().as_bytes());
+}
+
+/// The fields of [`player_message`]'s message, highest first.
+fn write_player(writer: &mut ReverseWriter, seat: usize, player: &PlayerView) {
+    if let Some(shown) = &player.shown_hand {
+        write_cards(writer, 8, shown);
+    }
+    written::boolean(writer, 7, player.shown_hand.is_some());
+    written::boolean(writer, 6, player.exchanged_last_turn);
+    written::uint(writer, 5, player.checks);
+    written::uint(writer, 4, player.pieces_in_play);
+    written::uint(writer, 3, player.hand_count);
+    written::enumeration(writer, 2, pb::CardChessColour::of(player.colour).into());
+    written::uint(writer, 1, seat as u64);
 }
 
 fn encode_cards(cards: &[Card]) -> Vec<pb::CardChessCard> {

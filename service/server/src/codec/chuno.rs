@@ -12,12 +12,14 @@ use deckmate_engine::games::chuno::{
     Observation, Stage,
 };
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::ReverseWriter;
 use pb::chuno_action::Kind as ActionKind;
 use pb::chuno_event::Kind as EventKind;
 
 use super::common::{board_pieces, seat_to_u32, square_name, uci_text};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
+use super::written;
 use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
 
@@ -32,6 +34,12 @@ proto_enum_map!(pb::ChunoDrawReason, DrawReason, "draw reason":
     Deal, Draw, DrawTwo, WildDrawFour, Penalty);
 
 super::config::validate_without_seats!(Config);
+
+/// The number of CHUNO's member of the `Observation` oneof.
+const OBSERVATION_MEMBER: u32 = 3;
+
+/// The number of CHUNO's member of the `Action` oneof.
+const ACTION_MEMBER: u32 = 4;
 
 impl GameCodec for Chuno {
     oneof_members!(Chuno, pb::ChunoConfig, pb::ChunoAction);
@@ -166,6 +174,62 @@ impl GameCodec for Chuno {
         }
     }
 
+    /// `ChunoObservation` fields by number (proto/deckmate/v1/games/chuno.proto), highest
+    /// first; the bytes of [`GameCodec::encode_observation`]'s message.
+    fn write_observation(observation: &Observation, writer: &mut ReverseWriter) {
+        writer.nested(OBSERVATION_MEMBER, |writer| {
+            writer.message(19, &Self::config_message(&observation.config));
+            written::uint(writer, 18, observation.quiet_moves);
+            written::uint(writer, 17, observation.turn);
+            if let Some(square) = observation.en_passant {
+                writer.length_delimited(16, square.name().as_bytes());
+            }
+            written::optional_uint(writer, 15, observation.draw_offered_by.map(seat_to_u32));
+            written::optional_uint(writer, 14, observation.chuno_pending.map(seat_to_u32));
+            written::packed_uints(writer, 13, &observation.skips);
+            written::uint(writer, 12, observation.cards_played_this_turn);
+            written::uint(writer, 11, observation.moves_left);
+            written::enumeration(writer, 10, pb::ChunoStage::of(observation.stage).into());
+            written::uint(writer, 9, seat_to_u32(observation.current_player));
+            written::enumeration(
+                writer,
+                8,
+                pb::ChunoColour::encode(observation.active_colour),
+            );
+            writer.nested(7, |writer| write_card(writer, observation.top_card));
+            write_cards(writer, 6, &observation.discard);
+            written::uint(writer, 5, observation.deck_count);
+            written::packed_uints(writer, 4, &observation.hand_counts);
+            write_cards(writer, 3, &observation.hand);
+            written::text(writer, 2, &observation.fen);
+            written::board(writer, 1, &observation.board, |writer, square, piece| {
+                written::enumeration(writer, 3, pb::ChunoRole::encode(piece.role));
+                written::enumeration(writer, 2, pb::ChunoSide::encode(piece.color));
+                writer.length_delimited(1, square.name().as_bytes());
+            });
+        });
+    }
+
+    /// `ChunoAction` fields by number, highest first; the bytes of
+    /// [`GameCodec::encode_action`]'s message.
+    fn write_action(action: &Action, writer: &mut ReverseWriter) {
+        writer.nested(ACTION_MEMBER, |writer| {
+            written::text(writer, 6, action.notation().as_str());
+            match *action {
+                Action::Play { card, colour } => writer.nested(1, |writer| {
+                    written::optional_enumeration(writer, 2, colour.map(pb::ChunoColour::encode));
+                    writer.nested(1, |writer| write_card(writer, card));
+                }),
+                Action::Move(chess_move) => writer.nested(2, |writer| {
+                    written::text(writer, 1, chess_move.notation().as_str());
+                }),
+                Action::EndTurn => writer.nested(3, |_| {}),
+                Action::Draw => writer.nested(4, |_| {}),
+                Action::CallChuno => writer.nested(5, |_| {}),
+            }
+        });
+    }
+
     fn encode_event(event: &EventView) -> pb::event::Kind {
         let seat = |seat: &deckmate_engine::Seat| seat_to_u32(*seat);
         let kind = match event {
@@ -279,6 +343,20 @@ fn encode_card(card: Card) -> pb::ChunoCard {
         kind: pb::ChunoCardKind::encode(card.kind),
         colour: card.colour.map(pb::ChunoColour::encode),
         notation: card.name().to_owned(),
+    }
+}
+
+/// The fields of [`encode_card`]'s message, highest first.
+fn write_card(writer: &mut ReverseWriter, card: Card) {
+    written::text(writer, 3, card.name());
+    written::optional_enumeration(writer, 2, card.colour.map(pb::ChunoColour::encode));
+    written::enumeration(writer, 1, pb::ChunoCardKind::encode(card.kind));
+}
+
+/// A repeated `ChunoCard` field holding `cards`, as [`encode_cards`] lists them.
+fn write_cards(writer: &mut ReverseWriter, number: u32, cards: &[Card]) {
+    for &card in cards.iter().rev() {
+        writer.nested(number, |writer| write_card(writer, card));
     }
 }
 

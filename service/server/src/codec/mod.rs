@@ -14,7 +14,11 @@
 //!   `Config::validate` is the only range check there is;
 //! - how its action message reads into an engine `Action` and back, and how its observations
 //!   and events are written;
-//! - its enum tables, one `proto_enum_map!` line per engine enum <-> proto enum.
+//! - its enum tables, one `proto_enum_map!` line per engine enum <-> proto enum;
+//! - optionally, its observations and actions written straight into their bytes
+//!   ([`GameCodec::write_observation`], [`GameCodec::write_action`], with the field helpers of
+//!   [`written`]), which `Act` and `Observe` answer with; without them, the built messages are
+//!   written. `tests/wire_encoding.rs` checks both give the same bytes for every game.
 //!
 //! Everything else is shared: the provided methods of [`GameCodec`] dispatch on the oneofs and
 //! refuse another game's config or action and a meta action where a game action belongs;
@@ -46,12 +50,14 @@ pub mod enums;
 pub mod pigeon_chess;
 pub mod pile_chess;
 pub mod raindrop_chess;
+pub mod written;
 
 pub use config::ValidateConfig;
 
 use deckmate_engine::length::CappedLength;
 use deckmate_engine::{Game, GameKind, SetupError};
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::{ReverseWriter, WireEncode};
 
 use crate::error::ApiError;
 
@@ -98,6 +104,19 @@ pub trait GameCodec: Game<Config: ValidateConfig> {
 
     /// Writes one viewer's observation.
     fn encode_observation(observation: &Self::Observation) -> pb::Observation;
+
+    /// Writes one viewer's observation as the fields of its `pb::Observation`, back to front,
+    /// the same bytes as [`GameCodec::encode_observation`]'s message. Games whose answers are
+    /// large write it from the engine's observation without building the message.
+    fn write_observation(observation: &Self::Observation, writer: &mut ReverseWriter) {
+        Self::encode_observation(observation).write_reverse(writer);
+    }
+
+    /// Writes one game action as the fields of its `pb::Action`, back to front, the same bytes
+    /// as [`GameCodec::encode_action`]'s message.
+    fn write_action(action: &Self::Action, writer: &mut ReverseWriter) {
+        Self::encode_action(action).write_reverse(writer);
+    }
 
     /// Writes one event as a viewer may know it (the `kind` of a `pb::Event`).
     fn encode_event(event: &Self::EventView) -> pb::event::Kind;

@@ -11,12 +11,14 @@ use deckmate_engine::games::pigeon_chess::{
     Action, Config, EventView, Observation, Phase, PigeonChess, PlayerView, RowSide, Spot, SpotView,
 };
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::ReverseWriter;
 use pb::pigeon_chess_action::Kind as ActionKind;
 use pb::pigeon_chess_event::Kind as EventKind;
 
 use super::common::{indexed, seat_to_u32};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
+use super::written;
 use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
 
@@ -25,6 +27,12 @@ proto_enum_map!(pb::PigeonChessPhase, Phase, "phase": FrontRow, BackRow, FirstPl
 proto_enum_map!(pb::PigeonChessRowSide, RowSide, "row side": Front, Back);
 
 super::config::validate_without_seats!(Config);
+
+/// The number of Pigeon Chess's member of the `Observation` oneof.
+const OBSERVATION_MEMBER: u32 = 4;
+
+/// The number of Pigeon Chess's member of the `Action` oneof.
+const ACTION_MEMBER: u32 = 5;
 
 impl GameCodec for PigeonChess {
     oneof_members!(PigeonChess, pb::PigeonChessConfig, pb::PigeonChessAction);
@@ -151,6 +159,66 @@ impl GameCodec for PigeonChess {
                 },
             )),
         }
+    }
+
+    /// `PigeonChessObservation` fields by number (proto/deckmate/v1/games/pigeon_chess.proto),
+    /// highest first; the bytes of [`GameCodec::encode_observation`]'s message.
+    fn write_observation(observation: &Observation, writer: &mut ReverseWriter) {
+        writer.nested(OBSERVATION_MEMBER, |writer| {
+            writer.message(10, &Self::config_message(&observation.config));
+            written::uint(writer, 9, observation.turns_without_progress);
+            written::uint(writer, 8, observation.turn);
+            written::optional_uint(writer, 7, observation.current_player.map(seat_to_u32));
+            written::optional_uint(writer, 6, observation.first_player.map(seat_to_u32));
+            write_pieces(writer, 5, &observation.group_discard);
+            write_pieces(writer, 4, &observation.hand);
+            for (seat, player) in observation.players.iter().enumerate().rev() {
+                writer.nested(3, |writer| write_player(writer, seat, player));
+            }
+            for (spot, view) in Spot::all().zip(observation.board.iter()).rev() {
+                writer.nested(2, |writer| {
+                    written::optional_enumeration(
+                        writer,
+                        4,
+                        view.piece.map(pb::PigeonChessPiece::encode),
+                    );
+                    written::boolean(writer, 3, view.face_down);
+                    written::optional_uint(writer, 2, view.owner.map(seat_to_u32));
+                    writer.length_delimited(1, spot.name().as_bytes());
+                });
+            }
+            written::enumeration(
+                writer,
+                1,
+                pb::PigeonChessPhase::of(observation.phase).into(),
+            );
+        });
+    }
+
+    /// `PigeonChessAction` fields by number, highest first; the bytes of
+    /// [`GameCodec::encode_action`]'s message.
+    fn write_action(action: &Action, writer: &mut ReverseWriter) {
+        writer.nested(ACTION_MEMBER, |writer| match *action {
+            Action::PlaceFrontRow(pieces) => writer.nested(1, |writer| {
+                write_pieces(writer, 1, &pieces);
+            }),
+            Action::PlaceBackRow(pieces) => writer.nested(2, |writer| {
+                write_pieces(writer, 1, &pieces);
+            }),
+            Action::RevealForFirst(piece) => writer.nested(3, |writer| {
+                written::enumeration(writer, 1, pb::PigeonChessPiece::encode(piece));
+            }),
+            Action::Move { from, to } => writer.nested(4, |writer| {
+                writer.length_delimited(2, to.name().as_bytes());
+                writer.length_delimited(1, from.name().as_bytes());
+            }),
+            Action::Place { piece, spot } => writer.nested(5, |writer| {
+                writer.length_delimited(2, spot.name().as_bytes());
+                written::enumeration(writer, 1, pb::PigeonChessPiece::encode(piece));
+            }),
+            Action::EndGame => writer.nested(6, |_| {}),
+            Action::Pass => writer.nested(7, |_| {}),
+        });
     }
 
     fn encode_event(event: &EventView) -> pb::event::Kind {
@@ -281,6 +349,23 @@ fn decode_spot(name: &str, field: &str) -> Result<Spot, ApiError> {
 }
 
 /// Pieces on the wire, in the same order.
+/// A packed `repeated PigeonChessPiece` field holding `pieces`, as [`encode_pieces`] lists them.
+fn write_pieces(writer: &mut ReverseWriter, number: u32, pieces: &[Role]) {
+    written::packed_enums(writer, number, pieces, pb::PigeonChessPiece::encode);
+}
+
+/// The fields of [`player_message`]'s message, highest first.
+fn write_player(writer: &mut ReverseWriter, seat: usize, player: &PlayerView) {
+    write_pieces(writer, 8, &player.first_player_reveals);
+    written::boolean(writer, 7, player.committed);
+    written::uint(writer, 6, player.score);
+    written::boolean(writer, 5, player.king_alive);
+    write_pieces(writer, 4, &player.point_pile);
+    written::uint(writer, 3, player.deck_count);
+    written::uint(writer, 2, player.hand_count);
+    written::uint(writer, 1, seat as u64);
+}
+
 fn encode_pieces(pieces: &[Role]) -> Vec<i32> {
     pieces
         .iter()

@@ -14,13 +14,21 @@ use deckmate_engine::games::pile_chess::{
 };
 use deckmate_engine::{Seat, SeatSet, SetupError};
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::ReverseWriter;
 use pb::pile_chess_action::Kind as ActionKind;
 use pb::pile_chess_event::Kind as EventKind;
 
 use super::common::{indexed, seat_to_u32};
 use super::enums::{ProtoEnum, proto_enum_map};
+use super::written;
 use super::{GameCodec, ValidateConfig, oneof_members};
 use crate::error::ApiError;
+
+/// The number of Pile Chess's member of the `Observation` oneof.
+const OBSERVATION_MEMBER: u32 = 1;
+
+/// The number of Pile Chess's member of the `Action` oneof.
+const ACTION_MEMBER: u32 = 2;
 
 proto_enum_map!(pb::PileChessPiece, Role, "piece": Pawn, Knight, Bishop, Rook, Queen, King);
 proto_enum_map!(pb::PileChessStep, Step, "step": Play, Gift, Promotion, Finished);
@@ -206,6 +214,77 @@ impl GameCodec for PileChess {
         }
     }
 
+    /// `PileChessObservation` fields by number (proto/deckmate/v1/games/pile_chess.proto),
+    /// highest first; the bytes of [`GameCodec::encode_observation`]'s message.
+    fn write_observation(observation: &Observation, writer: &mut ReverseWriter) {
+        writer.nested(OBSERVATION_MEMBER, |writer| {
+            writer.nested(13, |writer| write_config(writer, &observation.config));
+            for pending in observation.pending.iter().rev() {
+                writer.nested(12, |writer| write_pending(writer, pending));
+            }
+            write_pieces(writer, 11, &observation.hand);
+            write_cards(writer, 10, &observation.removed);
+            for (index, pile) in observation.captured_piles.iter().enumerate().rev() {
+                writer.nested(9, |writer| {
+                    written::uint(writer, 4, pile.value);
+                    write_cards(writer, 3, &pile.cards);
+                    write_seats(writer, 2, &pile.seats);
+                    written::uint(writer, 1, index as u64);
+                });
+            }
+            for (seat, player) in observation.players.iter().enumerate().rev() {
+                writer.nested(8, |writer| write_player(writer, seat, player));
+            }
+            for pile in observation.piles.iter().rev() {
+                writer.nested(7, |writer| {
+                    written::enumeration(
+                        writer,
+                        3,
+                        pb::PileChessPileSource::of(pile.source).into(),
+                    );
+                    write_cards(writer, 2, &pile.cards);
+                    written::uint(writer, 1, seat_to_u32(pile.owner));
+                });
+            }
+            written::optional_uint(writer, 6, observation.last_player.map(seat_to_u32));
+            write_seats(writer, 5, &observation.to_act);
+            written::optional_uint(writer, 4, observation.current_player.map(seat_to_u32));
+            written::uint(writer, 3, seat_to_u32(observation.first_player));
+            written::uint(writer, 2, observation.round);
+            written::enumeration(writer, 1, pb::PileChessStep::of(observation.step).into());
+        });
+    }
+
+    /// `PileChessAction` fields by number, highest first; the bytes of
+    /// [`GameCodec::encode_action`]'s message.
+    fn write_action(action: &Action, writer: &mut ReverseWriter) {
+        writer.nested(ACTION_MEMBER, |writer| match action {
+            Action::Play { piece, pile } => writer.nested(1, |writer| {
+                written::uint(writer, 2, seat_to_u32(*pile));
+                written::enumeration(writer, 1, pb::PileChessPiece::encode(*piece));
+            }),
+            Action::Pass => writer.nested(2, |_| {}),
+            Action::Castle => writer.nested(3, |_| {}),
+            Action::EnPassant { from, to, pawns } => writer.nested(4, |writer| {
+                written::uint(writer, 3, *pawns);
+                written::uint(writer, 2, seat_to_u32(*to));
+                written::uint(writer, 1, seat_to_u32(*from));
+            }),
+            Action::Gift { to, pieces } => writer.nested(5, |writer| {
+                write_pieces(writer, 2, pieces);
+                written::uint(writer, 1, seat_to_u32(*to));
+            }),
+            Action::Promote {
+                captured_pile,
+                piece,
+            } => writer.nested(6, |writer| {
+                written::enumeration(writer, 2, pb::PileChessPiece::encode(*piece));
+                written::uint(writer, 1, *captured_pile);
+            }),
+            Action::DeclinePromotion => writer.nested(7, |_| {}),
+        });
+    }
+
     fn encode_event(event: &EventView) -> pb::event::Kind {
         let kind = match event {
             EventView::CardsDrawn {
@@ -387,6 +466,83 @@ fn decode_seat(value: u32, field: &str) -> Result<Seat, ApiError> {
 }
 
 /// Pieces on the wire, in the same order.
+/// A packed `repeated PileChessPiece` field holding `pieces`, as [`encode_pieces`] lists them.
+fn write_pieces(writer: &mut ReverseWriter, number: u32, pieces: &[Role]) {
+    written::packed_enums(writer, number, pieces, pb::PileChessPiece::encode);
+}
+
+/// A packed `repeated uint32` field holding seat numbers.
+fn write_seats(writer: &mut ReverseWriter, number: u32, seats: &[Seat]) {
+    if !seats.is_empty() {
+        writer.packed_varints(
+            number,
+            seats.iter().rev().map(|&seat| u64::from(seat_to_u32(seat))),
+        );
+    }
+}
+
+/// A repeated `PileChessCard` field holding `cards`, as [`encode_cards`] lists them.
+fn write_cards(writer: &mut ReverseWriter, number: u32, cards: &[Card]) {
+    for card in cards.iter().rev() {
+        writer.nested(number, |writer| {
+            written::enumeration(writer, 2, pb::PileChessPiece::encode(card.piece));
+            written::uint(writer, 1, seat_to_u32(card.owner));
+        });
+    }
+}
+
+/// The fields of [`GameCodec::config_message`]'s message, highest first.
+fn write_config(writer: &mut ReverseWriter, config: &Config) {
+    writer.varint_field(11, u64::from(config.eliminated_captures_count));
+    writer.varint_field(10, u64::from(config.en_passant_per_round));
+    writer.varint_field(9, u64::from(config.max_reshuffles));
+    writer.varint_field(8, u64::from(config.max_rounds));
+    for team in config.teams.iter().rev() {
+        writer.nested(7, |writer| {
+            if !team.is_empty() {
+                writer.packed_varints(1, team.iter().rev().map(|&seat| u64::from(seat)));
+            }
+        });
+    }
+    // Numbers 6 (King) down to 1 (Pawn): `Role::ALL` backwards.
+    for (number, piece) in (1..=6).rev().zip(Role::ALL.iter().rev()) {
+        writer.varint_field(number, u64::from(config.value(*piece)));
+    }
+}
+
+/// The fields of [`player_message`]'s message, highest first.
+fn write_player(writer: &mut ReverseWriter, seat: usize, player: &PlayerView) {
+    written::uint(writer, 14, player.en_passant_used);
+    written::boolean(writer, 13, player.pawns_only);
+    written::uint(writer, 12, player.plays);
+    written::boolean(writer, 11, player.passed);
+    written::boolean(writer, 10, player.acted);
+    written::boolean(writer, 9, player.castled);
+    written::uint(writer, 8, player.reshuffles);
+    write_pieces(writer, 7, &player.reuse_pile);
+    written::uint(writer, 6, player.hand_count);
+    written::uint(writer, 5, player.deck_count);
+    written::boolean(writer, 4, player.resigned);
+    written::boolean(writer, 3, player.out);
+    written::uint(writer, 2, player.captured_pile);
+    written::uint(writer, 1, seat as u64);
+}
+
+/// The fields of [`pending_message`]'s message, highest first.
+fn write_pending(writer: &mut ReverseWriter, pending: &Pending) {
+    match *pending {
+        Pending::Gift { seat } => {
+            written::uint(writer, 2, seat_to_u32(seat));
+            written::enumeration(writer, 1, pb::PileChessPendingKind::Gift.into());
+        }
+        Pending::Promotion { seat, pile } => {
+            writer.varint_field(3, u64::from(seat_to_u32(pile)));
+            written::uint(writer, 2, seat_to_u32(seat));
+            written::enumeration(writer, 1, pb::PileChessPendingKind::Promotion.into());
+        }
+    }
+}
+
 fn encode_pieces(pieces: &[Role]) -> Vec<i32> {
     pieces
         .iter()

@@ -10,14 +10,22 @@ use deckmate_engine::games::raindrop_chess::{
     SideView, Stage,
 };
 use deckmate_proto::v1 as pb;
+use deckmate_proto::wire::ReverseWriter;
 use pb::raindrop_chess_action::Kind as ActionKind;
 use pb::raindrop_chess_event::Kind as EventKind;
 
 use super::common::{board_pieces, seat_to_u32, square_name, uci_text};
 use super::config::narrow;
 use super::enums::{ProtoEnum, proto_enum_map};
+use super::written;
 use super::{GameCodec, oneof_members};
 use crate::error::ApiError;
+
+/// The number of Raindropchess's member of the `Observation` oneof.
+const OBSERVATION_MEMBER: u32 = 5;
+
+/// The number of Raindropchess's member of the `Action` oneof.
+const ACTION_MEMBER: u32 = 6;
 
 proto_enum_map!(pb::RaindropChessJokerEffect, JokerEffect, "joker effect": ExtraTurn, RemovePiece);
 proto_enum_map!(pb::RaindropChessCard, Card, "card":
@@ -131,6 +139,47 @@ impl GameCodec for RaindropChess {
                 },
             )),
         }
+    }
+
+    /// `RaindropChessObservation` fields by number
+    /// (proto/deckmate/v1/games/raindrop_chess.proto), highest first; the bytes of
+    /// [`GameCodec::encode_observation`]'s message.
+    fn write_observation(observation: &Observation, writer: &mut ReverseWriter) {
+        writer.nested(OBSERVATION_MEMBER, |writer| {
+            writer.message(8, &Self::config_message(&observation.config));
+            written::uint(writer, 7, observation.quiet_plies);
+            written::uint(writer, 6, observation.plies);
+            if let Stage::Place(card) = observation.stage {
+                writer.varint_field(5, i64::from(pb::RaindropChessCard::encode(card)) as u64);
+            }
+            written::enumeration(writer, 4, encode_stage(observation.stage).into());
+            written::uint(writer, 3, seat_to_u32(observation.current_player));
+            for side in observation.sides.iter().rev() {
+                writer.nested(2, |writer| write_side(writer, side));
+            }
+            written::board(writer, 1, &observation.board, |writer, square, piece| {
+                written::enumeration(writer, 3, pb::RaindropChessRole::encode(piece.role));
+                written::enumeration(writer, 2, pb::RaindropChessSide::encode(piece.color));
+                writer.length_delimited(1, square.name().as_bytes());
+            });
+        });
+    }
+
+    /// `RaindropChessAction` fields by number, highest first; the bytes of
+    /// [`GameCodec::encode_action`]'s message.
+    fn write_action(action: &Action, writer: &mut ReverseWriter) {
+        writer.nested(ACTION_MEMBER, |writer| match *action {
+            Action::Flip => writer.nested(1, |_| {}),
+            Action::Place(square) => writer.nested(2, |writer| {
+                writer.length_delimited(1, square.name().as_bytes());
+            }),
+            Action::Remove(square) => writer.nested(3, |writer| {
+                writer.length_delimited(1, square.name().as_bytes());
+            }),
+            Action::Move(chess_move) => writer.nested(4, |writer| {
+                written::text(writer, 1, chess_move.notation().as_str());
+            }),
+        });
     }
 
     fn encode_event(event: &Event) -> pb::event::Kind {
@@ -262,6 +311,21 @@ fn side_message(side: &SideView) -> pb::RaindropChessSideView {
             .map(pb::RaindropChessRole::encode)
             .collect(),
     }
+}
+
+/// The fields of [`side_message`]'s message, highest first.
+fn write_side(writer: &mut ReverseWriter, side: &SideView) {
+    written::packed_enums(
+        writer,
+        6,
+        &side.promotion_pool,
+        pb::RaindropChessRole::encode,
+    );
+    written::boolean(writer, 5, side.in_check);
+    written::boolean(writer, 4, side.king_placed);
+    written::packed_enums(writer, 3, &side.returned, pb::RaindropChessCard::encode);
+    written::packed_enums(writer, 2, &side.flipped, pb::RaindropChessCard::encode);
+    written::uint(writer, 1, side.deck_count);
 }
 
 fn encode_stage(stage: Stage) -> pb::RaindropChessStage {

@@ -17,6 +17,8 @@ mod propagation;
 #[cfg(test)]
 mod tests;
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_otlp::SpanExporter;
 use opentelemetry_sdk::Resource;
@@ -129,6 +131,15 @@ fn resource() -> Resource {
     }
 }
 
+/// Whether a trace layer ([`layer`]) was made in this process.
+static TRACE_LAYER_MADE: AtomicBool = AtomicBool::new(false);
+
+/// Whether spans may become traces: false until a trace layer is made, so that what only the
+/// traces read (a span's constant attributes, its status) is not recorded for nothing.
+pub fn traces_on() -> bool {
+    TRACE_LAYER_MADE.load(Ordering::Relaxed)
+}
+
 /// The layer that turns this crate's spans into OpenTelemetry spans of `provider`. It sees
 /// spans only (events stay in the logs), from this crate, down to debug level whatever
 /// `RUST_LOG` says, so the store and engine spans are traced while the logs stay quiet.
@@ -136,6 +147,7 @@ pub fn layer<S>(provider: &SdkTracerProvider) -> impl Layer<S>
 where
     S: Subscriber + for<'span> LookupSpan<'span>,
 {
+    TRACE_LAYER_MADE.store(true, Ordering::Relaxed);
     tracing_opentelemetry::layer()
         .with_tracer(provider.tracer(SCOPE))
         // Only the attributes the documentation lists: no source locations, thread names or

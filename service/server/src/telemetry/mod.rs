@@ -110,10 +110,11 @@ pub fn rpc_span(method: &'static str, game_id: &str) -> Span {
         "GetServerInfo" => rpc_span!("deckmate.v1.GameService/GetServerInfo", method, game_id),
         _ => rpc_span!("deckmate.v1.GameService", method, game_id),
     };
-    // Constant for every RPC, so kept out of the log lines: set on the trace only (a no-op
-    // without a trace layer).
-    span.set_attribute("rpc.system", "grpc");
-    span.set_attribute("rpc.service", RPC_SERVICE);
+    // Constant for every RPC, so kept out of the log lines: set on the trace only.
+    if crate::otel::traces_on() {
+        span.set_attribute("rpc.system", "grpc");
+        span.set_attribute("rpc.service", RPC_SERVICE);
+    }
     span
 }
 
@@ -179,7 +180,12 @@ pub fn record_version(version: u64) {
 
 /// Records how the call was answered on its span: the numeric gRPC code, and an error status
 /// for the codes that mean the server failed (the OpenTelemetry RPC conventions for servers).
+/// Only traces read them: the call has written its log lines by then. Without a trace layer
+/// nothing is recorded.
 pub fn record_status(span: &Span, code: tonic::Code) {
+    if !crate::otel::traces_on() {
+        return;
+    }
     span.record("rpc.grpc.status_code", code as i64);
     if is_server_failure(code) {
         span.set_status(opentelemetry::trace::Status::error(

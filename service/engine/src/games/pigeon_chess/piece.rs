@@ -27,7 +27,7 @@ impl Spot {
     pub(crate) const FIRST: Spot = Spot(0);
 
     /// Every spot in the order a1, b1, c1, a2, …, c4.
-    pub fn all() -> impl Iterator<Item = Spot> {
+    pub fn all() -> impl DoubleEndedIterator<Item = Spot> + ExactSizeIterator {
         (0..COLUMNS * ROWS).map(Spot)
     }
 
