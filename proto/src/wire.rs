@@ -251,12 +251,6 @@ impl Encoded {
     }
 }
 
-impl WireEncode for Encoded {
-    fn write_reverse(&self, writer: &mut ReverseWriter) {
-        writer.bytes(&self.0);
-    }
-}
-
 /// The gRPC codec of a server method that answers with [`Encoded`] messages: the bytes go into
 /// tonic's frame as they are (one copy), requests are decoded by [`SliceDecoder`].
 #[derive(Debug, Clone)]
@@ -459,9 +453,6 @@ mod tests {
             writer.bytes(&inner);
         });
         assert_eq!(outer, [0x18, 1]);
-        let mut writer = ReverseWriter::new();
-        Encoded(vec![1, 2, 3]).write_reverse(&mut writer);
-        assert_eq!(writer.as_slice(), [1, 2, 3]);
     }
 
     #[test]

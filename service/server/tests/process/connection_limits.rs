@@ -15,7 +15,7 @@ use tonic_health::pb::HealthCheckRequest;
 use tonic_health::pb::health_check_response::ServingStatus;
 use tonic_health::pb::health_client::HealthClient;
 
-use crate::server::free_port;
+use crate::server::{free_port, server_output};
 
 /// How long the server's CPU time is measured while it holds its connections.
 const MEASURED: Duration = Duration::from_secs(3);
@@ -105,14 +105,6 @@ impl Drop for LimitedServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-    }
-}
-
-fn server_output() -> Stdio {
-    if std::env::var_os("DECKMATE_TEST_SERVER_LOG").is_some() {
-        Stdio::inherit()
-    } else {
-        Stdio::null()
     }
 }
 

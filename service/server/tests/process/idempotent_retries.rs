@@ -8,7 +8,7 @@
 //! They need the Redis server at `DECKMATE_TEST_REDIS_URL` (default `redis://127.0.0.1:6379`).
 
 use crate::common::{Picker, observe_all, pigeon_chess};
-use crate::redis_replicas::{replica, require_redis, through};
+use crate::redis_replicas::{TwoReplicas, replica, require_redis};
 use deckmate::{ActOptions, CreateOptions, Error, Game, pb};
 
 /// Copies of each request sent at once.
@@ -94,15 +94,11 @@ async fn retries_racing_the_original_on_one_replica_answer_alike() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retries_racing_the_original_on_two_replicas_answer_alike() {
-    require_redis().await;
-    let a = replica().await;
-    let b = replica().await;
-    let client_a = a.client().await;
-    let client_b = b.client().await;
-    let on_a = client_a
-        .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(52))
-        .await
-        .unwrap();
-    let on_b = through(&client_b, &on_a);
+    let TwoReplicas {
+        servers: _servers,
+        on_a,
+        on_b,
+        ..
+    } = TwoReplicas::with_game(52).await;
     race_copies(&[on_a, on_b], 52).await;
 }

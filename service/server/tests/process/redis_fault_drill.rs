@@ -12,12 +12,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use crate::acknowledged::{Acknowledged, assert_in_histories};
+use crate::acknowledged::{Acknowledged, assert_in_histories, seeded_games};
 use crate::common::Picker;
 use crate::fault_proxy::FaultProxy;
 use crate::redis_replicas::{redis_url, require_redis};
 use crate::server::TestServer;
-use deckmate::{ActOptions, CreateOptions, Error, Game, RetryPolicy, pb};
+use deckmate::{ActOptions, Error, Game, RetryPolicy, pb};
 
 /// Games played at once, one player each.
 const PLAYERS: usize = 6;
@@ -122,18 +122,7 @@ async fn redis_faults_under_load_lose_no_acknowledged_action() {
         .client()
         .await
         .with_retry_policy(RetryPolicy::never());
-    let mut games = Vec::new();
-    for seed in 0..PLAYERS as u64 {
-        let game = client
-            .create_game(
-                crate::common::pigeon_chess(),
-                2,
-                CreateOptions::default().with_seed(300 + seed),
-            )
-            .await
-            .expect("create");
-        games.push(game);
-    }
+    let games = seeded_games(&client, PLAYERS, 300).await;
 
     proxy.set_faulty(true);
     let stop = Arc::new(AtomicBool::new(false));

@@ -57,6 +57,44 @@ pub(crate) async fn replica() -> TestServer {
     .await
 }
 
+/// Two replicas on the test Redis, a client of each, and a seeded two-seat Pigeon Chess game
+/// created on the first, with its seats as each replica's client reaches them.
+pub(crate) struct TwoReplicas {
+    /// The server processes, killed when this is dropped: bind them to a named variable.
+    pub(crate) servers: [TestServer; 2],
+    /// A client of the first replica.
+    pub(crate) client_a: Client,
+    /// A client of the second replica.
+    pub(crate) client_b: Client,
+    /// The game through the first replica.
+    pub(crate) on_a: Game,
+    /// The same game through the second replica.
+    pub(crate) on_b: Game,
+}
+
+impl TwoReplicas {
+    /// Starts both replicas (failing the test unless Redis answers) and creates the game with
+    /// `seed` on the first.
+    pub(crate) async fn with_game(seed: u64) -> TwoReplicas {
+        require_redis().await;
+        let servers = [replica().await, replica().await];
+        let client_a = servers[0].client().await;
+        let client_b = servers[1].client().await;
+        let on_a = client_a
+            .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(seed))
+            .await
+            .unwrap();
+        let on_b = through(&client_b, &on_a);
+        TwoReplicas {
+            servers,
+            client_a,
+            client_b,
+            on_a,
+            on_b,
+        }
+    }
+}
+
 /// The same game as seen through another replica's client.
 pub(crate) fn through(client: &Client, game: &Game) -> Game {
     Game {
@@ -84,16 +122,13 @@ async fn collect_views(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_alternates_between_replicas_and_watchers_see_every_version_once() {
-    require_redis().await;
-    let a = replica().await;
-    let b = replica().await;
-    let client_a = a.client().await;
-    let client_b = b.client().await;
-    let on_a = client_a
-        .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(21))
-        .await
-        .unwrap();
-    let on_b = through(&client_b, &on_a);
+    let TwoReplicas {
+        servers: _servers,
+        client_a,
+        client_b,
+        on_a,
+        on_b,
+    } = TwoReplicas::with_game(21).await;
 
     // Each watcher with the viewer whose final view it must end on.
     let watchers = [
@@ -158,17 +193,14 @@ async fn a_game_alternates_between_replicas_and_watchers_see_every_version_once(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn racing_acts_at_both_replicas_apply_exactly_once() {
-    require_redis().await;
-    let a = replica().await;
-    let b = replica().await;
-    let client_a = a.client().await;
-    let client_b = b.client().await;
     let seed = 33;
-    let on_a = client_a
-        .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(seed))
-        .await
-        .unwrap();
-    let on_b = through(&client_b, &on_a);
+    let TwoReplicas {
+        servers: _servers,
+        client_a,
+        on_a,
+        on_b,
+        ..
+    } = TwoReplicas::with_game(seed).await;
     let mut picker = Picker::new(seed);
     let mut applied: Vec<(u32, pb::Action)> = Vec::new();
 

@@ -147,7 +147,7 @@ impl Drop for TestServer {
 
 /// Where the server's output goes: nowhere, or the test's stderr when
 /// `DECKMATE_TEST_SERVER_LOG` is set.
-fn server_output() -> Stdio {
+pub(crate) fn server_output() -> Stdio {
     if std::env::var_os("DECKMATE_TEST_SERVER_LOG").is_some() {
         Stdio::inherit()
     } else {

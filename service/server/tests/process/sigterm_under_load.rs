@@ -10,11 +10,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::acknowledged::{Acknowledged, assert_in_histories};
+use crate::acknowledged::{Acknowledged, assert_in_histories, seeded_games};
 use crate::common::Picker;
 use crate::redis_replicas::{redis_url, require_redis, through};
 use crate::server::TestServer;
-use deckmate::{ActOptions, CreateOptions, Error, Game, RetryPolicy, pb};
+use deckmate::{ActOptions, Error, Game, RetryPolicy, pb};
 use tonic_types::StatusExt;
 
 /// Games played at once, one player task each.
@@ -89,18 +89,7 @@ async fn sigterm_under_load_drains_cleanly_and_loses_no_acknowledged_action() {
         .client()
         .await
         .with_retry_policy(RetryPolicy::never());
-    let mut games = Vec::new();
-    for seed in 0..PLAYERS as u64 {
-        let game = client
-            .create_game(
-                crate::common::pigeon_chess(),
-                2,
-                CreateOptions::default().with_seed(100 + seed),
-            )
-            .await
-            .expect("create");
-        games.push(game);
-    }
+    let games = seeded_games(&client, PLAYERS, 100).await;
     let watchers: Vec<_> = games
         .iter()
         .map(|game| tokio::spawn(watch_to_the_end(client.clone(), game.id.clone())))
