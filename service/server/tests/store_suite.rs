@@ -783,7 +783,17 @@ mod redis_only {
             (&format_one, "1", 0),
             (&format_four, "4", 13),
         ] {
-            game = commit_next(writer, &game, None).await;
+            // With a request id: a commit that must resend the whole log (after format 1) is
+            // refused once and sent again, and the id it entered is not taken for a retry.
+            let request = (
+                Seat(0),
+                RequestKey::for_act(&format!("at {}", game.version())),
+            );
+            game = commit_next(writer, &game, Some(request)).await;
+            assert_eq!(
+                writer.find_request(&game.id, request).await,
+                Ok(Some(game.version()))
+            );
             let stored: String = connection.hget(&game_key, "format").await.unwrap();
             let length: usize = connection.llen(&log_key).await.unwrap();
             assert_eq!(

@@ -47,7 +47,7 @@ use std::time::Duration;
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::cluster::ClusterClientBuilder;
 use ::redis::cluster_routing::Slot;
-use ::redis::{AsyncCommands, Client, ProtocolVersion, Script, ScriptInvocation};
+use ::redis::{AsyncCommands, Client, ProtocolVersion, Script, ScriptInvocation, Value};
 use async_trait::async_trait;
 use futures::StreamExt;
 
@@ -64,7 +64,7 @@ use self::record::{
 };
 pub use self::record_cache::DEFAULT_RECORD_CACHE;
 use self::record_cache::RecordCache;
-use self::scripts::{CommitReply, Scripts, commit_outcome};
+use self::scripts::{CommitReply, ScriptReply, Scripts, commit_outcome};
 use super::{
     Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
     REQUEST_WINDOW, SealedCreate, SeatRequest, SessionStore, StoreError, VersionStream,
@@ -387,7 +387,7 @@ impl RedisStore {
             _ => (0, Vec::new()),
         };
         let mut connection = self.connection();
-        let reply: Vec<Vec<u8>> = self
+        let reply: Value = self
             .call(
                 "loading a game",
                 inner
@@ -400,6 +400,17 @@ impl RedisStore {
                     .invoke_async(&mut connection),
             )
             .await?;
+        let reply = match ScriptReply::read(reply, "loading a game")? {
+            // The copy held is the stored version.
+            ScriptReply::Word(word) if word == b"current" && held > 0 => return Ok(previous),
+            ScriptReply::Word(word) => {
+                return Err(StoreError::Corrupt(format!(
+                    "loading game {id} returned {:?}",
+                    String::from_utf8_lossy(&word)
+                )));
+            }
+            ScriptReply::Parts(parts) => parts,
+        };
         let Some((hash, log)) = reply.split_first_chunk::<4>() else {
             if reply.is_empty() {
                 return Ok(None);
@@ -425,15 +436,9 @@ impl RedisStore {
         let version = number("version", version)?;
         let held = number("log start", first)?;
         if bytes.is_empty() {
-            // The script sends no record when the copy held is the stored version.
-            return match previous {
-                Some(copy) if copy.version() == version && held == version && log.is_empty() => {
-                    Ok(Some(copy))
-                }
-                _ => Err(StoreError::Corrupt(format!(
-                    "game {id} has an incomplete hash: no record"
-                ))),
-            };
+            return Err(StoreError::Corrupt(format!(
+                "game {id} has an incomplete hash: no record"
+            )));
         }
         let log = LogItems { held, items: log };
         let record = Arc::new(decode_record(
@@ -671,14 +676,19 @@ impl SessionStore for RedisStore {
             for entry in entries {
                 write.arg(entry);
             }
-            let reply: Vec<Vec<u8>> = self
+            let reply: Value = self
                 .call("committing", write.invoke_async(&mut connection))
                 .await?;
+            let reply = ScriptReply::read(reply, "committing")?;
             let answer = commit_outcome(&reply)?;
-            if let CommitReply::Done(CommitOutcome::Conflict { current_version }, _) = answer {
+            if let (
+                CommitReply::Done(CommitOutcome::Conflict { current_version }, _),
+                ScriptReply::Parts(parts),
+            ) = (answer, &reply)
+            {
                 // The script sent the stored game along: the caller's retry starts from it
                 // without loading.
-                self.keep_conflicting(&commit.id, current_version, &reply);
+                self.keep_conflicting(&commit.id, current_version, parts);
             }
             match answer {
                 CommitReply::Done(outcome, refresh) => break (outcome, refresh),

@@ -61,13 +61,13 @@ fn calls_between(
 const COMMIT: &[(&str, u64)] = &[
     ("evalsha", 1),
     ("hmget", 1),
-    ("zscore", 1),
+    // Checks and enters the request id in one call.
+    ("zadd", 1),
     ("llen", 1),
     ("time", 1),
     ("xadd", 1),
     ("hset", 1),
     ("rpush", 1),
-    ("zadd", 1),
     ("zremrangebyrank", 1),
     // The game's four keys.
     ("pexpire", 4),
@@ -84,10 +84,18 @@ const LOAD_AFTER_COPY: &[(&str, u64)] = &[
     ("lrange", 1),
 ];
 /// The commands of a load script call by a replica whose copy is the stored version: it reads
-/// the version and checks the copy's last action; the record is not sent.
-const LOAD_OF_CURRENT_COPY: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 1), ("lindex", 1)];
-/// The commands of a commit script call that loses to a newer version and answers with it.
-const CONFLICT: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 2), ("zscore", 1), ("lrange", 1)];
+/// the version and the log's tail, which confirm the copy's last action; neither the log nor
+/// the record is read.
+const LOAD_OF_CURRENT_COPY: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 1)];
+/// The commands of a commit script call that loses to a newer version and answers with it: the
+/// request id it entered is taken out again.
+const CONFLICT: &[(&str, u64)] = &[
+    ("evalsha", 1),
+    ("hmget", 2),
+    ("zadd", 1),
+    ("zrem", 1),
+    ("lrange", 1),
+];
 
 /// The commands of these script calls together.
 fn script_calls(calls: &[&[(&str, u64)]]) -> BTreeMap<String, u64> {
@@ -237,5 +245,48 @@ async fn an_act_costs_one_redis_call_on_the_replica_that_served_the_last() {
         calls_between(&before, &after),
         script_calls(&[LOAD_OF_CURRENT_COPY]),
         "observe with a current copy"
+    );
+
+    // The log's tail in the hash is trusted only when it is the stored version's: a game whose
+    // last commit came from a release before the field (no tail, or one an older version left)
+    // has the copy's last action checked in the log, and a tail naming another last action
+    // makes the read send the record.
+    let game_key = format!("deckmate:{{{}}}:game", on_b.id);
+    let expected = on_b.seats[0].observe().await.unwrap();
+    let version = expected.version;
+    let mut read_with_tail = async |tail: Option<String>| {
+        let change = match &tail {
+            Some(tail) => {
+                let mut set = redis::cmd("HSET");
+                set.arg(&game_key).arg("tail").arg(tail);
+                set
+            }
+            None => {
+                let mut delete = redis::cmd("HDEL");
+                delete.arg(&game_key).arg("tail");
+                delete
+            }
+        };
+        let _: i64 = change.query_async(&mut connection).await.unwrap();
+        let before = command_calls(&mut connection).await;
+        let observed = on_b.seats[0].observe().await.unwrap();
+        let after = command_calls(&mut connection).await;
+        assert_eq!(
+            observed, expected,
+            "the read with tail {tail:?} shows the game"
+        );
+        calls_between(&before, &after)
+    };
+    let by_the_log = script_calls(&[LOAD_OF_CURRENT_COPY, &[("lindex", 1)]]);
+    assert_eq!(read_with_tail(None).await, by_the_log, "no tail");
+    assert_eq!(
+        read_with_tail(Some(format!("{}:x", version - 1))).await,
+        by_the_log,
+        "a tail an older version left"
+    );
+    assert_eq!(
+        read_with_tail(Some(format!("{version}:not the last action"))).await,
+        script_calls(&[LOAD_AFTER_COPY]),
+        "a tail naming another last action"
     );
 }

@@ -4,7 +4,7 @@
 //!
 //! | key | type | holds |
 //! |---|---|---|
-//! | `<ns>:{<id>}:game` | hash | `format`, `version` (decimal), `record` (the encoded record), `index_due` |
+//! | `<ns>:{<id>}:game` | hash | `format`, `version` (decimal), `record` (the encoded record), `index_due`, `tail` (`<version>:<last log item>`, written by every commit that writes the log; absent, or behind `version`, after a commit by an older release) |
 //! | `<ns>:{<id>}:events` | stream | one entry per committed version, with id `<version>-0` |
 //! | `<ns>:{<id>}:requests` | sorted set | the last request keys as `<seat>:<hex>`, scored by the version each produced |
 //! | `<ns>:{<id>}:log` | list | record format 2: one encoded action per version, in order (absent in format 1) |
@@ -21,6 +21,8 @@
 //! On a Redis Cluster one sorted set would put every create in one slot, so the game index is
 //! split into shards, each in a slot of its own (hash tag `{<n>}`), each holding its part of the
 //! game limit; a game's shard follows from its id.
+
+use std::fmt::Write as _;
 
 use deckmate_engine::Seat;
 
@@ -181,7 +183,17 @@ fn shard_limit(max_games: usize, shards: u32) -> usize {
 
 /// How a request key is written in a game's request window: `<seat>:<32 hex digits>`.
 pub(super) fn request_entry(seat: Seat, key: RequestKey) -> String {
-    format!("{}:{}", seat.0, hex::encode(key.0))
+    // Written into one buffer: `hex::encode` collects its digits one `char` at a time, and this
+    // runs on every Act that carries a request id.
+    let mut digits = [0u8; 2 * std::mem::size_of::<RequestKey>()];
+    let mut entry = String::with_capacity(4 + digits.len());
+    let _ = write!(entry, "{}:", seat.0);
+    if hex::encode_to_slice(key.0, &mut digits).is_ok()
+        && let Ok(digits) = std::str::from_utf8(&digits)
+    {
+        entry.push_str(digits);
+    }
+    entry
 }
 
 #[cfg(test)]

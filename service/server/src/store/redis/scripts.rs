@@ -10,7 +10,7 @@
 //!
 //! Scripts need Redis 7.0 or later.
 
-use ::redis::Script;
+use ::redis::{Script, Value};
 
 use crate::store::{CommitOutcome, StoreError};
 
@@ -55,18 +55,30 @@ return due
 /// Returns `{format, version, record, first item sent, items...}`, or an empty array when the
 /// game does not exist; a missing hash field comes back as an empty string. When the caller
 /// holds the stored version itself (a format-2 game with as many actions as the caller holds,
-/// the last of them the caller's), nothing of the game is sent: `{format, version, '', version}`
-/// (an empty record, which a stored game never has), and the caller keeps its copy.
+/// the last of them the caller's), nothing of the game is sent: the answer is the word
+/// `current` (one value, which the client reads faster than an array), and the caller keeps its
+/// copy. The hash's
+/// `tail` field (`<version>:<last item>`, written by [`COMMIT`] with the log) answers that
+/// without reading the log; a game whose last commit came from a release before the field (no
+/// `tail`, or one for an older version) has its log's item read instead.
 ///
 /// KEYS: game, log. ARGV: items held (0 for none), the last item held (empty for none).
 const LOAD: &str = r"#!lua flags=no-writes
 local from = tonumber(ARGV[1])
 local stored
 if from > 0 then
-  local head = redis.call('HMGET', KEYS[1], 'format', 'version')
-  if head[1] and head[1] ~= '1' and head[2] == ARGV[1]
-      and redis.call('LINDEX', KEYS[2], from - 1) == ARGV[2] then
-    return {head[1], head[2], '', head[2]}
+  local head = redis.call('HMGET', KEYS[1], 'format', 'version', 'tail')
+  if head[1] and head[1] ~= '1' and head[2] == ARGV[1] then
+    local prefix = ARGV[1] .. ':'
+    local current
+    if head[3] and string.sub(head[3], 1, #prefix) == prefix then
+      current = head[3] == prefix .. ARGV[2]
+    else
+      current = redis.call('LINDEX', KEYS[2], from - 1) == ARGV[2]
+    end
+    if current then
+      return 'current'
+    end
   end
   stored = {head[1], head[2], redis.call('HGET', KEYS[1], 'record')}
 else
@@ -91,10 +103,16 @@ return reply
 
 /// One commit: the request window is checked first (a retry is a duplicate whatever version it
 /// read), then the version, then that the stored log can take the new actions; only then are
-/// the stream entry, the record, the log, the request key (the window is a sorted set of
-/// `<seat>:<hex>` scored by the version it produced, trimmed to its newest entries) and every
-/// key's TTL written. It also tells the caller when the game's index entry is due for a refresh
-/// (at most once per half TTL, so commits rarely pay for it).
+/// the stream entry, the record with the log's `tail` (`<version>:<last item>`, which lets
+/// [`LOAD`] confirm a caller's copy without reading the log), the log, the trim of the request
+/// window (a sorted set of `<seat>:<hex>` scored by the version it produced, kept to its newest
+/// entries) and every key's TTL written. It also tells the caller when the game's index entry is
+/// due for a refresh (at most once per half TTL, so commits rarely pay for it).
+///
+/// The request is checked and entered in one call (`ZADD NX` answers whether it was new): every
+/// answer that commits nothing takes it out again, and so does a stream entry that fails (the
+/// only write that could), so a refused commit leaves nothing behind. The log's length is read
+/// before that first write.
 ///
 /// The log mode says what happens to the game's log list: `append` (record format 2, the list
 /// holds exactly the stored version's actions: the new actions are pushed), `full` (format 2,
@@ -106,25 +124,32 @@ return reply
 /// or empty), request window, stream length cap, the game's shard channel to publish the new
 /// version on (a Redis Cluster; empty on one server, whose watchers read the stream), the log
 /// mode, then the log items to write.
-/// Returns `{'committed', v, refresh index ('1' or '0')}`, `{'conflict', current, format,
+/// Returns the word `committed <v> <refresh index: 1 or 0>` (one value, which the client reads
+/// faster than an array), or an array: `{'conflict', current, format,
 /// record, log items...}` (the stored game, as [`LOAD`] reads it, so that the caller can retry
 /// without loading),
 /// `{'duplicate', v}`, `{'not_found'}` or `{'need_log', current}` (an `append` the stored log
 /// cannot take: send the whole log with `full`); `{'not_newer', current}` and `{'bad_log',
 /// current}` refuse a caller bug (a record not newer than the stored one, or a number of log
-/// items that does not fit the versions) before anything is written.
+/// items that does not fit the versions) and change nothing.
 const COMMIT: &str = r"#!lua
 local stored = redis.call('HMGET', KEYS[1], 'version', 'index_due', 'format')
 local current = stored[1]
 if not current then
   return {'not_found'}
 end
+local mode = ARGV[10]
+local length = mode == 'append' and redis.call('LLEN', KEYS[4])
 local request = ARGV[6]
-if request ~= '' then
+if request ~= '' and redis.call('ZADD', KEYS[3], 'NX', ARGV[2], request) == 0 then
   local seen = redis.call('ZSCORE', KEYS[3], request)
-  if seen then
-    return {'duplicate', string.format('%.0f', tonumber(seen))}
+  return {'duplicate', string.format('%.0f', tonumber(seen))}
+end
+local function refuse(reply)
+  if request ~= '' then
+    redis.call('ZREM', KEYS[3], request)
   end
+  return reply
 end
 if current ~= ARGV[1] then
   local hash = redis.call('HMGET', KEYS[1], 'format', 'record')
@@ -135,41 +160,48 @@ if current ~= ARGV[1] then
       reply[#reply + 1] = log[i]
     end
   end
-  return reply
+  return refuse(reply)
 end
 local version = ARGV[2]
 if tonumber(version) <= tonumber(current) then
-  return {'not_newer', current}
+  return refuse({'not_newer', current})
 end
-local mode = ARGV[10]
 local items = #ARGV - 10
 if mode == 'append' then
-  if stored[3] ~= ARGV[3] or redis.call('LLEN', KEYS[4]) ~= tonumber(current) then
-    return {'need_log', current}
+  if stored[3] ~= ARGV[3] or length ~= tonumber(current) then
+    return refuse({'need_log', current})
   end
   if items ~= tonumber(version) - tonumber(current) then
-    return {'bad_log', current}
+    return refuse({'bad_log', current})
   end
 elseif mode == 'full' then
   if items ~= tonumber(version) then
-    return {'bad_log', current}
+    return refuse({'bad_log', current})
   end
 elseif items ~= 0 then
-  return {'bad_log', current}
+  return refuse({'bad_log', current})
 end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local refresh = now >= tonumber(stored[2] or '0')
-redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], version .. '-0', 'version', version)
+local added = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], version .. '-0',
+  'version', version)
+if type(added) == 'table' and added.err then
+  return refuse(added)
+end
 if ARGV[9] ~= '' then
   redis.call('SPUBLISH', ARGV[9], version)
 end
-if refresh then
-  redis.call('HSET', KEYS[1], 'format', ARGV[3], 'version', version, 'record', ARGV[4],
-    'index_due', now + math.floor(tonumber(ARGV[5]) / 2))
-else
-  redis.call('HSET', KEYS[1], 'format', ARGV[3], 'version', version, 'record', ARGV[4])
+local fields = {'format', ARGV[3], 'version', version, 'record', ARGV[4]}
+if items > 0 then
+  fields[#fields + 1] = 'tail'
+  fields[#fields + 1] = version .. ':' .. ARGV[#ARGV]
 end
+if refresh then
+  fields[#fields + 1] = 'index_due'
+  fields[#fields + 1] = now + math.floor(tonumber(ARGV[5]) / 2)
+end
+redis.call('HSET', KEYS[1], unpack(fields))
 if mode ~= 'append' then
   redis.call('DEL', KEYS[4])
 end
@@ -178,13 +210,12 @@ for first = 11, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[4], unpack(ARGV, first, math.min(first + 999, #ARGV)))
 end
 if request ~= '' then
-  redis.call('ZADD', KEYS[3], version, request)
   redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[7]))
 end
 for _, key in ipairs(KEYS) do
   redis.call('PEXPIRE', key, ARGV[5])
 end
-return {'committed', version, refresh and '1' or '0'}
+return 'committed ' .. version .. (refresh and ' 1' or ' 0')
 ";
 
 /// Takes a slot of the game limit for a new game: forgets index entries whose game has expired,
@@ -291,8 +322,35 @@ pub(super) enum CommitReply {
     NeedLog,
 }
 
+/// A script's answer: one word (the common outcome) or an array of parts.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum ScriptReply {
+    /// A single string.
+    Word(Vec<u8>),
+    /// An array of strings (missing values read as empty).
+    Parts(Vec<Vec<u8>>),
+}
+
+impl ScriptReply {
+    /// Reads a script's answer as what it is.
+    pub(super) fn read(value: Value, what: &str) -> Result<ScriptReply, StoreError> {
+        match value {
+            Value::BulkString(word) => Ok(ScriptReply::Word(word)),
+            other => ::redis::from_redis_value(other)
+                .map(ScriptReply::Parts)
+                .map_err(|error| {
+                    StoreError::Corrupt(format!("{what}: unexpected answer: {error}"))
+                }),
+        }
+    }
+}
+
 /// Reads the answer of [`COMMIT`].
-pub(super) fn commit_outcome(reply: &[Vec<u8>]) -> Result<CommitReply, StoreError> {
+pub(super) fn commit_outcome(reply: &ScriptReply) -> Result<CommitReply, StoreError> {
+    let reply = match reply {
+        ScriptReply::Word(word) => return committed(word),
+        ScriptReply::Parts(parts) => parts.as_slice(),
+    };
     let version = |text: &Vec<u8>| {
         std::str::from_utf8(text)
             .ok()
@@ -307,12 +365,6 @@ pub(super) fn commit_outcome(reply: &[Vec<u8>]) -> Result<CommitReply, StoreErro
     let done = |outcome, refresh| Ok(CommitReply::Done(outcome, refresh));
     match reply {
         [tag] if tag == b"not_found" => done(CommitOutcome::NotFound, false),
-        [tag, value, refresh] if tag == b"committed" => done(
-            CommitOutcome::Committed {
-                version: version(value)?,
-            },
-            refresh == b"1",
-        ),
         [tag, value, ..] if tag == b"conflict" => done(
             CommitOutcome::Conflict {
                 current_version: version(value)?,
@@ -342,25 +394,62 @@ pub(super) fn commit_outcome(reply: &[Vec<u8>]) -> Result<CommitReply, StoreErro
     }
 }
 
+/// Reads [`COMMIT`]'s `committed <v> <1 or 0>`.
+fn committed(word: &[u8]) -> Result<CommitReply, StoreError> {
+    let parsed = std::str::from_utf8(word).ok().and_then(|text| {
+        let rest = text.strip_prefix("committed ")?;
+        let (version, refresh) = rest.split_once(' ')?;
+        let refresh = match refresh {
+            "1" => true,
+            "0" => false,
+            _ => return None,
+        };
+        Some((version.parse::<u64>().ok()?, refresh))
+    });
+    match parsed {
+        Some((version, refresh)) => Ok(CommitReply::Done(
+            CommitOutcome::Committed { version },
+            refresh,
+        )),
+        None => Err(StoreError::Corrupt(format!(
+            "the commit script returned {:?}",
+            String::from_utf8_lossy(word)
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn reply(parts: &[&str]) -> Vec<Vec<u8>> {
-        parts.iter().map(|part| part.as_bytes().to_vec()).collect()
+    fn reply(parts: &[&str]) -> ScriptReply {
+        ScriptReply::Parts(parts.iter().map(|part| part.as_bytes().to_vec()).collect())
+    }
+
+    fn word(text: &str) -> ScriptReply {
+        ScriptReply::Word(text.as_bytes().to_vec())
     }
 
     #[test]
     fn commit_answers_parse() {
         let done = |outcome, refresh| Ok(CommitReply::Done(outcome, refresh));
         assert_eq!(
-            commit_outcome(&reply(&["committed", "7", "0"])),
+            commit_outcome(&word("committed 7 0")),
             done(CommitOutcome::Committed { version: 7 }, false)
         );
         assert_eq!(
-            commit_outcome(&reply(&["committed", "8", "1"])),
+            commit_outcome(&word("committed 8 1")),
             done(CommitOutcome::Committed { version: 8 }, true)
         );
+        for odd in [
+            "committed 8",
+            "committed x 1",
+            "committed 8 2",
+            "conflict 8 1",
+            "",
+        ] {
+            assert!(commit_outcome(&word(odd)).is_err(), "{odd:?}");
+        }
         assert_eq!(
             commit_outcome(&reply(&["conflict", "3", "2", "record"])),
             done(CommitOutcome::Conflict { current_version: 3 }, false)
@@ -379,10 +468,9 @@ mod tests {
         );
         assert!(commit_outcome(&reply(&["not_newer", "4"])).is_err());
         assert!(commit_outcome(&reply(&["bad_log", "4"])).is_err());
-        assert!(commit_outcome(&reply(&["committed", "x", "0"])).is_err());
-        assert!(commit_outcome(&reply(&["committed", "7"])).is_err());
+        assert!(commit_outcome(&reply(&["committed", "7", "0"])).is_err());
         assert!(commit_outcome(&reply(&["weird"])).is_err());
-        assert!(commit_outcome(&[]).is_err());
+        assert!(commit_outcome(&reply(&[])).is_err());
     }
 
     #[test]
