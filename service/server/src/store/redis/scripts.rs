@@ -57,10 +57,9 @@ return due
 /// holds the stored version itself (a format-2 game with as many actions as the caller holds,
 /// the last of them the caller's), nothing of the game is sent: the answer is the word
 /// `current` (one value, which the client reads faster than an array), and the caller keeps its
-/// copy. The hash's
-/// `tail` field (`<version>:<last item>`, written by [`COMMIT`] with the log) answers that
-/// without reading the log; a game whose last commit came from a release before the field (no
-/// `tail`, or one for an older version) has its log's item read instead.
+/// copy. The hash's `tail` field (`<version>:<last item>`, written by [`COMMIT`] with the log)
+/// answers that without reading the log; a game whose last commit came from a release before the
+/// field (no `tail`, or one for an older version) has its log's item read instead.
 ///
 /// KEYS: game, log. ARGV: items held (0 for none), the last item held (empty for none).
 const LOAD: &str = r"#!lua flags=no-writes
