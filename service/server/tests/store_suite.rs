@@ -190,6 +190,7 @@ macro_rules! networked_cases {
             one_reader_follows_many_games,
             games_expire_on_the_redis_clock,
             a_peek_keeps_no_copy,
+            reads_see_another_replicas_commits,
         );
     };
 }
@@ -1020,6 +1021,29 @@ async fn a_peek_keeps_no_copy(harness: &impl Harness) {
     let kept = reader.load_for_update(&game.id).await.unwrap().unwrap();
     assert_eq!(kept.version(), 1, "the load kept no copy");
     assert_eq!(reader.load(&game.id).await.unwrap().unwrap().version(), 2);
+}
+
+/// A replica holding a copy of a game reads what another replica committed since, whether it
+/// loads (which may first ask whether its copy is current) or reloads (which reads at once), and
+/// gets the stored game from either when its copy is the stored version.
+async fn reads_see_another_replicas_commits(harness: &impl Harness) {
+    let writer = harness.store(LONG_TTL, 100).await;
+    let reader = harness.store(LONG_TTL, 100).await;
+    let game = created(&writer).await;
+    assert_eq!(reader.load(&game.id).await.unwrap().unwrap().version(), 0);
+    let first = commit_next(&writer, &game, None).await;
+    let loaded = reader.load(&game.id).await.unwrap().unwrap();
+    assert_same_record(&loaded, &first);
+    let second = commit_next(&writer, &first, None).await;
+    let reloaded = reader.reload(&game.id).await.unwrap().unwrap();
+    assert_same_record(&reloaded, &second);
+    // The reader's copy is now the stored version.
+    assert_same_record(&reader.load(&game.id).await.unwrap().unwrap(), &second);
+    assert_same_record(&reader.reload(&game.id).await.unwrap().unwrap(), &second);
+    // And a game that is gone is gone either way.
+    writer.remove(&game.id).await.unwrap();
+    assert!(reader.load(&game.id).await.unwrap().is_none());
+    assert!(reader.reload(&game.id).await.unwrap().is_none());
 }
 
 async fn games_expire_on_the_redis_clock(harness: &impl Harness) {

@@ -422,6 +422,7 @@ async fn answer_at(
     Err(ApiError::Overloaded)
 }
 
+/// The game read again after its copy was found out of date or in doubt.
 async fn reload(store: &dyn SessionStore, id: &str) -> Result<Arc<GameRecord>, ApiError> {
-    existing(store, id, store.load(id).await?).await
+    existing(store, id, store.reload(id).await?).await
 }

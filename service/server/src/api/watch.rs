@@ -226,12 +226,12 @@ impl Watcher {
     }
 
     /// Queues the next page of versions not yet queued: from the record a catch-up holds, else
-    /// from the game reloaded.
+    /// from the game reloaded (a newer version than any copy read before is known to exist).
     async fn queue_next_page(&mut self) -> Result<(), ApiError> {
         let record = match self.catching_up.take() {
             Some(record) if record.version() > self.queued_up_to => record,
             _ => {
-                let loaded = self.store.load(&self.id).await?;
+                let loaded = self.store.reload(&self.id).await?;
                 existing(self.store.as_ref(), &self.id, loaded).await?
             }
         };

@@ -51,6 +51,10 @@ impl SessionStore for InstrumentedStore {
         timed("load_for_update", self.inner.load_for_update(id)).await
     }
 
+    async fn reload(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        timed("reload", self.inner.reload(id)).await
+    }
+
     async fn commit(&self, commit: Commit) -> Result<CommitOutcome, StoreError> {
         timed("commit", self.inner.commit(commit)).await
     }

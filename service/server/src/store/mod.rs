@@ -243,9 +243,18 @@ pub trait SessionStore: Send + Sync + 'static {
     /// The game with this id for an update: a store may answer from a copy it kept of the
     /// record it last loaded or committed, which can be stale (another replica committed since).
     /// A stale copy is harmless because [`SessionStore::commit`] checks the version it was read
-    /// at; callers reload with [`SessionStore::load`] before telling a client anything that
+    /// at; callers reload with [`SessionStore::reload`] before telling a client anything that
     /// depends on the state being current (an illegal action, a stale version).
     async fn load_for_update(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        self.load(id).await
+    }
+
+    /// The game with this id, as [`SessionStore::load`] gives it, read again because the caller
+    /// found the copy it had out of date or in doubt (a lost commit, another expected version,
+    /// an action its copy refused, a newer version announced to a watcher). A store that first
+    /// asks whether its own copy is current, which is cheaper than a read when the answer is
+    /// yes, skips that question here, where the answer is most often no.
+    async fn reload(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
         self.load(id).await
     }
 

@@ -31,6 +31,7 @@
 
 mod channel_hub;
 mod connection;
+mod current_copy;
 mod epoch;
 mod failure;
 mod hub;
@@ -366,8 +367,14 @@ impl RedisStore {
         (invocation, limit)
     }
 
-    /// Loads game `id` (see [`SessionStore::load`]), keeping the copy read as `keep` says.
-    async fn read(&self, id: &str, keep: Keep) -> Result<Option<Arc<GameRecord>>, StoreError> {
+    /// Loads game `id` (see [`SessionStore::load`]), keeping the copy read as `keep` says and
+    /// asking first whether the copy held is current as `check` says.
+    async fn read(
+        &self,
+        id: &str,
+        keep: Keep,
+        check: CopyCheck,
+    ) -> Result<Option<Arc<GameRecord>>, StoreError> {
         let inner = &self.inner;
         let keys = inner.keys.game(id);
         // With a copy of the game at hand, only the actions after it are read (the script
@@ -387,6 +394,17 @@ impl RedisStore {
             _ => (0, Vec::new()),
         };
         let mut connection = self.connection();
+        if held > 0 && check == CopyCheck::First {
+            let head: Value = self
+                .call(
+                    "reading a game's version",
+                    current_copy::head_of(&keys.game).query_async(&mut connection),
+                )
+                .await?;
+            if current_copy::is_current(&head, held, &last) {
+                return Ok(previous);
+            }
+        }
         let reply: Value = self
             .call(
                 "loading a game",
@@ -541,6 +559,17 @@ enum Keep {
     IfKept,
 }
 
+/// Whether a load first asks if the copy held is current (`current_copy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CopyCheck {
+    /// Ask with one `HMGET` (most reads come from the replica that served the last action,
+    /// whose copy is current); load with the script when the copy is not known to be current.
+    First,
+    /// The caller found its copy out of date: load with the script at once (which still sends
+    /// nothing of the game when the copy turns out current).
+    Skip,
+}
+
 /// What a commit does to the game's log list (the `COMMIT` script's log mode).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum LogWrite {
@@ -613,11 +642,15 @@ impl SessionStore for RedisStore {
     }
 
     async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
-        self.read(id, Keep::Always).await
+        self.read(id, Keep::Always, CopyCheck::First).await
     }
 
     async fn peek(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
-        self.read(id, Keep::IfKept).await
+        self.read(id, Keep::IfKept, CopyCheck::First).await
+    }
+
+    async fn reload(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        self.read(id, Keep::Always, CopyCheck::Skip).await
     }
 
     async fn load_for_update(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {

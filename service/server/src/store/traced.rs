@@ -57,6 +57,11 @@ impl SessionStore for TracedStore {
         self.inner.load_for_update(id).instrument(span).await
     }
 
+    async fn reload(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
+        let span = store_span!("store.reload", "reload");
+        self.inner.reload(id).instrument(span).await
+    }
+
     async fn commit(&self, commit: Commit) -> Result<CommitOutcome, StoreError> {
         let span = store_span!("store.commit", "commit");
         self.inner.commit(commit).instrument(span).await

@@ -6,7 +6,8 @@
 //! * on a replica that has no copy of the game: two (the load script, then the commit);
 //! * on a replica whose copy another replica made stale: two (the handler sees the copy is
 //!   behind the expected version, or the commit loses and its answer carries the current game,
-//!   or the action does not fit the stale state; then it loads or has the game, and commits).
+//!   or the action does not fit the stale state; then it loads or has the game, and commits);
+//! * a read (`Observe`) on a replica whose copy is current: one plain `HMGET`, no script.
 //!
 //! `commandstats` counts the commands a script runs as well as the script call itself, so each
 //! expectation is the calls (`evalsha`, one per round trip) plus exactly the commands those
@@ -83,10 +84,15 @@ const LOAD_AFTER_COPY: &[(&str, u64)] = &[
     ("lindex", 1),
     ("lrange", 1),
 ];
-/// The commands of a load script call by a replica whose copy is the stored version: it reads
-/// the version and the log's tail, which confirm the copy's last action; neither the log nor
-/// the record is read.
-const LOAD_OF_CURRENT_COPY: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 1)];
+/// The command of a read by a replica whose copy is the stored version: one plain `HMGET` of
+/// the format, the version and the log's tail, which confirm the copy's last action; no script
+/// runs, and neither the log nor the record is read.
+const CURRENT_COPY_CHECK: &[(&str, u64)] = &[("hmget", 1)];
+/// The commands of a load script call by a replica whose copy the game hash's tail does not
+/// confirm (a game last committed by a release that kept no tail): it reads the version and
+/// checks the copy's last action in the log; neither the rest of the log nor the record is
+/// read.
+const LOAD_BY_THE_LOG: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 1), ("lindex", 1)];
 /// The commands of a commit script call that loses to a newer version and answers with it: the
 /// request id it entered is taken out again.
 const CONFLICT: &[(&str, u64)] = &[
@@ -236,21 +242,21 @@ async fn an_act_costs_one_redis_call_on_the_replica_that_served_the_last() {
         one_commit,
         "after the stale copy was refreshed"
     );
-    // A read on that replica, whose copy is current: it checks the version, and no record is
-    // sent.
+    // A read on that replica, whose copy is current: one plain command checks the version and
+    // the log's tail, and no record is sent.
     let before = command_calls(&mut connection).await;
     on_b.seats[0].observe().await.unwrap();
     let after = command_calls(&mut connection).await;
     assert_eq!(
         calls_between(&before, &after),
-        script_calls(&[LOAD_OF_CURRENT_COPY]),
+        script_calls(&[CURRENT_COPY_CHECK]),
         "observe with a current copy"
     );
 
     // The log's tail in the hash is trusted only when it is the stored version's: a game whose
     // last commit came from a release before the field (no tail, or one an older version left)
-    // has the copy's last action checked in the log, and a tail naming another last action
-    // makes the read send the record.
+    // is read with the load script after the check, which finds the copy's last action in the
+    // log, and a tail naming another last action makes that script send the record.
     let game_key = format!("deckmate:{{{}}}:game", on_b.id);
     let expected = on_b.seats[0].observe().await.unwrap();
     let version = expected.version;
@@ -277,7 +283,7 @@ async fn an_act_costs_one_redis_call_on_the_replica_that_served_the_last() {
         );
         calls_between(&before, &after)
     };
-    let by_the_log = script_calls(&[LOAD_OF_CURRENT_COPY, &[("lindex", 1)]]);
+    let by_the_log = script_calls(&[CURRENT_COPY_CHECK, LOAD_BY_THE_LOG]);
     assert_eq!(read_with_tail(None).await, by_the_log, "no tail");
     assert_eq!(
         read_with_tail(Some(format!("{}:x", version - 1))).await,
@@ -286,7 +292,7 @@ async fn an_act_costs_one_redis_call_on_the_replica_that_served_the_last() {
     );
     assert_eq!(
         read_with_tail(Some(format!("{version}:not the last action"))).await,
-        script_calls(&[LOAD_AFTER_COPY]),
+        script_calls(&[CURRENT_COPY_CHECK, LOAD_AFTER_COPY]),
         "a tail naming another last action"
     );
 }

@@ -59,7 +59,10 @@ return due
 /// `current` (one value, which the client reads faster than an array), and the caller keeps its
 /// copy. The hash's `tail` field (`<version>:<last item>`, written by [`COMMIT`] with the log)
 /// answers that without reading the log; a game whose last commit came from a release before the
-/// field (no `tail`, or one for an older version) has its log's item read instead.
+/// field (no `tail`, or one for an older version) has its log's item read instead. (A load that
+/// expects its copy to be current asks that first with a plain `HMGET` of the same fields,
+/// which costs Redis far less than a script call: `current_copy`; this script is then the
+/// fallback.)
 ///
 /// KEYS: game, log. ARGV: items held (0 for none), the last item held (empty for none).
 const LOAD: &str = r"#!lua flags=no-writes
