@@ -1040,8 +1040,16 @@ async fn reads_see_another_replicas_commits(harness: &impl Harness) {
     // The reader's copy is now the stored version.
     assert_same_record(&reader.load(&game.id).await.unwrap().unwrap(), &second);
     assert_same_record(&reader.reload(&game.id).await.unwrap().unwrap(), &second);
+    // Reads in turn with commits, so that a store choosing how to read from what its last read
+    // found takes each way: a copy found behind, found current, then behind again.
+    let mut latest = second;
+    for _ in 0..3 {
+        latest = commit_next(&writer, &latest, None).await;
+        assert_same_record(&reader.load(&game.id).await.unwrap().unwrap(), &latest);
+        assert_same_record(&reader.load(&game.id).await.unwrap().unwrap(), &latest);
+    }
     // And a game that is gone is gone either way.
-    writer.remove(&game.id).await.unwrap();
+    writer.remove(&latest.id).await.unwrap();
     assert!(reader.load(&game.id).await.unwrap().is_none());
     assert!(reader.reload(&game.id).await.unwrap().is_none());
 }

@@ -349,7 +349,7 @@ impl RedisStore {
             ))),
         };
         match decoded {
-            Ok(record) => cache.put(Arc::new(record)),
+            Ok(record) => cache.put_read(Arc::new(record), false),
             Err(error) => {
                 tracing::warn!(%error, "a conflicting commit's game did not decode");
                 cache.forget(id);
@@ -380,7 +380,10 @@ impl RedisStore {
         // With a copy of the game at hand, only the actions after it are read (the script
         // checks that the stored log holds the copy's last action where the copy has it), and
         // nothing at all when the copy is the stored version.
-        let previous = inner.cache.get(id);
+        let (previous, found_current) = match inner.cache.get_for_read(id) {
+            Some((copy, found_current)) => (Some(copy), found_current),
+            None => (None, false),
+        };
         let (held, last) = match &previous {
             Some(copy) if copy.version() > 0 => {
                 let last = copy
@@ -394,7 +397,9 @@ impl RedisStore {
             _ => (0, Vec::new()),
         };
         let mut connection = self.connection();
-        if held > 0 && check == CopyCheck::First {
+        // Asked first only where the last read found the copy current: where another replica
+        // keeps committing, the answer would be no, and the script is then one call, not two.
+        if held > 0 && check == CopyCheck::First && found_current {
             let head: Value = self
                 .call(
                     "reading a game's version",
@@ -420,7 +425,10 @@ impl RedisStore {
             .await?;
         let reply = match ScriptReply::read(reply, "loading a game")? {
             // The copy held is the stored version.
-            ScriptReply::Word(word) if word == b"current" && held > 0 => return Ok(previous),
+            ScriptReply::Word(word) if word == b"current" && held > 0 => {
+                inner.cache.found_current(id);
+                return Ok(previous);
+            }
             ScriptReply::Word(word) => {
                 return Err(StoreError::Corrupt(format!(
                     "loading game {id} returned {:?}",
@@ -468,7 +476,10 @@ impl RedisStore {
             previous.as_deref(),
         )?);
         if keep == Keep::Always || previous.is_some() {
-            inner.cache.put(record.clone());
+            let same = previous
+                .as_ref()
+                .is_some_and(|copy| copy.version() == record.version());
+            inner.cache.put_read(record.clone(), same);
         }
         Ok(Some(record))
     }
@@ -562,8 +573,9 @@ enum Keep {
 /// Whether a load first asks if the copy held is current (`current_copy`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CopyCheck {
-    /// Ask with one `HMGET` (most reads come from the replica that served the last action,
-    /// whose copy is current); load with the script when the copy is not known to be current.
+    /// Ask with one `HMGET` when the last read of the game found the copy current (most reads
+    /// come from the replica that served the last action, whose copy is current); load with the
+    /// script when the copy is not known to be current.
     First,
     /// The caller found its copy out of date: load with the script at once (which still sends
     /// nothing of the game when the copy turns out current).

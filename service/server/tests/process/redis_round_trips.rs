@@ -7,7 +7,9 @@
 //! * on a replica whose copy another replica made stale: two (the handler sees the copy is
 //!   behind the expected version, or the commit loses and its answer carries the current game,
 //!   or the action does not fit the stale state; then it loads or has the game, and commits);
-//! * a read (`Observe`) on a replica whose copy is current: one plain `HMGET`, no script.
+//! * a read (`Observe`) on a replica whose copy is current: one plain `HMGET`, no script, once
+//!   a read there found the copy current; where another replica serves the actions, one call
+//!   of the load script.
 //!
 //! `commandstats` counts the commands a script runs as well as the script call itself, so each
 //! expectation is the calls (`evalsha`, one per round trip) plus exactly the commands those
@@ -84,15 +86,14 @@ const LOAD_AFTER_COPY: &[(&str, u64)] = &[
     ("lindex", 1),
     ("lrange", 1),
 ];
-/// The command of a read by a replica whose copy is the stored version: one plain `HMGET` of
-/// the format, the version and the log's tail, which confirm the copy's last action; no script
-/// runs, and neither the log nor the record is read.
+/// The command of a read by a replica whose last read of the game found its copy current, and
+/// whose copy is the stored version: one plain `HMGET` of the version and the log's tail, which
+/// confirm the copy's last action; no script runs, and neither the log nor the record is read.
 const CURRENT_COPY_CHECK: &[(&str, u64)] = &[("hmget", 1)];
-/// The commands of a load script call by a replica whose copy the game hash's tail does not
-/// confirm (a game last committed by a release that kept no tail): it reads the version and
-/// checks the copy's last action in the log; neither the rest of the log nor the record is
-/// read.
-const LOAD_BY_THE_LOG: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 1), ("lindex", 1)];
+/// The commands of a load script call by a replica whose copy is the stored version: the
+/// script reads the version and the log's tail, which confirm the copy's last action; neither
+/// the log nor the record is read.
+const LOAD_OF_CURRENT_COPY: &[(&str, u64)] = &[("evalsha", 1), ("hmget", 1)];
 /// The commands of a commit script call that loses to a newer version and answers with it: the
 /// request id it entered is taken out again.
 const CONFLICT: &[(&str, u64)] = &[
@@ -151,6 +152,17 @@ async fn counted_act(
         )
         .await
         .expect("a legal action is applied");
+    let after = command_calls(connection).await;
+    calls_between(&before, &after)
+}
+
+/// Observes through `game`'s first seat and returns the Redis commands the read took.
+async fn counted_observe(
+    game: &Game,
+    connection: &mut redis::aio::MultiplexedConnection,
+) -> BTreeMap<String, u64> {
+    let before = command_calls(connection).await;
+    game.seats[0].observe().await.unwrap();
     let after = command_calls(connection).await;
     calls_between(&before, &after)
 }
@@ -242,15 +254,18 @@ async fn an_act_costs_one_redis_call_on_the_replica_that_served_the_last() {
         one_commit,
         "after the stale copy was refreshed"
     );
-    // A read on that replica, whose copy is current: one plain command checks the version and
-    // the log's tail, and no record is sent.
-    let before = command_calls(&mut connection).await;
-    on_b.seats[0].observe().await.unwrap();
-    let after = command_calls(&mut connection).await;
+    // Reads on that replica, whose copy is current. Its last read found its copy behind (the
+    // stale copy above), so the first read goes to the load script at once, which sends nothing
+    // of the game; once a read found the copy current, the next one asks with one plain command.
     assert_eq!(
-        calls_between(&before, &after),
+        counted_observe(&on_b, &mut connection).await,
+        script_calls(&[LOAD_OF_CURRENT_COPY]),
+        "observe with a current copy, after a read that found the copy behind"
+    );
+    assert_eq!(
+        counted_observe(&on_b, &mut connection).await,
         script_calls(&[CURRENT_COPY_CHECK]),
-        "observe with a current copy"
+        "observe with a current copy, after a read that found it current"
     );
 
     // The log's tail in the hash is trusted only when it is the stored version's: a game whose
@@ -283,7 +298,7 @@ async fn an_act_costs_one_redis_call_on_the_replica_that_served_the_last() {
         );
         calls_between(&before, &after)
     };
-    let by_the_log = script_calls(&[CURRENT_COPY_CHECK, LOAD_BY_THE_LOG]);
+    let by_the_log = script_calls(&[CURRENT_COPY_CHECK, LOAD_OF_CURRENT_COPY, &[("lindex", 1)]]);
     assert_eq!(read_with_tail(None).await, by_the_log, "no tail");
     assert_eq!(
         read_with_tail(Some(format!("{}:x", version - 1))).await,
@@ -295,4 +310,35 @@ async fn an_act_costs_one_redis_call_on_the_replica_that_served_the_last() {
         script_calls(&[CURRENT_COPY_CHECK, LOAD_AFTER_COPY]),
         "a tail naming another last action"
     );
+
+    // Two replicas taking turns. The first read on the replica that did not serve the last
+    // action follows one that found its copy current: the check fails, then the script reads the
+    // actions after the copy. From then on its last read found the copy behind, and a read goes
+    // to the load script at once: one call, never a check that fails and then the script.
+    let expectations = [
+        (
+            script_calls(&[CURRENT_COPY_CHECK, LOAD_AFTER_COPY]),
+            "the first read on the replica that did not serve the last action",
+        ),
+        (
+            script_calls(&[LOAD_AFTER_COPY]),
+            "a later read on the replica that did not serve the last action",
+        ),
+    ];
+    for (round, (expected, what)) in expectations.into_iter().enumerate() {
+        counted_act(
+            &on_a,
+            &on_c,
+            &mut picker,
+            &mut connection,
+            STEADY_ACTIONS + 100 + round,
+            true,
+        )
+        .await;
+        assert_eq!(
+            counted_observe(&on_b, &mut connection).await,
+            expected,
+            "{what}"
+        );
+    }
 }

@@ -12,6 +12,10 @@
 //! `tail`, a `tail` an older version left, another version) is "not known to be current", and
 //! the caller reads with the load script, which decides from the log itself. The format is not
 //! read: each value of an answer costs the client's parser more than the comparison saves.
+//!
+//! The check is made only where the last read of the game on this replica found its copy
+//! current (`record_cache`): where another replica keeps committing, it would fail every time
+//! and add a round trip to the script's.
 
 use ::redis::{Cmd, Value};
 

@@ -6,7 +6,15 @@
 //! script checks the version the copy was read at, so a stale copy can only lose its commit,
 //! never overwrite anything; the caller then loads afresh. Only
 //! [`SessionStore::load_for_update`](crate::store::SessionStore::load_for_update) answers from
-//! here; reads that show a client the game (`Observe`, `Watch`, `GetHistory`) always load.
+//! here; reads that show a client the game (`Observe`, `Watch`, `GetHistory`) always ask Redis.
+//!
+//! Each copy also remembers what the last read of its game on this replica found: the copy
+//! current, or behind the stored game. A read first asks whether the copy is current with one
+//! plain command (`current_copy`) only when the last read found it so; that is the common case
+//! of one replica serving a game, where the answer is yes. Where another replica keeps
+//! committing (two players on two replicas), the last read found the copy behind, and the next
+//! read goes to the load script at once rather than asking first and then loading: one call
+//! either way, never two in a row for the same reason.
 
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -22,7 +30,16 @@ pub const DEFAULT_RECORD_CACHE: usize = 4096;
 #[derive(Debug)]
 pub(super) struct RecordCache {
     /// `None` when the cache is off (capacity 0).
-    records: Option<Mutex<LruCache<String, Arc<GameRecord>>>>,
+    records: Option<Mutex<LruCache<String, Kept>>>,
+}
+
+/// A kept copy and what the last read of its game found.
+#[derive(Debug)]
+struct Kept {
+    record: Arc<GameRecord>,
+    /// Whether the last read of the game on this replica found this copy (or the one it
+    /// replaced by a commit of this replica) current: no read yet counts as current.
+    found_current: bool,
 }
 
 impl RecordCache {
@@ -36,21 +53,65 @@ impl RecordCache {
 
     /// The copy of game `id`, if one is kept.
     pub(super) fn get(&self, id: &str) -> Option<Arc<GameRecord>> {
-        self.lock()?.get(id).cloned()
+        self.lock()?.get(id).map(|kept| kept.record.clone())
     }
 
-    /// Keeps `record` as the copy of its game, unless a newer copy is kept already (a
-    /// concurrent load may finish after a commit).
+    /// The copy of game `id`, if one is kept, and whether the last read of the game found its
+    /// copy current.
+    pub(super) fn get_for_read(&self, id: &str) -> Option<(Arc<GameRecord>, bool)> {
+        self.lock()?
+            .get(id)
+            .map(|kept| (kept.record.clone(), kept.found_current))
+    }
+
+    /// Keeps `record`, made or committed by this replica, as the copy of its game, unless a
+    /// newer copy is kept already (a concurrent load may finish after a commit). What the last
+    /// read found stays: a commit says nothing about other replicas' commits.
     pub(super) fn put(&self, record: Arc<GameRecord>) {
         let Some(mut records) = self.lock() else {
             return;
         };
-        if let Some(kept) = records.get(&record.id)
-            && kept.version() > record.version()
+        let found_current = match records.get(&record.id) {
+            Some(kept) if kept.version() > record.version() => return,
+            Some(kept) => kept.found_current,
+            None => true,
+        };
+        records.put(
+            record.id.clone(),
+            Kept {
+                record,
+                found_current,
+            },
+        );
+    }
+
+    /// Keeps `record`, read whole from Redis, as the copy of its game, unless a newer copy is
+    /// kept already; `found_current` tells whether the read found the copy held current (a
+    /// game without actions is read whole, whatever the copy held).
+    pub(super) fn put_read(&self, record: Arc<GameRecord>, found_current: bool) {
+        let Some(mut records) = self.lock() else {
+            return;
+        };
+        if records
+            .get(&record.id)
+            .is_some_and(|kept| kept.version() > record.version())
         {
             return;
         }
-        records.put(record.id.clone(), record);
+        records.put(
+            record.id.clone(),
+            Kept {
+                record,
+                found_current,
+            },
+        );
+    }
+
+    /// Notes that a read of game `id` found the copy kept current.
+    pub(super) fn found_current(&self, id: &str) {
+        if let Some(kept) = self.lock().as_mut().and_then(|records| records.get_mut(id)) {
+            kept.found_current = true;
+        }
     }
 
     /// Drops the copy of game `id` (it is stale or gone).
@@ -60,7 +121,7 @@ impl RecordCache {
         }
     }
 
-    fn lock(&self) -> Option<MutexGuard<'_, LruCache<String, Arc<GameRecord>>>> {
+    fn lock(&self) -> Option<MutexGuard<'_, LruCache<String, Kept>>> {
         // A poisoned lock only means a panic elsewhere mid-update of a cache entry: the cache
         // holds nothing that must stay consistent, so keep using it.
         self.records.as_ref().map(|records| {
@@ -68,6 +129,12 @@ impl RecordCache {
                 .lock()
                 .unwrap_or_else(|poisoned| poisoned.into_inner())
         })
+    }
+}
+
+impl Kept {
+    fn version(&self) -> u64 {
+        self.record.version()
     }
 }
 
@@ -102,6 +169,48 @@ mod tests {
         cache.forget("b");
         assert!(cache.get("b").is_none());
         assert!(cache.get("c").is_some());
+    }
+
+    #[test]
+    fn reads_remember_what_they_found_and_commits_keep_it() {
+        let cache = RecordCache::new(4);
+        let found = |cache: &RecordCache| cache.get_for_read("a").map(|(_, current)| current);
+        cache.put(record("a", 1));
+        assert_eq!(
+            found(&cache),
+            Some(true),
+            "a copy made here: nothing read yet"
+        );
+        cache.put_read(record("a", 2), false);
+        assert_eq!(found(&cache), Some(false), "a read brought a newer copy");
+        cache.put(record("a", 3));
+        assert_eq!(
+            found(&cache),
+            Some(false),
+            "a commit keeps what the last read found"
+        );
+        cache.found_current("a");
+        assert_eq!(found(&cache), Some(true));
+        cache.put(record("a", 4));
+        assert_eq!(found(&cache), Some(true));
+        cache.put_read(record("a", 2), false);
+        assert_eq!(
+            cache
+                .get_for_read("a")
+                .map(|(kept, current)| (kept.version(), current)),
+            Some((4, true)),
+            "an older copy read late changes nothing"
+        );
+        cache.put_read(record("a", 4), false);
+        assert_eq!(found(&cache), Some(false));
+        cache.put_read(record("a", 4), true);
+        assert_eq!(
+            found(&cache),
+            Some(true),
+            "a read of the copy's own version"
+        );
+        cache.found_current("b");
+        assert!(cache.get("b").is_none(), "noting a read keeps no copy");
     }
 
     #[test]
