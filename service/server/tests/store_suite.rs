@@ -862,7 +862,11 @@ mod redis_only {
         let mut connection = raw_connection().await;
         let game_key = format!("{}:{{{}}}:game", harness.namespace, game.id);
         let _: usize = connection.hset(&game_key, "format", 99).await.unwrap();
-        let loaded = store.load(&game.id).await;
+        // Read by a replica without a copy: a release writing another format does so in a
+        // commit, which also moves the version, so no copy held elsewhere is confirmed by it;
+        // here only the format changed, and the creator's copy still matches version and tail.
+        let reader = harness.store(LONG_TTL, 100).await;
+        let loaded = reader.load(&game.id).await;
         assert!(
             matches!(&loaded, Err(deckmate_server::store::StoreError::Corrupt(m)) if m.contains("format 99")),
             "{loaded:?}"

@@ -399,7 +399,9 @@ impl RedisStore {
         let mut connection = self.connection();
         // Asked first only where the last read found the copy current: where another replica
         // keeps committing, the answer would be no, and the script is then one call, not two.
-        if held > 0 && check == CopyCheck::First && found_current {
+        // A copy of a game without actions is asked about too: its creation wrote the `tail`
+        // that confirms it, and the script would send the whole record back.
+        if previous.is_some() && check == CopyCheck::First && found_current {
             let head: Value = self
                 .call(
                     "reading a game's version",

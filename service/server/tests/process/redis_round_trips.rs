@@ -203,6 +203,14 @@ async fn an_act_costs_one_redis_call_on_the_replica_that_served_the_last() {
     let load_and_commit = script_calls(&[LOAD, COMMIT]);
     let load_after_copy_and_commit = script_calls(&[LOAD_AFTER_COPY, COMMIT]);
     let conflict_and_commit = script_calls(&[CONFLICT, COMMIT]);
+    // A read of the new game on the replica that created it: the creation wrote the log's
+    // tail for version 0, so one plain command confirms the copy and the record is not read
+    // back.
+    assert_eq!(
+        counted_observe(&on_a, &mut connection).await,
+        script_calls(&[CURRENT_COPY_CHECK]),
+        "observe a new game on the replica that created it"
+    );
     // The first commit on a fresh Redis also loads the commit script; not counted.
     let mut request = 0;
     let mut act = async |game: &Game, expecting: bool| {

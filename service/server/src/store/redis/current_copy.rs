@@ -8,7 +8,8 @@
 //! (`<version>:<last log item>`, written by every commit that writes the log), the copy's last
 //! action, read together in one atomic command. A `tail` naming the stored version was written
 //! by the commit that made that version, so that commit wrote the log (record format 2 or later:
-//! a format-1 commit writes no `tail`, and every commit raises the version). Anything else (no
+//! a format-1 commit writes no `tail`, and every commit raises the version), or, for version 0,
+//! by the game's creation (`0:`: no last item). Anything else (no
 //! `tail`, a `tail` an older version left, another version) is "not known to be current", and
 //! the caller reads with the load script, which decides from the log itself. The format is not
 //! read: each value of an answer costs the client's parser more than the comparison saves.
@@ -65,6 +66,21 @@ mod tests {
     fn a_tail_naming_the_held_version_and_last_item_is_current() {
         let reply = head(Some("12"), Some(b"12:\x01\x02:\x03"));
         assert!(is_current(&reply, 12, b"\x01\x02:\x03"));
+    }
+
+    #[test]
+    fn a_new_games_tail_confirms_a_copy_without_actions() {
+        let reply = head(Some("0"), Some(b"0:"));
+        assert!(is_current(&reply, 0, b""));
+        assert!(!is_current(&reply, 1, b""), "a copy of another version");
+        assert!(
+            !is_current(&head(Some("0"), None), 0, b""),
+            "a game created by a release without the field"
+        );
+        assert!(
+            !is_current(&head(Some("1"), Some(b"0:")), 0, b""),
+            "the creation's tail left behind by a commit that writes none"
+        );
     }
 
     #[test]

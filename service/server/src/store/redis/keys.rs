@@ -4,7 +4,7 @@
 //!
 //! | key | type | holds |
 //! |---|---|---|
-//! | `<ns>:{<id>}:game` | hash | `format`, `version` (decimal), `record` (the encoded record), `index_due`, `tail` (`<version>:<last log item>`, written by every commit that writes the log; absent, or behind `version`, after a commit by an older release) |
+//! | `<ns>:{<id>}:game` | hash | `format`, `version` (decimal), `record` (the encoded record), `index_due`, `tail` (`<version>:<last log item>`, written by every commit that writes the log, and as `0:` when a game is created; absent, or behind `version`, after a commit by an older release) |
 //! | `<ns>:{<id>}:events` | stream | one entry per committed version, with id `<version>-0` |
 //! | `<ns>:{<id>}:requests` | sorted set | the last request keys as `<seat>:<hex>`, scored by the version each produced |
 //! | `<ns>:{<id>}:log` | list | record format 2: one encoded action per version, in order (absent in format 1) |

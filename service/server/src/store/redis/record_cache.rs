@@ -68,36 +68,27 @@ impl RecordCache {
     /// newer copy is kept already (a concurrent load may finish after a commit). What the last
     /// read found stays: a commit says nothing about other replicas' commits.
     pub(super) fn put(&self, record: Arc<GameRecord>) {
-        let Some(mut records) = self.lock() else {
-            return;
-        };
-        let found_current = match records.get(&record.id) {
-            Some(kept) if kept.version() > record.version() => return,
-            Some(kept) => kept.found_current,
-            None => true,
-        };
-        records.put(
-            record.id.clone(),
-            Kept {
-                record,
-                found_current,
-            },
-        );
+        self.keep(record, |kept| kept.is_none_or(|kept| kept.found_current));
     }
 
     /// Keeps `record`, read whole from Redis, as the copy of its game, unless a newer copy is
     /// kept already; `found_current` tells whether the read found the copy held current (a
     /// game without actions is read whole, whatever the copy held).
     pub(super) fn put_read(&self, record: Arc<GameRecord>, found_current: bool) {
+        self.keep(record, |_| found_current);
+    }
+
+    /// Keeps `record` unless a newer copy is kept, with what the last read found as
+    /// `found_current` says from the copy it replaces (if any).
+    fn keep(&self, record: Arc<GameRecord>, found_current: impl FnOnce(Option<&Kept>) -> bool) {
         let Some(mut records) = self.lock() else {
             return;
         };
-        if records
-            .get(&record.id)
-            .is_some_and(|kept| kept.version() > record.version())
-        {
+        let replaced = records.get(&record.id);
+        if replaced.is_some_and(|kept| kept.version() > record.version()) {
             return;
         }
+        let found_current = found_current(replaced);
         records.put(
             record.id.clone(),
             Kept {

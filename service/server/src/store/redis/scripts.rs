@@ -17,7 +17,10 @@ use crate::store::{CommitOutcome, StoreError};
 /// Creates a game unless its hash exists; clears stale events, requests and log left by an
 /// earlier game of the same id, writes the hash (with the time its game-index entry is next due
 /// for a refresh, half a TTL from now) and starts its TTL. A new game has no actions, so its log
-/// starts empty in either record format.
+/// starts empty in either record format. In record format 2 or later, a game created at version
+/// 0 also gets the log's `tail` for it, `0:` (no last item), which lets a replica holding the new
+/// game confirm its copy with a plain `HMGET` (`current_copy`) rather than read the record back;
+/// format 1 writes no `tail`, as its commits write none.
 ///
 /// KEYS: game, events, requests, log. ARGV: format, version, record, ttl (ms).
 /// Returns 1 when created, 0 when the id is taken.
@@ -28,8 +31,13 @@ end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
-redis.call('HSET', KEYS[1], 'format', ARGV[1], 'version', ARGV[2], 'record', ARGV[3],
-  'index_due', now + math.floor(tonumber(ARGV[4]) / 2))
+local fields = {'format', ARGV[1], 'version', ARGV[2], 'record', ARGV[3],
+  'index_due', now + math.floor(tonumber(ARGV[4]) / 2)}
+if ARGV[1] ~= '1' and ARGV[2] == '0' then
+  fields[#fields + 1] = 'tail'
+  fields[#fields + 1] = '0:'
+end
+redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return 1
 ";
