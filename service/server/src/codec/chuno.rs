@@ -5,6 +5,8 @@
 //! Every encoded action also carries its notation ("play W G", "e2e4", "chuno"), and an action
 //! whose `kind` is unset is read from that notation.
 
+use std::sync::OnceLock;
+
 use deckmate_engine::SetupError;
 use deckmate_engine::chess::{Color, Piece, Role, Square};
 use deckmate_engine::games::chuno::{
@@ -12,7 +14,7 @@ use deckmate_engine::games::chuno::{
     Observation, Stage,
 };
 use deckmate_proto::v1 as pb;
-use deckmate_proto::wire::ReverseWriter;
+use deckmate_proto::wire::{self, ReverseWriter};
 use pb::chuno_action::Kind as ActionKind;
 use pb::chuno_event::Kind as EventKind;
 
@@ -196,7 +198,7 @@ impl GameCodec for Chuno {
                 8,
                 pb::ChunoColour::encode(observation.active_colour),
             );
-            writer.nested(7, |writer| write_card(writer, observation.top_card));
+            write_card_field(writer, 7, observation.top_card);
             write_cards(writer, 6, &observation.discard);
             written::uint(writer, 5, observation.deck_count);
             written::packed_uints(writer, 4, &observation.hand_counts);
@@ -218,7 +220,7 @@ impl GameCodec for Chuno {
             match *action {
                 Action::Play { card, colour } => writer.nested(1, |writer| {
                     written::optional_enumeration(writer, 2, colour.map(pb::ChunoColour::encode));
-                    writer.nested(1, |writer| write_card(writer, card));
+                    write_card_field(writer, 1, card);
                 }),
                 Action::Move(chess_move) => writer.nested(2, |writer| {
                     written::text(writer, 1, chess_move.notation().as_str());
@@ -353,10 +355,38 @@ fn write_card(writer: &mut ReverseWriter, card: Card) {
     written::enumeration(writer, 1, pb::ChunoCardKind::encode(card.kind));
 }
 
+/// [`encode_card`]'s message for `card`, as bytes. A view lists every card of the hand and of
+/// the discard pile, a hundred or more late in a game, and there are only 40 kinds and colours
+/// of card: each is written once, when first needed, and copied whole after that rather than
+/// field by field.
+fn encoded_card(card: Card) -> &'static [u8] {
+    // Index: the kind, then the colour (0–3, or 4 for none), as `Card::name` counts them.
+    const COLOURS: usize = Colour::ALL.len() + 1;
+    static MESSAGES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+    let messages = MESSAGES.get_or_init(|| {
+        (0..Kind::ALL.len() * COLOURS)
+            .map(|index| {
+                let card = Card {
+                    kind: Kind::ALL[index / COLOURS],
+                    colour: Colour::ALL.get(index % COLOURS).copied(),
+                };
+                wire::encode_with(|writer| write_card(writer, card))
+            })
+            .collect()
+    });
+    let colour = card.colour.map_or(Colour::ALL.len(), Colour::index);
+    &messages[card.kind.index() * COLOURS + colour]
+}
+
+/// A `ChunoCard` field `number` holding `card`.
+fn write_card_field(writer: &mut ReverseWriter, number: u32, card: Card) {
+    writer.length_delimited(number, encoded_card(card));
+}
+
 /// A repeated `ChunoCard` field holding `cards`, as [`encode_cards`] lists them.
 fn write_cards(writer: &mut ReverseWriter, number: u32, cards: &[Card]) {
     for &card in cards.iter().rev() {
-        writer.nested(number, |writer| write_card(writer, card));
+        write_card_field(writer, number, card);
     }
 }
 
@@ -390,6 +420,28 @@ mod tests {
     use super::*;
     use crate::codec::test_support::{invalid, invalid_field_saying};
     use deckmate_engine::{Seat, Seed, Table, Viewer};
+
+    #[test]
+    fn every_cards_message_is_the_card_encoded() {
+        use prost::Message;
+        let mut cards: Vec<Card> = Kind::ALL
+            .iter()
+            .filter(|kind| kind.is_wild())
+            .map(|&kind| Card { kind, colour: None })
+            .collect();
+        for colour in Colour::ALL {
+            for kind in Kind::ALL.into_iter().filter(|kind| !kind.is_wild()) {
+                cards.push(Card::coloured(colour, kind));
+            }
+        }
+        for card in cards {
+            assert_eq!(
+                encoded_card(card),
+                encode_card(card).encode_to_vec(),
+                "{card:?}"
+            );
+        }
+    }
 
     fn config_of(message: pb::ChunoConfig) -> pb::GameConfig {
         pb::GameConfig {
