@@ -76,8 +76,14 @@ impl Notation {
 
     /// The name.
     pub fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.bytes[..usize::from(self.len)])
-            .expect("only ASCII bytes are pushed")
+        std::str::from_utf8(self.as_bytes()).expect("only ASCII bytes are pushed")
+    }
+
+    /// The name's bytes, all ASCII: what a writer of wire bytes copies, without the UTF-8 check
+    /// of [`Notation::as_str`] (the wire's strings are bytes, and these are ASCII by
+    /// construction).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
     }
 }
 
@@ -151,6 +157,8 @@ mod tests {
             .push_str("black kingdom ")
             .push_small_number(5);
         assert_eq!(name.as_str(), "black kingdom 5");
+        assert_eq!(name.as_bytes(), b"black kingdom 5");
+        assert!(Notation::new().as_bytes().is_empty());
         assert_eq!(Notation::new().push_small_number(12).as_str(), "12");
         assert_eq!(String::from(Notation::new()), "");
         let joined = Notation::new()

@@ -216,14 +216,14 @@ impl GameCodec for Chuno {
     /// [`GameCodec::encode_action`]'s message.
     fn write_action(action: &Action, writer: &mut ReverseWriter) {
         writer.nested(ACTION_MEMBER, |writer| {
-            written::text(writer, 6, action.notation().as_str());
+            written::notation(writer, 6, &action.notation());
             match *action {
                 Action::Play { card, colour } => writer.nested(1, |writer| {
                     written::optional_enumeration(writer, 2, colour.map(pb::ChunoColour::encode));
                     write_card_field(writer, 1, card);
                 }),
                 Action::Move(chess_move) => writer.nested(2, |writer| {
-                    written::text(writer, 1, chess_move.notation().as_str());
+                    written::notation(writer, 1, &chess_move.notation());
                 }),
                 Action::EndTurn => writer.nested(3, |_| {}),
                 Action::Draw => writer.nested(4, |_| {}),

@@ -177,7 +177,7 @@ impl GameCodec for RaindropChess {
                 writer.length_delimited(1, square.name().as_bytes());
             }),
             Action::Move(chess_move) => writer.nested(4, |writer| {
-                written::text(writer, 1, chess_move.notation().as_str());
+                written::notation(writer, 1, &chess_move.notation());
             }),
         });
     }

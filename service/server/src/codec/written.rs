@@ -6,6 +6,7 @@
 //! `optional` or message field is written whenever it is set). Fields are written back to front,
 //! the highest field number first.
 
+use deckmate_engine::Notation;
 use deckmate_engine::chess::Square;
 use deckmate_proto::wire::ReverseWriter;
 
@@ -63,6 +64,15 @@ pub fn optional_enumeration(writer: &mut ReverseWriter, number: u32, value: Opti
 pub fn text(writer: &mut ReverseWriter, number: u32, value: &str) {
     if !value.is_empty() {
         writer.length_delimited(number, value.as_bytes());
+    }
+}
+
+/// A `string` field holding `name`, copied as the ASCII bytes it is.
+#[inline]
+pub fn notation(writer: &mut ReverseWriter, number: u32, name: &Notation) {
+    let bytes = name.as_bytes();
+    if !bytes.is_empty() {
+        writer.length_delimited(number, bytes);
     }
 }
 
