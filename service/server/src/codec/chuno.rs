@@ -360,22 +360,13 @@ fn write_card(writer: &mut ReverseWriter, card: Card) {
 /// of card: each is written once, when first needed, and copied whole after that rather than
 /// field by field.
 fn encoded_card(card: Card) -> &'static [u8] {
-    // Index: the kind, then the colour (0–3, or 4 for none), as `Card::name` counts them.
-    const COLOURS: usize = Colour::ALL.len() + 1;
     static MESSAGES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     let messages = MESSAGES.get_or_init(|| {
-        (0..Kind::ALL.len() * COLOURS)
-            .map(|index| {
-                let card = Card {
-                    kind: Kind::ALL[index / COLOURS],
-                    colour: Colour::ALL.get(index % COLOURS).copied(),
-                };
-                wire::encode_with(|writer| write_card(writer, card))
-            })
+        (0..Card::INDICES)
+            .map(|index| wire::encode_with(|writer| write_card(writer, Card::from_index(index))))
             .collect()
     });
-    let colour = card.colour.map_or(Colour::ALL.len(), Colour::index);
-    &messages[card.kind.index() * COLOURS + colour]
+    &messages[card.index()]
 }
 
 /// A `ChunoCard` field `number` holding `card`.

@@ -219,19 +219,37 @@ impl Card {
 
     /// The card's notation, spelled once for the program's life.
     pub fn name(self) -> &'static str {
-        // Index: the kind, then the colour (0–3, or 4 for none).
-        const COLOURS: usize = Colour::ALL.len() + 1;
-        static NAMES: NameTable<{ Kind::ALL.len() * COLOURS }> = NameTable::new(|index| {
-            Card {
-                kind: Kind::ALL[index / COLOURS],
-                colour: Colour::ALL.get(index % COLOURS).copied(),
-            }
-            .notation()
-        });
+        static NAMES: NameTable<{ Card::INDICES }> =
+            NameTable::new(|index| Card::from_index(index).notation());
+        NAMES.name(self.index())
+    }
+
+    /// How many numbers [`Card::index`] gives: every kind with every colour and with none
+    /// (including pairs no deck holds, such as a coloured wild card), for per-card tables.
+    pub const INDICES: usize = Kind::ALL.len() * COLOURS_OR_NONE;
+
+    /// The card's number below [`Card::INDICES`]: the kind, then the colour (0–3, or 4 for none).
+    pub fn index(self) -> usize {
         let colour = self.colour.map_or(Colour::ALL.len(), Colour::index);
-        NAMES.name(self.kind.index() * COLOURS + colour)
+        self.kind.index() * COLOURS_OR_NONE + colour
+    }
+
+    /// The card [`Card::index`] numbers `index` (below [`Card::INDICES`]).
+    pub const fn from_index(index: usize) -> Card {
+        let colour = index % COLOURS_OR_NONE;
+        Card {
+            kind: Kind::ALL[index / COLOURS_OR_NONE],
+            colour: if colour < Colour::ALL.len() {
+                Some(Colour::ALL[colour])
+            } else {
+                None
+            },
+        }
     }
 }
+
+/// A card's colour slot in [`Card::index`]: one of the colours, or none.
+const COLOURS_OR_NONE: usize = Colour::ALL.len() + 1;
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -275,6 +293,21 @@ impl FromStr for Card {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_card_has_its_own_index() {
+        let mut seen = [false; Card::INDICES];
+        for kind in Kind::ALL {
+            for colour in Colour::ALL.map(Some).into_iter().chain([None]) {
+                let card = Card { kind, colour };
+                let index = card.index();
+                assert!(index < Card::INDICES && !seen[index], "{card:?}");
+                seen[index] = true;
+                assert_eq!(Card::from_index(index), card);
+            }
+        }
+        assert!(seen.iter().all(|&taken| taken), "every index names a card");
+    }
 
     #[test]
     fn names_are_the_notation() {
