@@ -6,7 +6,6 @@
 //! advance it: a background sweeper removes idle games, and `load` ignores expired ones before
 //! the sweeper gets to them.
 
-use std::collections::hash_map::RandomState;
 use std::collections::{HashMap, VecDeque};
 use std::hash::BuildHasher;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -29,6 +28,16 @@ use super::{
 /// Shards of the game map: enough that two cores rarely wait on each other.
 const SHARDS: usize = 16;
 
+/// One shard of games by id. Ids are the server's own random strings, never chosen by a
+/// client, so the map needs no more protection from colliding keys than foldhash's random
+/// seeds give, and its hashing costs a fraction of SipHash's: every call hashes its game's id
+/// twice, once for the shard and once in it.
+type GameShard = HashMap<String, Entry, GameIdHasher>;
+
+/// The hasher of game ids, seeded anew for each shard and for the choice of shard (the shard's
+/// own hashes must not all share the bits that chose it).
+type GameIdHasher = foldhash::fast::RandomState;
+
 /// The longest lifetime the store keeps anything for (about 100 years): longer TTLs and
 /// windows are cut to it, so deadlines never overflow the clock.
 const MAX_LIFETIME: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
@@ -41,8 +50,8 @@ pub struct MemoryStore {
 
 #[derive(Debug)]
 struct Inner {
-    shards: Vec<RwLock<HashMap<String, Entry>>>,
-    hasher: RandomState,
+    shards: Vec<RwLock<GameShard>>,
+    hasher: GameIdHasher,
     /// Games held, including expired ones the sweeper has not removed yet.
     game_count: AtomicUsize,
     creates: Mutex<HashMap<String, CreateEntry>>,
@@ -80,8 +89,10 @@ impl MemoryStore {
     /// reads and reclaimed when the game limit is reached.
     pub fn new(ttl: Duration, max_games: usize) -> MemoryStore {
         let inner = Arc::new(Inner {
-            shards: (0..SHARDS).map(|_| RwLock::new(HashMap::new())).collect(),
-            hasher: RandomState::new(),
+            shards: (0..SHARDS)
+                .map(|_| RwLock::new(GameShard::default()))
+                .collect(),
+            hasher: GameIdHasher::default(),
             game_count: AtomicUsize::new(0),
             creates: Mutex::new(HashMap::new()),
             ttl: ttl.min(MAX_LIFETIME),
@@ -138,7 +149,7 @@ async fn sweep_periodically(inner: Weak<Inner>) {
 }
 
 impl Inner {
-    fn shard(&self, id: &str) -> &RwLock<HashMap<String, Entry>> {
+    fn shard(&self, id: &str) -> &RwLock<GameShard> {
         let index = (self.hasher.hash_one(id) % SHARDS as u64) as usize;
         &self.shards[index]
     }
