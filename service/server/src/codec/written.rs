@@ -62,15 +62,18 @@ pub fn optional_enumeration(writer: &mut ReverseWriter, number: u32, value: Opti
 /// A `string` field.
 #[inline]
 pub fn text(writer: &mut ReverseWriter, number: u32, value: &str) {
-    if !value.is_empty() {
-        writer.length_delimited(number, value.as_bytes());
-    }
+    string_bytes(writer, number, value.as_bytes());
 }
 
 /// A `string` field holding `name`, copied as the ASCII bytes it is.
 #[inline]
 pub fn notation(writer: &mut ReverseWriter, number: u32, name: &Notation) {
-    let bytes = name.as_bytes();
+    string_bytes(writer, number, name.as_bytes());
+}
+
+/// A `string` field holding `bytes`, which are UTF-8: left out when empty.
+#[inline]
+fn string_bytes(writer: &mut ReverseWriter, number: u32, bytes: &[u8]) {
     if !bytes.is_empty() {
         writer.length_delimited(number, bytes);
     }
