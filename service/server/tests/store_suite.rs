@@ -708,6 +708,41 @@ mod redis_only {
         );
     }
 
+    /// A commit appends to the log list when the hash's `tail` names the stored version; a game
+    /// whose last write has no tail (a release before it) has the list counted instead, so a
+    /// list that does not hold the stored version is replaced with the whole log, never appended
+    /// to.
+    #[tokio::test]
+    async fn a_commit_without_the_log_tail_counts_the_log() {
+        let harness = Redis::new();
+        let store = harness.store(LONG_TTL, 100).await;
+        let mut game = created(&store).await;
+        for _ in 0..2 {
+            game = commit_next(&store, &game, None).await;
+        }
+        let mut connection = raw_connection().await;
+        let game_key = format!("{}:{{{}}}:game", harness.namespace, game.id);
+        let log_key = format!("{}:{{{}}}:log", harness.namespace, game.id);
+        let tail: String = connection.hget(&game_key, "tail").await.unwrap();
+        assert!(tail.starts_with("2:"), "{tail}");
+
+        // No tail, the list whole: appended to.
+        let _: () = connection.hdel(&game_key, "tail").await.unwrap();
+        game = commit_next(&store, &game, None).await;
+        let length: usize = connection.llen(&log_key).await.unwrap();
+        assert_eq!(length, 3);
+
+        // No tail, the list one action short: counted, found short and written whole.
+        let _: () = connection.hdel(&game_key, "tail").await.unwrap();
+        let _: Option<String> = connection.rpop(&log_key, None).await.unwrap();
+        game = commit_next(&store, &game, None).await;
+        let length: usize = connection.llen(&log_key).await.unwrap();
+        assert_eq!(length, 4);
+        let reader = harness.store(LONG_TTL, 100).await;
+        let loaded = reader.load(&game.id).await.unwrap().unwrap();
+        assert_eq!(loaded.game.encode(), game.game.encode());
+    }
+
     #[tokio::test]
     async fn the_game_limit_counts_played_games_until_they_expire() {
         let harness = Redis::new();

@@ -124,6 +124,11 @@ const MAX_LIFETIME: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
 /// their reader's cursor; one further behind sees a coalesced jump, which watchers allow.
 const STREAM_CAP: usize = 256;
 
+/// The rank the commit script trims a game's request window to (`ZREMRANGEBYRANK 0 -65` keeps
+/// the newest [`REQUEST_WINDOW`] entries), given as the script's argument so that Lua converts
+/// no number to text.
+const REQUEST_WINDOW_TRIM: i64 = -1 - REQUEST_WINDOW as i64;
+
 /// How to reach and use a Redis server or cluster.
 #[derive(Clone, PartialEq, Eq)]
 pub struct RedisSettings {
@@ -713,7 +718,7 @@ impl SessionStore for RedisStore {
                 .arg(&bytes)
                 .arg(inner.ttl_ms)
                 .arg(&request)
-                .arg(REQUEST_WINDOW)
+                .arg(REQUEST_WINDOW_TRIM)
                 .arg(STREAM_CAP)
                 .arg(match &inner.watching {
                     Watching::Channels(_) => inner.keys.channel(&commit.id),

@@ -66,7 +66,7 @@ const COMMIT: &[(&str, u64)] = &[
     ("hmget", 1),
     // Checks and enters the request id in one call.
     ("zadd", 1),
-    ("llen", 1),
+    // No `llen`: the log's tail in the hash names the stored version, so the list holds it.
     ("time", 1),
     ("xadd", 1),
     ("hset", 1),

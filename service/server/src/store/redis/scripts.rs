@@ -121,8 +121,12 @@ return reply
 ///
 /// The request is checked and entered in one call (`ZADD NX` answers whether it was new): every
 /// answer that commits nothing takes it out again, and so does a stream entry that fails (the
-/// only write that could), so a refused commit leaves nothing behind. The log's length is read
-/// before that first write.
+/// only write that could), so a refused commit leaves nothing behind. The log's length is known
+/// before that first write: a `tail` naming the stored version says the list holds exactly that
+/// version's actions (every commit that writes the list writes the tail with it, the creation
+/// writes `0:` with an empty list, and a game's keys share one TTL in a Redis that never evicts),
+/// so only a game whose last write came from a release before the tail, or in record format 1,
+/// has its list's length read (`LLEN`).
 ///
 /// The log mode says what happens to the game's log list: `append` (record format 2, the list
 /// holds exactly the stored version's actions: the new actions are pushed), `full` (format 2,
@@ -131,7 +135,8 @@ return reply
 ///
 /// KEYS: game, events, requests, log.
 /// ARGV: expected version, new version, format, record, ttl (ms), request entry (`<seat>:<hex>`,
-/// or empty), request window, stream length cap, the game's shard channel to publish the new
+/// or empty), the rank the request window is trimmed to (`-1 - window`, so that the script
+/// converts no number to text), stream length cap, the game's shard channel to publish the new
 /// version on (a Redis Cluster; empty on one server, whose watchers read the stream), the log
 /// mode, then the log items to write.
 /// Returns the word `committed <v> <refresh index: 1 or 0>` (one value, which the client reads
@@ -143,13 +148,23 @@ return reply
 /// current}` refuse a caller bug (a record not newer than the stored one, or a number of log
 /// items that does not fit the versions) and change nothing.
 const COMMIT: &str = r"#!lua
-local stored = redis.call('HMGET', KEYS[1], 'version', 'index_due', 'format')
+local stored = redis.call('HMGET', KEYS[1], 'version', 'index_due', 'format', 'tail')
 local current = stored[1]
 if not current then
   return {'not_found'}
 end
 local mode = ARGV[10]
-local length = mode == 'append' and redis.call('LLEN', KEYS[4])
+-- Strings become numbers once: each `tonumber` of a string is a `strtod`.
+local stored_version = tonumber(current)
+local length = false
+if mode == 'append' then
+  local tail = stored[4]
+  if tail and string.sub(tail, 1, #current + 1) == current .. ':' then
+    length = stored_version
+  else
+    length = redis.call('LLEN', KEYS[4])
+  end
+end
 local request = ARGV[6]
 if request ~= '' and redis.call('ZADD', KEYS[3], 'NX', ARGV[2], request) == 0 then
   local seen = redis.call('ZSCORE', KEYS[3], request)
@@ -173,27 +188,34 @@ if current ~= ARGV[1] then
   return refuse(reply)
 end
 local version = ARGV[2]
-if tonumber(version) <= tonumber(current) then
+local new_version = tonumber(version)
+if new_version <= stored_version then
   return refuse({'not_newer', current})
 end
 local items = #ARGV - 10
 if mode == 'append' then
-  if stored[3] ~= ARGV[3] or length ~= tonumber(current) then
+  if stored[3] ~= ARGV[3] or length ~= stored_version then
     return refuse({'need_log', current})
   end
-  if items ~= tonumber(version) - tonumber(current) then
+  if items ~= new_version - stored_version then
     return refuse({'bad_log', current})
   end
 elseif mode == 'full' then
-  if items ~= tonumber(version) then
+  if items ~= new_version then
     return refuse({'bad_log', current})
   end
 elseif items ~= 0 then
   return refuse({'bad_log', current})
 end
 local clock = redis.call('TIME')
-local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-local refresh = now >= tonumber(stored[2] or '0')
+local due = tonumber(stored[2] or '0')
+-- The milliseconds within the second are read only when the second says the refresh may be due.
+local now = tonumber(clock[1]) * 1000
+local refresh = now + 999 >= due
+if refresh then
+  now = now + math.floor(tonumber(clock[2]) / 1000)
+  refresh = now >= due
+end
 local added = redis.pcall('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], version .. '-0',
   'version', version)
 if type(added) == 'table' and added.err then
@@ -220,7 +242,7 @@ for first = 11, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[4], unpack(ARGV, first, math.min(first + 999, #ARGV)))
 end
 if request ~= '' then
-  redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[7]))
+  redis.call('ZREMRANGEBYRANK', KEYS[3], '0', ARGV[7])
 end
 for _, key in ipairs(KEYS) do
   redis.call('PEXPIRE', key, ARGV[5])
