@@ -152,7 +152,7 @@ pub async fn serve_with_store(
     // Outside in: the call guard (concurrency, deadlines), then the answers to what never
     // reaches a handler (undecodable bodies, panics), then the service.
     let game_service = ProtocolErrors::new(
-        GameServiceAnswers::new(api, decoding_limit(config.max_message_bytes)),
+        GameServiceAnswers::new(api, config.max_message_bytes),
         config.max_message_bytes,
     );
     let game_service = CallGuard::new(
@@ -264,14 +264,6 @@ impl Drop for AbortOnDrop {
     }
 }
 
-/// tonic's hard decoding limit: looser than the configured request limit, which the handlers
-/// check themselves (inside the RPC's span and metrics); requests beyond this backstop (four
-/// times the limit, at least 4 MiB) are not decoded at all, and [`ProtocolErrors`] answers them
-/// with the same `LIMIT_REACHED`.
-pub fn decoding_limit(max_message_bytes: usize) -> usize {
-    max_message_bytes.saturating_mul(4).max(4 << 20)
-}
-
 /// Sets the status of the whole server ("") and of `GameService`.
 async fn set_health(health: &HealthReporter, status: ServingStatus) {
     health.set_service_status("", status).await;
@@ -314,6 +306,7 @@ mod tests {
     use deckmate_proto::v1 as pb;
     use deckmate_proto::v1::game_service_client::GameServiceClient;
     use futures::StreamExt;
+    use prost::Message;
     use std::net::SocketAddr;
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::sync::oneshot;
@@ -722,24 +715,49 @@ mod tests {
         running.server.await.unwrap().unwrap();
     }
 
+    /// The limit counts the bytes a request arrives as, fields the server does not know
+    /// included: padding a small request with an unknown field does not get it past the limit.
     #[tokio::test]
-    async fn bodies_beyond_the_decoding_backstop_are_limit_reached() {
+    async fn unknown_fields_count_towards_the_request_limit() {
         let config = Config {
             max_message_bytes: 1024,
             ..Config::default()
         };
         let running = start(config).await;
-        let mut games = GameServiceClient::new(channel(running.address).await)
+        let mut grpc = tonic::client::Grpc::new(channel(running.address).await)
             .max_encoding_message_size(usize::MAX);
-        let request = pb::CreateGameRequest {
-            request_id: "x".repeat(decoding_limit(1024) + 1),
-            ..pigeon_chess()
+        // An ObserveRequest of an unknown game, then field 15 (unknown) of `padding` bytes.
+        let padded = |padding: usize| {
+            let mut body = pb::ObserveRequest {
+                game_id: "0".repeat(32),
+            }
+            .encode_to_vec();
+            body.push(15 << 3 | 2);
+            prost::encoding::encode_varint(padding as u64, &mut body);
+            body.resize(body.len() + padding, b'x');
+            body
         };
-        let status = games.create_game(request).await.unwrap_err();
-        assert_eq!(status.code(), tonic::Code::ResourceExhausted);
-        let info = tonic_types::StatusExt::get_details_error_info(&status).unwrap();
-        assert_eq!(info.reason, "LIMIT_REACHED");
-        assert_eq!(info.metadata["limit_bytes"], "1024");
+        for (padding, code, reason) in [
+            (900, tonic::Code::NotFound, "GAME_NOT_FOUND"),
+            (2_000, tonic::Code::ResourceExhausted, "LIMIT_REACHED"),
+            (5 << 20, tonic::Code::ResourceExhausted, "LIMIT_REACHED"),
+        ] {
+            grpc.ready().await.unwrap();
+            let status = grpc
+                .unary::<_, Vec<u8>, _>(
+                    tonic::Request::new(padded(padding)),
+                    http::uri::PathAndQuery::from_static("/deckmate.v1.GameService/Observe"),
+                    RawCodec,
+                )
+                .await
+                .unwrap_err();
+            assert_eq!(status.code(), code, "{padding} bytes: {status:?}");
+            let info = tonic_types::StatusExt::get_details_error_info(&status).unwrap();
+            assert_eq!(info.reason, reason, "{padding} bytes");
+            if code == tonic::Code::ResourceExhausted {
+                assert_eq!(info.metadata["limit_bytes"], "1024");
+            }
+        }
         running.stop.send(()).unwrap();
         running.server.await.unwrap().unwrap();
     }

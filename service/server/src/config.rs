@@ -140,11 +140,13 @@ pub struct Config {
     /// `STORE_UNAVAILABLE`; retrying it with the same request id is safe.
     #[arg(long, env = "DECKMATE_REDIS_REPLICA_ACK", default_value = "auto", value_parser = ReplicaAck::parse)]
     pub redis_replica_ack: ReplicaAck,
-    /// The Redis record format written: 3 (a game's record, bot seats included, plus an action
-    /// log that each commit appends to), 2 (the same without bot seats, which the release before
-    /// bots reads) or 1 (the whole game rewritten by each commit, which replicas of the first
-    /// release read): use the older format during a rolling upgrade from such a release, then 3.
-    /// Every format is read; under 1 or 2, CreateGame refuses bot seats.
+    /// The Redis record format written: 4 (a game's record, bot seats and turn clocks included,
+    /// plus an action log that each commit appends to), 3 (the same without clocks, which the
+    /// release before clocks reads), 2 (without bot seats either, which the release before bots
+    /// reads) or 1 (the whole game rewritten by each commit, which replicas of the first release
+    /// read): use the older format during a rolling upgrade from such a release, then 4. Every
+    /// format is read; on a Redis store, CreateGame refuses clocks under 1 to 3 and bot seats
+    /// under 1 or 2.
     #[arg(
         long,
         env = "DECKMATE_WRITE_RECORD_FORMAT",

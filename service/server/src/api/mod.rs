@@ -153,32 +153,14 @@ impl std::fmt::Debug for GameApi {
 }
 
 impl GameApi {
-    /// What every RPC does first: opens its span (continuing the caller's trace, if any) and
-    /// checks the request's size, whose refusal the RPC answers inside that span.
-    fn begin<M: prost::Message>(
-        &self,
-        method: &'static str,
-        game_id: &str,
-        request: &Request<M>,
-    ) -> (tracing::Span, Result<(), Status>) {
+    /// What every RPC does first: opens its span, continuing the caller's trace, if any. (The
+    /// request's size was checked before it was decoded, on the bytes it arrived as: tonic's
+    /// decoding limit is `--max-message-bytes`, and [`crate::protocol_errors`] answers a body
+    /// over it with `LIMIT_REACHED`.)
+    fn begin<M>(&self, method: &'static str, game_id: &str, request: &Request<M>) -> tracing::Span {
         let span = telemetry::rpc_span(method, game_id);
         crate::otel::continue_trace(&span, request.metadata());
-        (span, self.check_size(request.get_ref()))
-    }
-
-    /// Rejects a request larger than the configured limit with `RESOURCE_EXHAUSTED` /
-    /// `LIMIT_REACHED` (docs/ARCHITECTURE.md §3). tonic's own decoding limit is set looser (see
-    /// [`crate::app::decoding_limit`]) so that clients hear this reason, not a bare OUT_OF_RANGE.
-    fn check_size(&self, message: &impl prost::Message) -> Result<(), Status> {
-        let size = message.encoded_len();
-        let limit = self.settings.max_message_bytes;
-        if size <= limit {
-            return Ok(());
-        }
-        monitoring::limit_rejected(monitoring::Limit::MessageSize);
-        let error = ApiError::MessageTooLarge { limit_bytes: limit };
-        log_error(&error);
-        Err(error.into())
+        span
     }
 
     /// `Watch` streams open now.
@@ -199,10 +181,9 @@ impl GameApi {
         &self,
         request: Request<pb::ActRequest>,
     ) -> Result<Response<Encoded>, Status> {
-        let (span, checked) = self.begin("Act", &request.get_ref().game_id, &request);
+        let span = self.begin("Act", &request.get_ref().game_id, &request);
         serve(
             "Act",
-            checked,
             span,
             act::handle(self, request).boxed(),
             Timing::Whole,
@@ -215,9 +196,9 @@ impl GameApi {
         &self,
         request: Request<pb::ObserveRequest>,
     ) -> Result<Response<Encoded>, Status> {
-        let (span, checked) = self.begin("Observe", &request.get_ref().game_id, &request);
+        let span = self.begin("Observe", &request.get_ref().game_id, &request);
         let handler = observe::handle(self, request);
-        serve("Observe", checked, span, handler.boxed(), Timing::Whole).await
+        serve("Observe", span, handler.boxed(), Timing::Whole).await
     }
 }
 
@@ -238,7 +219,7 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::CreateGameRequest>,
     ) -> Result<Response<pb::CreateGameResponse>, Status> {
-        let (span, checked) = self.begin("CreateGame", "", &request);
+        let span = self.begin("CreateGame", "", &request);
         let caller = self.protection.identify(&request);
         // Request ids are remembered per caller (docs/SECURITY.md, "Idempotency").
         let scope = caller
@@ -251,7 +232,7 @@ impl pb::game_service_server::GameService for GameApi {
         let handler = self
             .protection
             .create_game(caller, weight, self.store.as_ref(), handler);
-        serve("CreateGame", checked, span, handler.boxed(), Timing::Whole).await
+        serve("CreateGame", span, handler.boxed(), Timing::Whole).await
     }
 
     /// [`GameApi::act_encoded`], decoded: the server itself answers with the encoded bytes
@@ -277,50 +258,36 @@ impl pb::game_service_server::GameService for GameApi {
         &self,
         request: Request<pb::WatchRequest>,
     ) -> Result<Response<WatchStream>, Status> {
-        let (span, checked) = self.begin("Watch", &request.get_ref().game_id, &request);
+        let span = self.begin("Watch", &request.get_ref().game_id, &request);
         let handler = watch::handle(self, request, span.clone());
-        serve("Watch", checked, span, handler.boxed(), Timing::Stream).await
+        serve("Watch", span, handler.boxed(), Timing::Stream).await
     }
 
     async fn get_history(
         &self,
         request: Request<pb::GetHistoryRequest>,
     ) -> Result<Response<pb::GetHistoryResponse>, Status> {
-        let (span, checked) = self.begin("GetHistory", &request.get_ref().game_id, &request);
+        let span = self.begin("GetHistory", &request.get_ref().game_id, &request);
         let handler = get_history::handle(self, request);
-        serve("GetHistory", checked, span, handler.boxed(), Timing::Whole).await
+        serve("GetHistory", span, handler.boxed(), Timing::Whole).await
     }
 
     async fn list_variants(
         &self,
         request: Request<pb::ListVariantsRequest>,
     ) -> Result<Response<pb::ListVariantsResponse>, Status> {
-        let (span, checked) = self.begin("ListVariants", "", &request);
+        let span = self.begin("ListVariants", "", &request);
         let handler = async { Ok(list_variants::handle()) };
-        serve(
-            "ListVariants",
-            checked,
-            span,
-            handler.boxed(),
-            Timing::Whole,
-        )
-        .await
+        serve("ListVariants", span, handler.boxed(), Timing::Whole).await
     }
 
     async fn get_server_info(
         &self,
         request: Request<pb::GetServerInfoRequest>,
     ) -> Result<Response<pb::GetServerInfoResponse>, Status> {
-        let (span, checked) = self.begin("GetServerInfo", "", &request);
+        let span = self.begin("GetServerInfo", "", &request);
         let handler = async { Ok(server_info::handle(self)) };
-        serve(
-            "GetServerInfo",
-            checked,
-            span,
-            handler.boxed(),
-            Timing::Whole,
-        )
-        .await
+        serve("GetServerInfo", span, handler.boxed(), Timing::Whole).await
     }
 }
 
@@ -333,8 +300,8 @@ enum Timing {
     Stream,
 }
 
-/// Serves one RPC, the one place every call passes: unless the size check refused the request,
-/// runs the handler in its span; then records the answer in the metrics.
+/// Serves one RPC, the one place every call passes: runs the handler in its span, then records
+/// the answer in the metrics.
 ///
 /// The handler comes boxed: a handler's future holds every state its await points need (an
 /// `Act`'s is kilobytes), and each move of it is a copy of all of it; boxed where it is made, it
@@ -342,16 +309,12 @@ enum Timing {
 /// boxing.
 async fn serve<T>(
     method: &'static str,
-    checked: Result<(), Status>,
     span: tracing::Span,
     handler: BoxFuture<'_, Result<T, ApiError>>,
     timing: Timing,
 ) -> Result<Response<T>, Status> {
     let started = Instant::now();
-    let answer = match checked {
-        Ok(()) => traced(handler, span.clone()).await,
-        Err(status) => Err(status),
-    };
+    let answer = traced(handler, span.clone()).await;
     let code = answer
         .as_ref()
         .map_or_else(Status::code, |_| tonic::Code::Ok);

@@ -579,23 +579,6 @@ async fn list_variants_names_pigeon_chess() {
 }
 
 #[tokio::test]
-async fn oversized_request_is_limit_reached() {
-    let fixture = fixture();
-    let request = pb::ObserveRequest {
-        game_id: "a".repeat(2048),
-    };
-    let status = fixture
-        .api
-        .observe(Request::new(request))
-        .await
-        .expect_err("a request over the limit is refused");
-    assert_eq!(status.code(), Code::ResourceExhausted);
-    let info = status.get_details_error_info().expect("error info");
-    assert_eq!(info.reason, "LIMIT_REACHED");
-    assert_eq!(info.metadata["limit_bytes"], "1024");
-}
-
-#[tokio::test]
 async fn server_info_describes_the_release_features_and_limits() {
     for allow_client_seed in [false, true] {
         let fx = fixture_with(allow_client_seed, 10);

@@ -98,23 +98,23 @@ impl GameCodec for Chuno {
         const FIELD: &str = "action.chuno";
         let Some(kind) = &message.kind else {
             if message.notation.trim().is_empty() {
-                return Err(ApiError::InvalidRequest(format!(
-                    "{FIELD}: no action is set (neither kind nor notation)"
-                )));
+                return Err(ApiError::invalid_field(
+                    FIELD,
+                    "no action is set (neither kind nor notation)",
+                ));
             }
-            return message
-                .notation
-                .parse()
-                .map_err(|error| ApiError::InvalidRequest(format!("{FIELD}.notation: {error}")));
+            return message.notation.parse::<Action>().map_err(|error| {
+                ApiError::invalid_field("action.chuno.notation", error.to_string())
+            });
         };
         Ok(match kind {
             ActionKind::Play(play) => {
                 let card = play.card.as_ref().ok_or_else(|| {
-                    ApiError::InvalidRequest(format!("{FIELD}.play.card: must be set"))
+                    ApiError::invalid_field("action.chuno.play.card", "must be set")
                 })?;
                 let colour = play
                     .colour
-                    .map(|value| pb::ChunoColour::decode(value, "action.chuno.play.colour"))
+                    .map(|value| pb::ChunoColour::decode_field(value, "action.chuno.play.colour"))
                     .transpose()?;
                 Action::Play {
                     card: decode_card(card, "action.chuno.play.card")?,
@@ -310,32 +310,31 @@ impl GameCodec for Chuno {
 /// Reads a chess move in UCI.
 fn decode_move(text: &str, field: &str) -> Result<ChessMove, ApiError> {
     if text.is_empty() {
-        return Err(ApiError::InvalidRequest(format!("{field}: must be set")));
+        return Err(ApiError::invalid_field(field, "must be set"));
     }
-    text.parse().map_err(|_| {
-        ApiError::InvalidRequest(format!("{field}: not a move in UCI such as e2e4 or e7e8q"))
-    })
+    text.parse()
+        .map_err(|_| ApiError::invalid_field(field, "not a move in UCI such as e2e4 or e7e8q"))
 }
 
 /// Reads a card: a kind, and a colour exactly when the kind is not wild. The notation is
 /// ignored.
 fn decode_card(card: &pb::ChunoCard, field: &str) -> Result<Card, ApiError> {
-    let kind = pb::ChunoCardKind::decode(card.kind, format_args!("{field}.kind"))?;
+    let kind = pb::ChunoCardKind::decode_field(card.kind, format_args!("{field}.kind"))?;
     let colour = card
         .colour
-        .map(|value| pb::ChunoColour::decode(value, format_args!("{field}.colour")))
+        .map(|value| pb::ChunoColour::decode_field(value, format_args!("{field}.colour")))
         .transpose()?;
     match (kind.is_wild(), colour) {
         (true, None) => Ok(Card { kind, colour: None }),
         (false, Some(colour)) => Ok(Card::coloured(colour, kind)),
-        (true, Some(_)) => Err(ApiError::InvalidRequest(format!(
-            "{field}.colour: a {} has no colour",
-            kind.name()
-        ))),
-        (false, None) => Err(ApiError::InvalidRequest(format!(
-            "{field}.colour: must be set for a {} card",
-            kind.name()
-        ))),
+        (true, Some(_)) => Err(ApiError::invalid_field(
+            format!("{field}.colour"),
+            format!("a {} has no colour", kind.name()),
+        )),
+        (false, None) => Err(ApiError::invalid_field(
+            format!("{field}.colour"),
+            format!("must be set for a {} card", kind.name()),
+        )),
     }
 }
 
@@ -409,7 +408,7 @@ fn moved_message(record: &MoveRecord) -> pb::ChunoMoved {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::test_support::{invalid, invalid_field_saying};
+    use crate::codec::test_support::{invalid_field, invalid_field_saying};
     use deckmate_engine::{Seat, Seed, Table, Viewer};
 
     #[test]
@@ -463,27 +462,27 @@ mod tests {
     }
 
     #[test]
-    fn malformed_actions_are_invalid_requests_naming_the_field() {
+    fn malformed_actions_are_invalid_fields_naming_their_path() {
         use pb::ChunoCardKind as K;
         use pb::ChunoColour as C;
         let decode = |kind: ActionKind| Chuno::decode_action(&action_of(kind));
         let play = |card: Option<pb::ChunoCard>, colour: Option<i32>| {
             ActionKind::Play(pb::ChunoPlay { card, colour })
         };
-        invalid(decode(play(None, None)), "action.chuno.play.card");
-        invalid(
+        invalid_field(decode(play(None, None)), "action.chuno.play.card");
+        invalid_field(
             decode(play(Some(card_message(K::Unspecified, Some(C::Red))), None)),
             "action.chuno.play.card.kind",
         );
-        invalid(
+        invalid_field(
             decode(play(Some(card_message(K::Two, None)), None)),
             "action.chuno.play.card.colour",
         );
-        invalid(
+        invalid_field(
             decode(play(Some(card_message(K::Wild, Some(C::Red))), None)),
             "action.chuno.play.card.colour",
         );
-        invalid(
+        invalid_field(
             decode(play(
                 Some(pb::ChunoCard {
                     kind: 42,
@@ -494,24 +493,24 @@ mod tests {
             )),
             "action.chuno.play.card.kind",
         );
-        invalid(
+        invalid_field(
             decode(play(Some(card_message(K::Wild, None)), Some(0))),
             "action.chuno.play.colour",
         );
-        invalid(
+        invalid_field(
             decode(play(Some(card_message(K::Wild, None)), Some(9))),
             "action.chuno.play.colour",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::Move(pb::ChunoMove { uci: "e2e9".into() })),
             "action.chuno.move.uci",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::Move(pb::ChunoMove { uci: String::new() })),
             "action.chuno.move.uci",
         );
-        invalid(Chuno::decode_action(&notation_only("")), "action.chuno");
-        invalid(
+        invalid_field(Chuno::decode_action(&notation_only("")), "action.chuno");
+        invalid_field(
             Chuno::decode_action(&notation_only("play X7")),
             "action.chuno.notation",
         );

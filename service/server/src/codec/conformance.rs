@@ -205,9 +205,6 @@ fn check_refusals<G: Samples>() {
     G::check_tables();
     if let Some((message, field)) = G::unspecified_action() {
         match G::decode_action(&G::action_member(message)) {
-            Err(ApiError::InvalidRequest(text)) => {
-                assert!(text.starts_with(&format!("{field}: must be set")), "{text}")
-            }
             Err(ApiError::InvalidField {
                 field: named,
                 description,

@@ -35,10 +35,12 @@
 //! spot name, an out-of-range option) is refused. A config problem is always
 //! [`ApiError::InvalidField`] naming the field by its proto path (`config.chuno.colours`,
 //! `config.pile_chess.teams[1]`, or `config.chuno` when options clash together), which reaches
-//! the client as INVALID_REQUEST with a `google.rpc.BadRequest` field violation. An action
-//! problem names its field too: as a field violation for a bad field in Card Chess, Pigeon
-//! Chess and Raindropchess, in the message ([`ApiError::InvalidRequest`]) otherwise. Decoding
-//! checks form only; whether an action is legal now is the engine's decision.
+//! the client as INVALID_REQUEST with a `google.rpc.BadRequest` field violation. A game's action
+//! message is read the same way: a missing or bad field is [`ApiError::InvalidField`] naming its
+//! path (`action.chuno.play.card.colour`, `action.pile_chess.play.pile`); only the `Action`
+//! envelope's own problems (no action, another game's action, an unknown meta action) are
+//! [`ApiError::InvalidRequest`]. Decoding checks form only; whether an action is legal now is
+//! the engine's decision.
 
 pub mod card_chess;
 pub mod chuno;

@@ -12,7 +12,7 @@ use deckmate_engine::games::pile_chess::{
     Observation, OutReason, Pending, PileChess, PileSource, PileView, PlayerView, PublicEvent,
     SideTotal, Step,
 };
-use deckmate_engine::{Seat, SeatSet, SetupError};
+use deckmate_engine::{Seat, SetupError};
 use deckmate_proto::v1 as pb;
 use deckmate_proto::wire::ReverseWriter;
 use pb::pile_chess_action::Kind as ActionKind;
@@ -94,13 +94,17 @@ impl GameCodec for PileChess {
     /// Reads one Pile Chess action; field paths in messages start at `action.pile_chess`.
     fn read_action(message: &pb::PileChessAction) -> Result<Action, ApiError> {
         let Some(kind) = &message.kind else {
-            return Err(ApiError::InvalidRequest(
-                "action.pile_chess: no action is set".into(),
+            return Err(ApiError::invalid_field(
+                "action.pile_chess",
+                "no action is set",
             ));
         };
         Ok(match kind {
             ActionKind::Play(play) => Action::Play {
-                piece: pb::PileChessPiece::decode(play.piece, "action.pile_chess.play.piece")?,
+                piece: pb::PileChessPiece::decode_field(
+                    play.piece,
+                    "action.pile_chess.play.piece",
+                )?,
                 pile: decode_seat(play.pile, "action.pile_chess.play.pile")?,
             },
             ActionKind::Pass(_) => Action::Pass,
@@ -111,26 +115,26 @@ impl GameCodec for PileChess {
                 pawns: match u8::try_from(step.pawns) {
                     Ok(pawns) if pawns > 0 => pawns,
                     _ => {
-                        return Err(ApiError::InvalidRequest(format!(
-                            "action.pile_chess.en_passant.pawns: move 1 to 255 Pawns, not {}",
-                            step.pawns
-                        )));
+                        return Err(ApiError::invalid_field(
+                            "action.pile_chess.en_passant.pawns",
+                            format!("move 1 to 255 Pawns, not {}", step.pawns),
+                        ));
                     }
                 },
             },
             ActionKind::Gift(gift) => {
                 if gift.pieces.len() > 2 {
-                    return Err(ApiError::InvalidRequest(format!(
-                        "action.pile_chess.gift.pieces: a gift holds at most 2 cards, not {}",
-                        gift.pieces.len()
-                    )));
+                    return Err(ApiError::invalid_field(
+                        "action.pile_chess.gift.pieces",
+                        format!("a gift holds at most 2 cards, not {}", gift.pieces.len()),
+                    ));
                 }
                 let pieces = gift
                     .pieces
                     .iter()
                     .enumerate()
                     .map(|(index, piece)| {
-                        pb::PileChessPiece::decode(
+                        pb::PileChessPiece::decode_field(
                             *piece,
                             format_args!("action.pile_chess.gift.pieces[{index}]"),
                         )
@@ -147,7 +151,7 @@ impl GameCodec for PileChess {
                     "action.pile_chess.promote.captured_pile",
                 )?
                 .0,
-                piece: pb::PileChessPiece::decode(
+                piece: pb::PileChessPiece::decode_field(
                     promote.piece,
                     "action.pile_chess.promote.piece",
                 )?,
@@ -455,13 +459,18 @@ fn read_teams(teams: &[pb::PileChessTeam]) -> Result<Vec<Vec<u8>>, SetupError> {
         .collect()
 }
 
-/// Reads a seat (or side) number any game could have.
+/// Reads a seat (or pile) number some Pile Chess game could have (§1: at most [`MAX_SEATS`]);
+/// whether this game has it is the engine's decision.
 fn decode_seat(value: u32, field: &str) -> Result<Seat, ApiError> {
     match u8::try_from(value) {
-        Ok(seat) if usize::from(seat) < SeatSet::CAPACITY => Ok(Seat(seat)),
-        _ => Err(ApiError::InvalidRequest(format!(
-            "{field}: {value} is not a seat number"
-        ))),
+        Ok(seat) if usize::from(seat) < MAX_SEATS => Ok(Seat(seat)),
+        _ => Err(ApiError::invalid_field(
+            field,
+            format!(
+                "{value} is not a Pile Chess seat: games have at most {MAX_SEATS} seats, 0 to {}",
+                MAX_SEATS - 1
+            ),
+        )),
     }
 }
 
@@ -631,7 +640,7 @@ fn captured_card_message(captured: &CapturedCard) -> pb::PileChessCapturedCard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::test_support::{invalid, invalid_field_saying};
+    use crate::codec::test_support::{invalid_field, invalid_field_saying};
     use deckmate_engine::games::pile_chess::{MAX_EN_PASSANT, MAX_RESHUFFLES, MAX_VALUE};
     use deckmate_engine::{Seed, Table, Viewer};
 
@@ -655,76 +664,102 @@ mod tests {
     }
 
     #[test]
-    fn malformed_actions_are_invalid_requests() {
+    fn malformed_actions_are_invalid_fields_naming_their_path() {
         use pb::PileChessPiece as P;
         let decode = |kind: ActionKind| PileChess::decode_action(&action_of(kind));
-        invalid(
+        invalid_field(
             decode(ActionKind::Play(pb::PileChessPlay {
                 piece: P::Unspecified.into(),
                 pile: 0,
             })),
             "action.pile_chess.play.piece",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::Play(pb::PileChessPlay { piece: 42, pile: 0 })),
-            "play.piece",
+            "action.pile_chess.play.piece",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::Play(pb::PileChessPlay {
                 piece: P::Rook.into(),
                 pile: 300,
             })),
             "action.pile_chess.play.pile",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::EnPassant(pb::PileChessEnPassant {
                 from_pile: 0,
                 to_pile: 1,
                 pawns: 0,
             })),
-            "en_passant.pawns",
+            "action.pile_chess.en_passant.pawns",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::EnPassant(pb::PileChessEnPassant {
                 from_pile: 9,
                 to_pile: 1,
                 pawns: 1,
             })),
-            "en_passant.from_pile",
+            "action.pile_chess.en_passant.from_pile",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::Gift(pb::PileChessGift {
                 to: 2,
                 pieces: vec![P::Pawn.into(); 3],
             })),
-            "gift.pieces",
+            "action.pile_chess.gift.pieces",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::Gift(pb::PileChessGift {
                 to: 2,
                 pieces: vec![P::Queen.into(), 0],
             })),
-            "gift.pieces[1]",
+            "action.pile_chess.gift.pieces[1]",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::Promote(pb::PileChessPromote {
                 captured_pile: 1,
                 piece: -1,
             })),
-            "promote.piece",
+            "action.pile_chess.promote.piece",
         );
-        invalid(
+        invalid_field(
             decode(ActionKind::Promote(pb::PileChessPromote {
                 captured_pile: 1 << 20,
                 piece: P::Queen.into(),
             })),
-            "promote.captured_pile",
+            "action.pile_chess.promote.captured_pile",
         );
-        invalid(
+        invalid_field(
             PileChess::decode_action(&pb::action::Kind::PileChess(pb::PileChessAction {
                 kind: None,
             })),
             "action.pile_chess",
+        );
+        // §1: no Pile Chess game has a fifth seat, so pile 4 is malformed in every game; pile 3
+        // is well formed (whether this game has it is the engine's decision).
+        invalid_field(
+            decode(ActionKind::Play(pb::PileChessPlay {
+                piece: P::Rook.into(),
+                pile: MAX_SEATS as u32,
+            })),
+            "action.pile_chess.play.pile",
+        );
+        invalid_field(
+            decode(ActionKind::Gift(pb::PileChessGift {
+                to: 7,
+                pieces: vec![P::Pawn.into()],
+            })),
+            "action.pile_chess.gift.to",
+        );
+        assert_eq!(
+            decode(ActionKind::Play(pb::PileChessPlay {
+                piece: P::Rook.into(),
+                pile: MAX_SEATS as u32 - 1,
+            })),
+            Ok(Action::Play {
+                piece: Role::Rook,
+                pile: Seat(MAX_SEATS as u8 - 1),
+            })
         );
     }
 

@@ -85,8 +85,9 @@ impl GameCodec for RaindropChess {
     /// Reads one action.
     fn read_action(message: &pb::RaindropChessAction) -> Result<Action, ApiError> {
         let Some(kind) = &message.kind else {
-            return Err(ApiError::InvalidRequest(
-                "action.raindrop_chess: no action is set".into(),
+            return Err(ApiError::invalid_field(
+                "action.raindrop_chess",
+                "no action is set",
             ));
         };
         Ok(match kind {
@@ -340,7 +341,7 @@ fn encode_stage(stage: Stage) -> pb::RaindropChessStage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::codec::test_support::{invalid, invalid_field};
+    use crate::codec::test_support::invalid_field;
     use deckmate_engine::Seed;
     use deckmate_engine::{Game, Seat, Viewer};
 
@@ -355,9 +356,9 @@ mod tests {
     }
 
     #[test]
-    fn malformed_actions_are_invalid_requests_naming_the_field() {
+    fn malformed_actions_are_invalid_fields_naming_their_path() {
         let decode = |kind: Option<ActionKind>| RaindropChess::decode_action(&action_of(kind));
-        invalid(decode(None), "action.raindrop_chess");
+        invalid_field(decode(None), "action.raindrop_chess");
         invalid_field(
             decode(Some(ActionKind::Place(pb::RaindropChessPlace {
                 square: "z9".into(),
