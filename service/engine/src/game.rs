@@ -242,7 +242,7 @@ pub trait Game: 'static {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     /// The game does not support this many seats.
-    #[error("this game is for {min} to {max} seats, not {requested}")]
+    #[error("this game is for {}, not {requested}", seat_range(*min, *max))]
     SeatCount {
         /// Smallest supported count.
         min: usize,
@@ -274,6 +274,15 @@ impl SetupError {
 }
 
 /// `"field: "` before a problem, so logs read "invalid config: max_turns: must be at least 1".
+/// "2 seats", or "2 to 4 seats" for a game of several seat counts.
+fn seat_range(min: usize, max: usize) -> String {
+    if min == max {
+        format!("{min} seats")
+    } else {
+        format!("{min} to {max} seats")
+    }
+}
+
 fn field_prefix(field: &str) -> String {
     if field.is_empty() {
         String::new()

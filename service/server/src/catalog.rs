@@ -170,9 +170,13 @@ mod tests {
         let no_game = new_game(&pb::GameConfig { game: None }, 2, seed).unwrap_err();
         assert!(matches!(no_game, ApiError::InvalidRequest(m) if m.contains("no game")));
         let seats = new_game(&pigeon_chess(Default::default()), 3, seed).unwrap_err();
-        assert!(matches!(seats, ApiError::InvalidRequest(m) if m.contains("2 to 2 seats")));
+        assert!(
+            matches!(&seats, ApiError::InvalidField { field, description }
+                if field == "seats" && description == "this game is for 2 seats, not 3"),
+            "{seats:?}"
+        );
         let huge = new_game(&pigeon_chess(Default::default()), u32::MAX, seed).unwrap_err();
-        assert!(matches!(huge, ApiError::InvalidRequest(_)));
+        assert!(matches!(huge, ApiError::InvalidField { field, .. } if field == "seats"));
         let config = pigeon_chess(pb::PigeonChessConfig {
             kings: Some(5),
             ..Default::default()

@@ -1501,10 +1501,12 @@ mod tests {
     }
 
     #[test]
-    fn bad_seat_counts_are_invalid_requests() {
+    fn bad_seat_counts_are_invalid_seats_fields() {
         for seats in [0, 1, 3] {
             let result = PcSession::new(Config::default(), seats, Seed::from_u64(1));
-            assert!(matches!(result, Err(ApiError::InvalidRequest(_))));
+            assert!(
+                matches!(result, Err(ApiError::InvalidField { field, .. }) if field == "seats")
+            );
         }
     }
 }

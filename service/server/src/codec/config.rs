@@ -33,7 +33,7 @@ pub(crate) use validate_without_seats;
 
 /// A setup error of game `G` as the API reports it: an invalid option is
 /// [`ApiError::InvalidField`] on `config.<G::ID>.<field>` (on `config.<G::ID>` when the options
-/// as a whole are at fault); an unsupported seat count is [`ApiError::InvalidRequest`].
+/// as a whole are at fault); an unsupported seat count is one on `seats`.
 pub fn setup_error<G: GameCodec + ?Sized>(error: SetupError) -> ApiError {
     match error {
         SetupError::InvalidConfig { field, problem } if field.is_empty() => {
@@ -42,7 +42,7 @@ pub fn setup_error<G: GameCodec + ?Sized>(error: SetupError) -> ApiError {
         SetupError::InvalidConfig { field, problem } => {
             ApiError::invalid_field(format!("config.{}.{field}", G::ID), problem)
         }
-        seats @ SetupError::SeatCount { .. } => ApiError::InvalidRequest(seats.to_string()),
+        seats @ SetupError::SeatCount { .. } => ApiError::invalid_field("seats", seats.to_string()),
     }
 }
 
@@ -83,7 +83,11 @@ mod tests {
             max: 4,
             requested: 9,
         });
-        assert!(matches!(seats, ApiError::InvalidRequest(m) if m.contains("2 to 4 seats")));
+        assert!(
+            matches!(&seats, ApiError::InvalidField { field, description }
+                if field == "seats" && description == "this game is for 2 to 4 seats, not 9"),
+            "{seats:?}"
+        );
     }
 
     #[test]
