@@ -8,7 +8,6 @@
 #![no_main]
 
 use deckmate_server::api::answers::GameServiceAnswers;
-use deckmate_server::app::decoding_limit;
 use deckmate_server::protocol_errors::ProtocolErrors;
 use deckmate_server_fuzz::{MAX_MESSAGE_BYTES, Reader, fresh_api, runtime};
 use futures::FutureExt;
@@ -43,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
     let body = bytes::Bytes::copy_from_slice(input.rest());
     runtime().block_on(async move {
         let service = ProtocolErrors::new(
-            GameServiceAnswers::new(fresh_api(), decoding_limit(MAX_MESSAGE_BYTES)),
+            GameServiceAnswers::new(fresh_api(), MAX_MESSAGE_BYTES),
             MAX_MESSAGE_BYTES,
         );
         let service = tonic_web::GrpcWebLayer::new().layer(service);
