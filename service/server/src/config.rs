@@ -59,7 +59,8 @@ pub struct Config {
     #[arg(long, env = "DECKMATE_LISTEN", default_value = DEFAULT_LISTEN)]
     pub listen: SocketAddr,
 
-    /// Session store: `memory` (games live in this process) or a `redis://` / `rediss://` URL.
+    /// Session store: `memory` (games live in this process), a `redis://` / `rediss://` URL, or a
+    /// Redis Cluster as `redis-cluster://[user:pass@]host:port,host:port,...` (seed nodes).
     #[arg(long, env = "DECKMATE_STORE", default_value = "memory", value_parser = StoreUrl::parse)]
     pub store: StoreUrl,
 
@@ -381,7 +382,10 @@ impl StoreUrl {
                 return Ok(StoreUrl::Redis(value.to_string()));
             }
         }
-        Err("expected `memory`, a `redis://` URL or a `redis-cluster://` URL".to_string())
+        Err(
+            "expected `memory`, a `redis://` / `rediss://` URL or a `redis-cluster://` URL"
+                .to_string(),
+        )
     }
 }
 
@@ -681,6 +685,29 @@ mod tests {
         assert_eq!(config.metrics_listen, None);
         let error = parse_without_env(&["deckmate-server", "--metrics-listen", "nowhere"]);
         assert!(error.unwrap_err().to_string().contains("--metrics-listen"));
+    }
+
+    #[test]
+    fn the_store_help_names_every_kind_of_store_url() {
+        let mut command = Config::command();
+        let help = command.render_long_help().to_string();
+        let store = Config::command()
+            .get_arguments()
+            .find(|arg| arg.get_id() == "store")
+            .and_then(|arg| arg.get_help())
+            .map(|help| help.to_string())
+            .expect("--store has a help text");
+        // Every form the parser accepts is one the help offers, so operators can find it there.
+        for (scheme, example) in [
+            ("memory", "memory"),
+            ("redis://", "redis://cache:6379"),
+            ("rediss://", "rediss://cache:6380"),
+            ("redis-cluster://", "redis-cluster://a:7000,b:7001"),
+        ] {
+            assert!(StoreUrl::parse(example).is_ok(), "{example}");
+            assert!(store.contains(&format!("`{scheme}")), "{scheme}: {store}");
+            assert!(help.contains(scheme), "{scheme}: {help}");
+        }
     }
 
     #[test]

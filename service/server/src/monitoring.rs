@@ -154,6 +154,18 @@ pub enum Limit {
 }
 
 impl Limit {
+    /// Every limit, so that each one's series exists from the start.
+    pub const ALL: [Limit; 8] = [
+        Limit::MaxGames,
+        Limit::MessageSize,
+        Limit::MaxWatchers,
+        Limit::Concurrency,
+        Limit::CreateRate,
+        Limit::GamesPerClient,
+        Limit::WatchersPerGame,
+        Limit::MaxBotGames,
+    ];
+
     /// The `limit` label value.
     pub fn label(self) -> &'static str {
         match self {
@@ -165,6 +177,28 @@ impl Limit {
             Limit::GamesPerClient => "games_per_client",
             Limit::WatchersPerGame => "watchers_per_game",
             Limit::MaxBotGames => "max_bot_games",
+        }
+    }
+}
+
+/// A timeout that closes a client connection; its label value is [`ConnectionTimeout::label`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectionTimeout {
+    /// `--handshake-timeout`: no request (or no finished TLS handshake) in time.
+    Handshake,
+    /// `--idle-timeout`: no call open for that long.
+    Idle,
+}
+
+impl ConnectionTimeout {
+    /// Every connection timeout, so that each one's series exists from the start.
+    pub const ALL: [ConnectionTimeout; 2] = [ConnectionTimeout::Handshake, ConnectionTimeout::Idle];
+
+    /// The `timeout` label value.
+    pub fn label(self) -> &'static str {
+        match self {
+            ConnectionTimeout::Handshake => "handshake",
+            ConnectionTimeout::Idle => "idle",
         }
     }
 }
@@ -183,11 +217,31 @@ pub fn install(address: SocketAddr) -> Result<(), BuildError> {
     INSTALLED.store(true, Ordering::Release);
     describe();
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
-    // Present from the first scrape, before any stream opened.
-    gauge!(WATCHERS).set(0.0);
-    gauge!(OPEN_CONNECTIONS).set(0.0);
-    gauge!(BOT_GAMES).set(0.0);
+    start_at_zero();
     Ok(())
+}
+
+/// Registers, at 0, every series whose labels are known at start-up, so that each is on the
+/// first scrape: a series that appears only on its first increment shows as "No data" on a
+/// dashboard rather than 0, and `rate()` misses that first increment. Series whose labels
+/// combine open or sparse sets (method and code, variant and end reason, bot level, clock
+/// policy) still appear when first recorded.
+fn start_at_zero() {
+    for name in [WATCHERS, OPEN_CONNECTIONS, BOT_GAMES] {
+        gauge!(name).set(0.0);
+    }
+    for name in [VERSION_CONFLICTS, IDEMPOTENT_REPLAYS, CONNECTIONS_REFUSED] {
+        counter!(name).absolute(0);
+    }
+    for limit in Limit::ALL {
+        counter!(LIMIT_REJECTIONS, "limit" => limit.label()).absolute(0);
+    }
+    for timeout in ConnectionTimeout::ALL {
+        counter!(CONNECTIONS_TIMED_OUT, "timeout" => timeout.label()).absolute(0);
+    }
+    for kind in deckmate_engine::GameKind::ALL {
+        counter!(GAMES_CREATED, "variant" => kind.id()).absolute(0);
+    }
 }
 
 /// The help texts the exposition carries.
@@ -349,9 +403,9 @@ pub fn connection_refused() {
     counter!(CONNECTIONS_REFUSED).increment(1);
 }
 
-/// Records a connection closed by the `timeout` that names it (`idle` or `handshake`).
-pub fn connection_timed_out(timeout: &'static str) {
-    counter!(CONNECTIONS_TIMED_OUT, "timeout" => timeout).increment(1);
+/// Records a connection closed by `timeout`.
+pub fn connection_timed_out(timeout: ConnectionTimeout) {
+    counter!(CONNECTIONS_TIMED_OUT, "timeout" => timeout.label()).increment(1);
 }
 
 /// The gRPC code's name as the gRPC specification writes it (`OK`, `INVALID_ARGUMENT`, ...).
@@ -440,5 +494,15 @@ mod tests {
         assert_eq!(Limit::CreateRate.label(), "create_rate");
         assert_eq!(Limit::GamesPerClient.label(), "games_per_client");
         assert_eq!(Limit::WatchersPerGame.label(), "watchers_per_game");
+        assert_eq!(Limit::MaxBotGames.label(), "max_bot_games");
+        // ALL lists each limit once, so that each has its series from the start.
+        let labels: std::collections::HashSet<_> = Limit::ALL.iter().map(|l| l.label()).collect();
+        assert_eq!(labels.len(), Limit::ALL.len());
+    }
+
+    #[test]
+    fn connection_timeout_labels() {
+        assert_eq!(ConnectionTimeout::Handshake.label(), "handshake");
+        assert_eq!(ConnectionTimeout::Idle.label(), "idle");
     }
 }

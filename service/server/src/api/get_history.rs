@@ -33,24 +33,7 @@ pub(super) async fn handle(
     let (record, viewer) = load_for_reader(api, request, |request| &request.game_id).await?;
     let game = &record.game;
     let current = game.version();
-    let first = match start {
-        Start::From(version) if version > current => {
-            return Err(ApiError::invalid_field(
-                "from_version",
-                format!("version {version} is after the game's current version {current}"),
-            ));
-        }
-        Start::From(version) => version,
-        // Tokens are issued for versions the game has reached, and versions never go back: a
-        // later start is not one of ours.
-        Start::Token(token) if token.game_id != record.id || token.start > current => {
-            return Err(ApiError::invalid_field(
-                "page_token",
-                "this page token was issued for another game",
-            ));
-        }
-        Start::Token(token) => token.start,
-    };
+    let first = first_version(start, &record.id, current)?;
     let last = first.saturating_add(size - 1).min(current);
     let next_page_token = if last < current {
         PageToken {
@@ -98,6 +81,34 @@ fn page_size(requested: i32) -> Result<u64, ApiError> {
         )),
         Ok(0) => Ok(MAX_PAGE_SIZE),
         Ok(size) => Ok(size.min(MAX_PAGE_SIZE)),
+    }
+}
+
+/// The first version of the page `start` asks for, in the game `game_id` now at version
+/// `current`.
+fn first_version(start: Start, game_id: &str, current: u64) -> Result<u64, ApiError> {
+    match start {
+        Start::From(version) if version > current => Err(ApiError::invalid_field(
+            "from_version",
+            format!("version {version} is after the game's current version {current}"),
+        )),
+        Start::From(version) => Ok(version),
+        Start::Token(token) if token.game_id != game_id => Err(ApiError::invalid_field(
+            "page_token",
+            "this page token was issued for another game",
+        )),
+        // Tokens are issued for versions the game has reached, and versions never go back: a
+        // later start was not issued by this server. Both versions are the caller's to know (the
+        // token's own, and the version every reader sees).
+        Start::Token(token) if token.start > current => Err(ApiError::invalid_field(
+            "page_token",
+            format!(
+                "this page token starts at version {}, after the game's current version \
+                 {current}; send the next_page_token of the previous page",
+                token.start
+            ),
+        )),
+        Start::Token(token) => Ok(token.start),
     }
 }
 
@@ -153,6 +164,46 @@ mod tests {
             ..request
         };
         assert!(matches!(start_of(&first), Ok(Start::From(2))));
+    }
+
+    /// The field and description of `result`'s field violation.
+    fn violation(result: Result<u64, ApiError>) -> (String, String) {
+        match result {
+            Err(ApiError::InvalidField { field, description }) => (field, description),
+            other => panic!("not a field violation: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn starts_after_the_current_version_are_refused_for_what_they_are() {
+        let token = |game_id: &str, start| {
+            Start::Token(PageToken {
+                game_id: game_id.to_string(),
+                start,
+            })
+        };
+        assert_eq!(first_version(Start::From(3), "g", 3).ok(), Some(3));
+        assert_eq!(first_version(token("g", 3), "g", 3).ok(), Some(3));
+
+        let (field, description) = violation(first_version(Start::From(4), "g", 3));
+        assert_eq!(field, "from_version");
+        assert!(
+            description.contains("after the game's current version 3"),
+            "{description}"
+        );
+
+        // A token of this game starting past its current version is out of range, not foreign.
+        let (field, description) = violation(first_version(token("g", 4), "g", 3));
+        assert_eq!(field, "page_token");
+        assert!(!description.contains("another game"), "{description}");
+        assert!(
+            description.contains("starts at version 4, after the game's current version 3"),
+            "{description}"
+        );
+
+        let (field, description) = violation(first_version(token("h", 1), "g", 3));
+        assert_eq!(field, "page_token");
+        assert!(description.contains("another game"), "{description}");
     }
 
     #[test]

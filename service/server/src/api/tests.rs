@@ -465,7 +465,16 @@ async fn watch_rejects_the_future_and_respects_the_limit() {
     let fx = fixture_with(true, 1);
     let game = fx.create(create_request()).await;
     let ahead = watch(&fx, &game.game_id, 1).await.err().unwrap();
-    assert_eq!(reason(&ahead), "INVALID_REQUEST");
+    assert_eq!(
+        (ahead.code(), reason(&ahead).as_str()),
+        (Code::InvalidArgument, "INVALID_REQUEST")
+    );
+    let violations = ahead
+        .get_details_bad_request()
+        .expect("a BadRequest")
+        .field_violations;
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    assert_eq!(violations[0].field, "from_version");
     let missing = watch(&fx, &"b".repeat(32), 0).await.err().unwrap();
     assert_eq!(missing.code(), Code::NotFound);
 

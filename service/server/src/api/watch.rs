@@ -77,10 +77,14 @@ pub(super) async fn handle(
     api.bots.resume(&record);
     let current = record.version();
     if request.from_version > current {
-        return Err(ApiError::InvalidRequest(format!(
-            "from_version {} is ahead of the game, which is at version {current}",
-            request.from_version
-        )));
+        // The same field violation GetHistory gives for the same mistake.
+        return Err(ApiError::invalid_field(
+            "from_version",
+            format!(
+                "version {} is after the game's current version {current}",
+                request.from_version
+            ),
+        ));
     }
     let mut watcher = Watcher {
         store: api.store.clone(),

@@ -39,7 +39,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
-use crate::monitoring;
+use crate::monitoring::{self, ConnectionTimeout};
 use crate::tls::{Connection, ServerTls};
 
 pub use self::activity::{Activity, Close, InFlight, Timeouts};
@@ -188,7 +188,7 @@ async fn connection(
                 Some(None) => {
                     // Failed or timed out; only the latter counts as a timeout.
                     if accepted_at.elapsed() >= timeouts.handshake {
-                        monitoring::connection_timed_out("handshake");
+                        monitoring::connection_timed_out(ConnectionTimeout::Handshake);
                     }
                     return;
                 }
@@ -219,13 +219,13 @@ async fn close_when_due(
     match close {
         Close::Handshake => {
             tracing::debug!(%peer, timeout = ?timeouts.handshake, "no request in time; closing");
-            monitoring::connection_timed_out("handshake");
+            monitoring::connection_timed_out(ConnectionTimeout::Handshake);
             // Nothing to finish gracefully: the client may not even speak HTTP.
             switch.close();
         }
         Close::Idle => {
             tracing::debug!(%peer, timeout = ?timeouts.idle, "connection idle; closing");
-            monitoring::connection_timed_out("idle");
+            monitoring::connection_timed_out(ConnectionTimeout::Idle);
         }
         Close::Gone => {}
     }

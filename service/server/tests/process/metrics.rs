@@ -149,6 +149,68 @@ async fn a_scrape_after_a_game_shows_the_counters_moved() {
     }
 }
 
+/// The limits of `deckmate_limit_rejections_total` (docs/OPERATIONS.md, "Metrics").
+const LIMITS: &[&str] = &[
+    "max_games",
+    "message_size",
+    "max_watchers",
+    "concurrency",
+    "create_rate",
+    "games_per_client",
+    "watchers_per_game",
+    "max_bot_games",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_server_shows_its_counters_at_zero() {
+    let metrics_port = free_port();
+    let server = TestServer::start_with(&[
+        "--metrics-listen".into(),
+        format!("127.0.0.1:{metrics_port}"),
+    ])
+    .await;
+    // Before any GameService call: a dashboard reads 0 here, not "No data".
+    let page = scrape(metrics_port);
+    let value = |name: &str, labels: &[(&str, &str)]| sample(&page, name, labels);
+    for counter in [
+        "deckmate_version_conflicts_total",
+        "deckmate_idempotent_replays_total",
+        "deckmate_connections_refused_total",
+    ] {
+        assert_eq!(value(counter, &[]), 0.0, "{counter}");
+    }
+    for limit in LIMITS {
+        assert_eq!(
+            value("deckmate_limit_rejections_total", &[("limit", limit)]),
+            0.0,
+            "{limit}"
+        );
+    }
+    for timeout in ["handshake", "idle"] {
+        assert_eq!(
+            value(
+                "deckmate_connections_timed_out_total",
+                &[("timeout", timeout)]
+            ),
+            0.0,
+            "{timeout}"
+        );
+    }
+    for gauge in ["deckmate_watchers", "deckmate_bot_games"] {
+        assert_eq!(value(gauge, &[]), 0.0, "{gauge}");
+    }
+    let variants = server.client().await.list_variants().await.unwrap();
+    assert!(!variants.is_empty());
+    for variant in &variants {
+        assert_eq!(
+            value("deckmate_games_created_total", &[("variant", &variant.id)]),
+            0.0,
+            "{}",
+            variant.id
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bad_metrics_address_fails_start_up() {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_deckmate-server"))
