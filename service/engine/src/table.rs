@@ -21,8 +21,10 @@
 //! The crate keeps no time: a server that runs turn clocks (docs/rules/conventions.md §8) asks
 //! [`Table::clock_seats`] whose clock runs, and when one runs out it applies
 //! [`TableAction::TimeOut`] for that seat and logs it like any other decision, so replays
-//! reproduce it. A timeout is announced by [`MetaEvent::TimedOut`]. Then the game either
-//! eliminates the seat and plays on ([`Game::time_out`], multi-seat Pile Chess), or the table
+//! reproduce it (or, where the server moves for a seat whose time ran out,
+//! [`TableAction::MovedOnTimeout`] with that move). A timeout is announced by
+//! [`MetaEvent::TimedOut`]. After a plain timeout the game either eliminates the seat and
+//! plays on ([`Game::time_out`], multi-seat Pile Chess), or the table
 //! ends the game ([`EndReason::Timeout`]): every other seat that still has the means to win
 //! ([`Game::can_win`]) wins, and the game is drawn when none has. A standing draw offer does
 //! not stop the clocks, and a timeout does not answer it; it lapses only when the game ends.
@@ -56,9 +58,13 @@ pub enum TableAction<A> {
     /// A game action.
     Game(A),
     /// The seat's clock ran out; entered by a server that runs clocks, never sent by a player
-    /// (docs/rules/conventions.md §8). It is the last variant so that stored logs keep their
-    /// encoding.
+    /// (docs/rules/conventions.md §8).
     TimeOut,
+    /// The seat's clock ran out and the server made this game action for it
+    /// (docs/rules/conventions.md §8, item 7): announced as a timeout, then applied as the seat's
+    /// own game action would be. Variants are only ever appended, so that stored
+    /// logs keep their encoding.
+    MovedOnTimeout(A),
 }
 
 /// Something that happened at the table, outside the game's own rules.
@@ -327,32 +333,47 @@ impl<G: Game> Table<G> {
         }
         let mut events = match action {
             TableAction::Meta(meta) => self.apply_meta(seat, *meta)?,
-            TableAction::Game(game_action) => {
-                if !G::to_act(&self.state).contains(seat) {
+            TableAction::Game(game_action) => self.apply_game(seat, game_action, Vec::new())?,
+            TableAction::TimeOut => self.apply_timeout(seat)?,
+            TableAction::MovedOnTimeout(game_action) => {
+                if !self.clock_seats().contains(seat) {
                     return Err(PlayError::NotYourTurn);
                 }
-                let game_events = G::apply(&mut self.state, seat, game_action)?;
-                let mut events: Vec<_> = game_events.into_iter().map(TableEvent::Game).collect();
-                let answers =
-                    !self.edition.has(Edition::SECOND) || G::answers_draw_offer(game_action);
-                if let Some(offerer) = self.draw_offer.filter(|offerer| *offerer != seat)
-                    && answers
-                {
-                    self.draw_offer = None;
-                    if !self.edition.has(Edition::SECOND) {
-                        self.offer_blocked.insert(offerer);
-                    }
-                    events.push(TableEvent::Meta(MetaEvent::DrawDeclined(seat)));
-                }
-                self.offer_blocked.remove(seat);
-                events
+                let timed_out = vec![TableEvent::Meta(MetaEvent::TimedOut(seat))];
+                self.apply_game(seat, game_action, timed_out)?
             }
-            TableAction::TimeOut => self.apply_timeout(seat)?,
         };
         if let Some(outcome) = self.outcome() {
             self.draw_offer = None;
             events.push(TableEvent::Ended(outcome));
         }
+        Ok(events)
+    }
+
+    /// A game action of `seat`, its events after `events`; it answers a standing draw offer of
+    /// the other seat as the edition says (docs/rules/conventions.md §4).
+    fn apply_game(
+        &mut self,
+        seat: Seat,
+        game_action: &G::Action,
+        mut events: Vec<TableEvent<G::Event>>,
+    ) -> Result<Vec<TableEvent<G::Event>>, PlayError> {
+        if !G::to_act(&self.state).contains(seat) {
+            return Err(PlayError::NotYourTurn);
+        }
+        let game_events = G::apply(&mut self.state, seat, game_action)?;
+        events.extend(game_events.into_iter().map(TableEvent::Game));
+        let answers = !self.edition.has(Edition::SECOND) || G::answers_draw_offer(game_action);
+        if let Some(offerer) = self.draw_offer.filter(|offerer| *offerer != seat)
+            && answers
+        {
+            self.draw_offer = None;
+            if !self.edition.has(Edition::SECOND) {
+                self.offer_blocked.insert(offerer);
+            }
+            events.push(TableEvent::Meta(MetaEvent::DrawDeclined(seat)));
+        }
+        self.offer_blocked.remove(seat);
         Ok(events)
     }
 
@@ -495,6 +516,7 @@ mod tests {
         assert_eq!(bytes(&TableAction::Meta(MetaAction::DeclineDraw)), [0, 3]);
         assert_eq!(bytes(&TableAction::Game(7)), [1, 7]);
         assert_eq!(bytes(&TableAction::TimeOut), [2]);
+        assert_eq!(bytes(&TableAction::MovedOnTimeout(7)), [3, 7]);
         let event = |event: &MetaEvent| postcard::to_allocvec(event).expect("encodes");
         assert_eq!(event(&MetaEvent::DrawDeclined(Seat(1))), [3, 1]);
         assert_eq!(event(&MetaEvent::TimedOut(Seat(1))), [4, 1]);

@@ -62,7 +62,9 @@ fn pick<G: Game>(table: &Table<G>, seat: Seat, level: BotLevel, seed: u64) -> Op
     match bots::choose(table, seat, level, budget, Seed::from_u64(seed), &never)? {
         TableAction::Game(action) => Some(action),
         TableAction::Meta(meta) => panic!("{}: a bot chose the meta action {meta:?}", G::ID),
-        TableAction::TimeOut => panic!("{}: a bot chose a timeout", G::ID),
+        TableAction::TimeOut | TableAction::MovedOnTimeout(_) => {
+            panic!("{}: a bot chose a timeout", G::ID)
+        }
     }
 }
 

@@ -187,6 +187,9 @@ fn observations<G: Game>(table: &Table<G>) -> serde_json::Map<String, Value> {
 
 /// How a playthrough writes a timeout the server entered (docs/rules/conventions.md §8).
 const TIME_OUT: &str = "time out";
+/// How a playthrough starts a move the server made on a seat's timeout
+/// (docs/rules/conventions.md §8, item 7).
+const MOVED_ON_TIME_OUT: &str = "time out, then ";
 
 fn meta_name(meta: MetaAction) -> &'static str {
     match meta {
@@ -222,6 +225,13 @@ fn parse_action<G: Game>(
     if text == TIME_OUT {
         return TableAction::TimeOut;
     }
+    // A move the server made on the seat's timeout: "time out, then <the move>".
+    if let Some(moved) = text.strip_prefix(MOVED_ON_TIME_OUT) {
+        return match parse_action(table, seat, moved, at) {
+            TableAction::Game(action) => TableAction::MovedOnTimeout(action),
+            other => panic!("{at}: a move on timeout must be a game action, not {other:?}"),
+        };
+    }
     let matching: Vec<G::Action> = table
         .legal_actions(seat)
         .into_iter()
@@ -242,6 +252,7 @@ fn action_text<G: Game>(action: &TableAction<G::Action>) -> String {
         TableAction::Meta(meta) => meta_name(*meta).to_string(),
         TableAction::Game(action) => action.to_string(),
         TableAction::TimeOut => TIME_OUT.to_string(),
+        TableAction::MovedOnTimeout(action) => format!("{MOVED_ON_TIME_OUT}{action}"),
     }
 }
 

@@ -131,6 +131,15 @@ pub trait LiveGame: Send + Sync + fmt::Debug {
     /// clock does not run is [`ApiError::NotYourTurn`], a finished game [`ApiError::GameOver`];
     /// on error nothing changes.
     fn time_out(&mut self, seat: Seat) -> Result<(), ApiError>;
+    /// Enters `seat`'s timeout together with `action`, the game action the server made for it
+    /// (`BOT_MOVE`, docs/rules/conventions.md §8 item 7): announced as a timeout, logged with
+    /// the move, and applied as the seat's own action would be.
+    fn moved_on_timeout(&mut self, seat: Seat, action: &pb::Action) -> Result<(), ApiError>;
+    /// Whether the server may move for `seat` on its timeout under `BOT_MOVE`: yes unless it
+    /// moved for `seat` on a timeout in an earlier turn and no player (a seat the server does
+    /// not play) has decided anything itself since (docs/CLOCKS.md, "Timeouts"), so that the
+    /// server never plays on a game nobody plays.
+    fn may_move_on_timeout(&self, seat: Seat) -> Result<bool, ApiError>;
 }
 
 impl Clone for Box<dyn LiveGame> {

@@ -674,12 +674,15 @@ impl<G: GameCodec> LiveGame for Session<G> {
                 ));
                 // The actions reveal every secret: only once the game is over.
                 if let (true, Some((seat, action))) = (reveal, entry) {
-                    let timed_out = matches!(action, TableAction::TimeOut);
                     actions.push(pb::HistoryAction {
                         version,
                         seat: seat_to_u32(*seat),
-                        action: (!timed_out).then(|| encode_table_action::<G>(action)),
-                        timed_out,
+                        action: (!matches!(action, TableAction::TimeOut))
+                            .then(|| encode_table_action::<G>(action)),
+                        timed_out: matches!(
+                            action,
+                            TableAction::TimeOut | TableAction::MovedOnTimeout(_)
+                        ),
                     });
                 }
             })?;
@@ -793,6 +796,45 @@ impl<G: GameCodec> LiveGame for Session<G> {
 
     fn time_out(&mut self, seat: Seat) -> Result<(), ApiError> {
         self.apply_logged(seat, TableAction::TimeOut)
+    }
+
+    fn moved_on_timeout(&mut self, seat: Seat, action: &pb::Action) -> Result<(), ApiError> {
+        match decode_table_action::<G>(action)? {
+            TableAction::Game(game_action) => {
+                self.apply_logged(seat, TableAction::MovedOnTimeout(game_action))
+            }
+            _ => Err(ApiError::Internal(
+                "a move made on timeout must be a game action".to_string(),
+            )),
+        }
+    }
+
+    fn may_move_on_timeout(&self, seat: Seat) -> Result<bool, ApiError> {
+        // Back from the latest action (docs/CLOCKS.md, "Timeouts"): the server's moves for
+        // `seat` in the turn it is still on (a turn may take several actions) do not count; a
+        // player's own decision before the server's move for `seat` in an earlier turn, or the
+        // start of the game, lets the server move again.
+        let mut current_turn = true;
+        for version in (1..=self.current_version()).rev() {
+            let Some((actor, action)) = self.log.entry(version)? else {
+                break;
+            };
+            let by_server = matches!(
+                action,
+                TableAction::TimeOut | TableAction::MovedOnTimeout(_)
+            ) || self.bots.iter().any(|(bot, _)| *bot == actor);
+            if !by_server {
+                return Ok(true);
+            }
+            if actor == seat && matches!(action, TableAction::MovedOnTimeout(_)) {
+                if !current_turn {
+                    return Ok(false);
+                }
+            } else {
+                current_turn = false;
+            }
+        }
+        Ok(true)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

@@ -153,7 +153,12 @@ fn run<G: Game>(data: &[u8]) {
                 let Ok(action) = postcard::from_bytes::<G::Action>(bytes) else {
                     continue;
                 };
-                (Seat(seat % 9), TableAction::Game(action))
+                // The high bit makes it a move the server made on the seat's timeout.
+                if seat & 0x80 != 0 {
+                    (Seat(seat % 9), TableAction::MovedOnTimeout(action))
+                } else {
+                    (Seat(seat % 9), TableAction::Game(action))
+                }
             }
             _ => {
                 let Some(bytes) = input.chunk() else { break };
@@ -187,6 +192,11 @@ fn is_allowed<G: Game>(table: &Table<G>, seat: Seat, action: &TableAction<G::Act
             table.to_act().contains(seat) && table.legal_actions(seat).contains(game_action)
         }
         TableAction::TimeOut => table.clock_seats().contains(seat),
+        TableAction::MovedOnTimeout(game_action) => {
+            table.clock_seats().contains(seat)
+                && table.to_act().contains(seat)
+                && table.legal_actions(seat).contains(game_action)
+        }
     }
 }
 

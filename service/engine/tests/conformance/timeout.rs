@@ -22,11 +22,12 @@ use super::stats::Stats;
 use super::turn::seats;
 
 /// Timeout checks that must have run at least once in a full run of every seat count.
-pub(crate) const EXPECTED_TIMEOUT_CHECKS: [&str; 4] = [
+pub(crate) const EXPECTED_TIMEOUT_CHECKS: [&str; 5] = [
     "timeout applied",
     "timeout rejected",
     "timeout round trip",
     "timeout in the main line",
+    "move on timeout applied",
 ];
 
 /// The clocks at `table`, and a timeout of every seat (and of a seat number past the table) on
@@ -52,6 +53,7 @@ pub(crate) fn check_clocks<G: Game>(
                 });
             check_timeout(ctx, table, seat, &after, &events, stats);
             timed_out.push((seat, after));
+            check_move_on_timeout(ctx, table, seat, rng, stats);
         } else {
             let expected = if table.is_over() {
                 Expected::GameOver
@@ -69,6 +71,61 @@ pub(crate) fn check_clocks<G: Game>(
         stats.meta("timeout round trip");
         if !after.is_over() {
             play_on_without(ctx, after.clone(), *seat, budget, rng, stats);
+        }
+    }
+}
+
+/// A move made for `seat`, on the clock, on its timeout (docs/rules/conventions.md §8, item 7):
+/// the table it leaves is the one the seat's own move leaves, and its events are the timeout's
+/// announcement followed by that move's events. A seat to act but not on the clock (CHUNO's
+/// out-of-turn call) cannot have one.
+fn check_move_on_timeout<G: Game>(
+    ctx: &Ctx,
+    table: &Table<G>,
+    seat: Seat,
+    rng: &mut impl Rng,
+    stats: &mut Stats,
+) {
+    let Some(action) = table.legal_actions(seat).choose(rng).cloned() else {
+        return;
+    };
+    let mut own = table.clone();
+    let own_events = own
+        .apply(seat, &TableAction::Game(action.clone()))
+        .unwrap_or_else(|error| panic!("{ctx}: listed {action:?} of {seat} failed: {error}"));
+    let mut moved = table.clone();
+    let moved_action = TableAction::MovedOnTimeout(action);
+    let events = moved.apply(seat, &moved_action).unwrap_or_else(|error| {
+        panic!("{ctx}: {moved_action:?} of {seat}, on the clock, was rejected: {error}")
+    });
+    check_transition(ctx, table, seat, &moved_action, &moved, &events);
+    assert!(
+        moved == own,
+        "{ctx}: {moved_action:?} of {seat} left another table than the seat's own move"
+    );
+    assert_eq!(
+        events.first(),
+        Some(&TableEvent::Meta(MetaEvent::TimedOut(seat))),
+        "{ctx}: {moved_action:?} of {seat} is not announced as a timeout: {events:?}"
+    );
+    assert_eq!(
+        events[1..],
+        own_events[..],
+        "{ctx}: {moved_action:?} of {seat} gave other events than the seat's own move"
+    );
+    stats.meta("move on timeout applied");
+    for other in table.to_act().iter() {
+        if table.clock_seats().contains(other) {
+            continue;
+        }
+        if let Some(action) = table.legal_actions(other).first() {
+            let mut copy = table.clone();
+            assert!(
+                copy.apply(other, &TableAction::MovedOnTimeout(action.clone()))
+                    .is_err()
+                    && copy == *table,
+                "{ctx}: a move on timeout of {other}, not on the clock, was accepted"
+            );
         }
     }
 }

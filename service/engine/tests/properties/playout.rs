@@ -145,6 +145,11 @@ pub(crate) fn play<G: Game>(scenario: &Scenario, mut check: impl FnMut(&Step<'_,
                 table.to_act().contains(seat) && table.legal_actions(seat).contains(game_action)
             }
             TableAction::TimeOut => table.clock_seats().contains(seat),
+            TableAction::MovedOnTimeout(game_action) => {
+                table.clock_seats().contains(seat)
+                    && table.to_act().contains(seat)
+                    && table.legal_actions(seat).contains(game_action)
+            }
         };
         let before = table.clone();
         let result = table.apply(seat, &action);
@@ -186,6 +191,15 @@ fn decide<G: Game>(table: &Table<G>, decision: &Decision) -> (Seat, TableAction<
         return (
             Seat(decision.seat % (seats as u8 + 1)),
             TableAction::TimeOut,
+        );
+    }
+    if decision.kind == u8::MAX - 1 {
+        // As rarely, the listed action made on a timeout by any seat number: applied when that
+        // seat is on the clock and the action is one of its own (docs/rules/conventions.md §8,
+        // item 7).
+        return (
+            Seat(decision.seat % (seats as u8 + 1)),
+            TableAction::MovedOnTimeout(listed),
         );
     }
     match decision.kind % 16 {

@@ -31,12 +31,14 @@ pub struct Expired {
     pub game: Box<dyn LiveGame>,
     /// The seat whose time ran out.
     pub seat: Seat,
-    /// What was done.
+    /// What was done: `BOT_MOVE` only when the server moved for the seat (a game nobody plays
+    /// forfeits instead).
     pub policy: TimeoutPolicy,
 }
 
 /// When a clock of `game` has run out at `now_ms`: a copy with the seat's timeout entered
-/// (`FORFEIT`) or its greedy bot's move made (`BOT_MOVE`), ready to commit over `game`'s version.
+/// (`FORFEIT`) or its greedy bot's move made with it (`BOT_MOVE`), ready to commit over `game`'s
+/// version.
 /// `None` when the game has no clocks, is over, or no time ran out.
 pub fn expire(game: &dyn LiveGame, now_ms: u64) -> Result<Option<Expired>, ApiError> {
     let Some(clock) = game.clock() else {
@@ -48,7 +50,12 @@ pub fn expire(game: &dyn LiveGame, now_ms: u64) -> Result<Option<Expired>, ApiEr
     let Some(seat) = clock.expired(now_ms) else {
         return Ok(None);
     };
-    let policy = clock.spec().on_timeout;
+    // Under BOT_MOVE, a seat the server moved for before forfeits when no player has decided
+    // anything since: the server does not play on a game nobody plays (docs/CLOCKS.md).
+    let policy = match clock.spec().on_timeout {
+        TimeoutPolicy::BotMove if !game.may_move_on_timeout(seat)? => TimeoutPolicy::Forfeit,
+        policy => policy,
+    };
     let mut next = game.clone_box();
     match policy {
         TimeoutPolicy::Forfeit => {
@@ -67,7 +74,7 @@ pub fn expire(game: &dyn LiveGame, now_ms: u64) -> Result<Option<Expired>, ApiEr
                         game.kind().id()
                     ))
                 })?;
-            next.act(seat, &action)?;
+            next.moved_on_timeout(seat, &action)?;
             charge(next.as_mut(), now_ms, Some(seat), None);
         }
     }

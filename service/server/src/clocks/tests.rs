@@ -340,6 +340,102 @@ async fn bot_move_plays_for_the_seat_and_the_game_goes_on() {
     assert_eq!(server.version(&game).await, version + 1);
 }
 
+/// Whether `view`'s latest version announces a timeout.
+fn announces_a_timeout(view: &pb::ObserveResponse) -> bool {
+    view.recent_events.iter().any(|event| {
+        matches!(&event.kind, Some(pb::event::Kind::Meta(meta))
+            if meta.kind == pb::MetaEventKind::TimedOut as i32)
+    })
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_bot_move_is_a_timeout_and_a_game_nobody_plays_ends() {
+    let server = server();
+    let game = server
+        .create(raindrop(), 2, per_action(1_000, pb::TimeoutPolicy::BotMove))
+        .await;
+    // Nobody acts: the server moves for White's turn, then for Black's; on White's next turn
+    // no player has acted since the server last moved for White, and White forfeits.
+    let mut views = Vec::new();
+    let last = loop {
+        pass(1_000).await;
+        assert_eq!(server.scheduler.sweep().await.unwrap(), 1);
+        let view = server.observe(&game, 1).await;
+        assert!(announces_a_timeout(&view), "{:?}", view.recent_events);
+        if view.status == pb::GameStatus::Finished as i32 {
+            break view;
+        }
+        views.push(view);
+        assert!(
+            views.len() < 8,
+            "the server stops playing a game nobody plays"
+        );
+    };
+    assert!(
+        views.len() >= 2,
+        "each seat was moved for once: {}",
+        views.len()
+    );
+    let outcome = last.outcome.unwrap();
+    assert_eq!(outcome.reason, pb::EndReason::Timeout as i32);
+    assert_eq!(outcome.winners, vec![1]);
+    // The history tells the server's moves from the players': every entry is a timeout, the
+    // moves made on it carry the action, the forfeit none.
+    let history = server
+        .api
+        .get_history(Request::new(pb::GetHistoryRequest {
+            game_id: game.id.clone(),
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(history.actions.len(), views.len() + 1);
+    let (forfeit, moves) = history.actions.split_last().unwrap();
+    for made in moves {
+        assert!(made.timed_out, "{made:?}");
+        assert!(
+            made.action
+                .as_ref()
+                .is_some_and(|action| action.kind.is_some())
+        );
+    }
+    assert!(forfeit.timed_out && forfeit.action.is_none(), "{forfeit:?}");
+    assert_eq!(forfeit.seat, 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn bot_moves_go_on_for_an_absent_seat_while_its_opponent_plays() {
+    let server = server();
+    let game = server
+        .create(raindrop(), 2, per_action(1_000, pb::TimeoutPolicy::BotMove))
+        .await;
+    for _ in 0..3 {
+        // White is away: the server plays its whole turn.
+        let mut view = server.observe(&game, 1).await;
+        while on_turn(&view) == 0 {
+            pass(1_000).await;
+            assert_eq!(server.scheduler.sweep().await.unwrap(), 1);
+            view = server.observe(&game, 1).await;
+            assert_eq!(view.status, pb::GameStatus::InProgress as i32);
+        }
+        // Black plays its own turn in time.
+        while on_turn(&view) == 1 {
+            let action = server.first_legal(&game, 1).await;
+            view = server.act_view(&game, 1, action).await;
+            if view.status != pb::GameStatus::InProgress as i32 {
+                return;
+            }
+        }
+    }
+    let history_len = server.version(&game).await;
+    assert!(history_len >= 6, "three rounds were played: {history_len}");
+    assert_eq!(
+        server.observe(&game, 1).await.status,
+        pb::GameStatus::InProgress as i32
+    );
+}
+
 #[tokio::test(start_paused = true)]
 async fn draw_offers_do_not_stop_the_clock() {
     let server = server();

@@ -209,16 +209,16 @@ pub fn decode_table_action<G: GameCodec>(
     }
 }
 
-/// Writes one decision; [`decode_table_action`] reads it back unchanged. A timeout, which the
-/// server enters and no player sends, has no wire action: an action with no kind (a history
-/// marks it `timed_out` instead).
+/// Writes one decision; [`decode_table_action`] reads back a player's. A timeout, which the
+/// server enters and no player sends, has no wire action: an action with no kind, or the game
+/// action the server made for the seat (a history marks both `timed_out`).
 pub fn encode_table_action<G: GameCodec>(action: &TableAction<G::Action>) -> pb::Action {
     match action {
         TableAction::TimeOut => pb::Action { kind: None },
         TableAction::Meta(meta) => pb::Action {
             kind: Some(pb::action::Kind::Meta(encode_meta_action(*meta))),
         },
-        TableAction::Game(game) => G::encode_action(game),
+        TableAction::Game(game) | TableAction::MovedOnTimeout(game) => G::encode_action(game),
     }
 }
 

@@ -518,6 +518,12 @@ mod tests {
         fn time_out(&mut self, _: Seat) -> Result<(), ApiError> {
             Err(ApiError::NotYourTurn)
         }
+        fn moved_on_timeout(&mut self, _: Seat, _: &pb::Action) -> Result<(), ApiError> {
+            Err(ApiError::NotYourTurn)
+        }
+        fn may_move_on_timeout(&self, _: Seat) -> Result<bool, ApiError> {
+            Ok(false)
+        }
         fn as_any(&self) -> &dyn std::any::Any {
             self
         }

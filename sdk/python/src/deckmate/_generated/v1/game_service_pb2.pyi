@@ -157,7 +157,10 @@ class _TimeoutPolicyEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Timeout
     on.
     """
     TIMEOUT_POLICY_BOT_MOVE: _TimeoutPolicy.ValueType  # 2
-    """The server makes the move for the seat (its GREEDY bot) and the game goes on."""
+    """The server makes the move for the seat (its GREEDY bot), entered as the seat's timeout with
+    that move, and the game goes on; but when the server moved for the seat on an earlier turn
+    and no player has acted since, the seat forfeits as under FORFEIT.
+    """
 
 class TimeoutPolicy(_TimeoutPolicy, metaclass=_TimeoutPolicyEnumTypeWrapper):
     """TimeoutPolicy says what happens when a seat's clock runs out."""
@@ -170,7 +173,10 @@ of them can still win; in Pile Chess with three or four seats the seat is out an
 on.
 """
 TIMEOUT_POLICY_BOT_MOVE: TimeoutPolicy.ValueType  # 2
-"""The server makes the move for the seat (its GREEDY bot) and the game goes on."""
+"""The server makes the move for the seat (its GREEDY bot), entered as the seat's timeout with
+that move, and the game goes on; but when the server moved for the seat on an earlier turn
+and no player has acted since, the seat forfeits as under FORFEIT.
+"""
 Global___TimeoutPolicy: _TypeAlias = TimeoutPolicy  # noqa: Y015
 
 class _BotLevel:
@@ -1281,8 +1287,8 @@ class GetHistoryRequest(_message.Message):
     """
     page_token: _builtins.str
     """The `next_page_token` of the previous page, to read the next one; empty for the first page.
-    Opaque. A token that does not decode or was issued for another game is INVALID_ARGUMENT
-    (field violation `page_token`).
+    Opaque. A token that does not decode, was issued for another game or starts after the
+    game's current version is INVALID_ARGUMENT (field violation `page_token`).
     """
     def __init__(
         self,
@@ -1315,12 +1321,14 @@ class HistoryAction(_message.Message):
     seat: _builtins.int
     """The seat that acted."""
     timed_out: _builtins.bool
-    """True when the seat's clock ran out and the server entered the timeout (the game's
-    `META_EVENT_KIND_TIMED_OUT` event says the same).
+    """True when the seat's clock ran out and the server entered the timeout, with or without a
+    move made for the seat (the game's `META_EVENT_KIND_TIMED_OUT` event says the same).
     """
     @_builtins.property
     def action(self) -> Global___Action:
-        """The action as it was sent; unset when the server entered a timeout."""
+        """The action as it was sent, or the move the server made for the seat on its timeout
+        (TIMEOUT_POLICY_BOT_MOVE); unset for a timeout without a move.
+        """
 
     def __init__(
         self,

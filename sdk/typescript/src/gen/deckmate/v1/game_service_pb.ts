@@ -1025,8 +1025,8 @@ export type GetHistoryRequest = Message<"deckmate.v1.GetHistoryRequest"> & {
 
   /**
    * The `next_page_token` of the previous page, to read the next one; empty for the first page.
-   * Opaque. A token that does not decode or was issued for another game is INVALID_ARGUMENT
-   * (field violation `page_token`).
+   * Opaque. A token that does not decode, was issued for another game or starts after the
+   * game's current version is INVALID_ARGUMENT (field violation `page_token`).
    *
    * @generated from field: string page_token = 4;
    */
@@ -1061,15 +1061,16 @@ export type HistoryAction = Message<"deckmate.v1.HistoryAction"> & {
   seat: number;
 
   /**
-   * The action as it was sent; unset when the server entered a timeout.
+   * The action as it was sent, or the move the server made for the seat on its timeout
+   * (TIMEOUT_POLICY_BOT_MOVE); unset for a timeout without a move.
    *
    * @generated from field: deckmate.v1.Action action = 3;
    */
   action?: Action | undefined;
 
   /**
-   * True when the seat's clock ran out and the server entered the timeout (the game's
-   * `META_EVENT_KIND_TIMED_OUT` event says the same).
+   * True when the seat's clock ran out and the server entered the timeout, with or without a
+   * move made for the seat (the game's `META_EVENT_KIND_TIMED_OUT` event says the same).
    *
    * @generated from field: bool timed_out = 4;
    */
@@ -1588,7 +1589,9 @@ export enum TimeoutPolicy {
   FORFEIT = 1,
 
   /**
-   * The server makes the move for the seat (its GREEDY bot) and the game goes on.
+   * The server makes the move for the seat (its GREEDY bot), entered as the seat's timeout with
+   * that move, and the game goes on; but when the server moved for the seat on an earlier turn
+   * and no player has acted since, the seat forfeits as under FORFEIT.
    *
    * @generated from enum value: TIMEOUT_POLICY_BOT_MOVE = 2;
    */
