@@ -48,7 +48,16 @@ def running_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     addr = f"127.0.0.1:{free_port()}"
     with tempfile.TemporaryFile() as log:
         process = subprocess.Popen(
-            [str(server_binary()), "--listen", addr, "--allow-client-seed"],
+            # The suite creates games faster than the default per-caller create rate
+            # allows; the rate limit has tests of its own in the server.
+            [
+                str(server_binary()),
+                "--listen",
+                addr,
+                "--allow-client-seed",
+                "--create-rate",
+                "off",
+            ],
             stdout=log,
             stderr=subprocess.STDOUT,
         )

@@ -35,6 +35,10 @@ impl Server {
                 "--listen",
                 &format!("127.0.0.1:{port}"),
                 "--allow-client-seed",
+                // The suite creates games faster than the default per-caller create rate
+                // allows; the rate limit has tests of its own in the server.
+                "--create-rate",
+                "off",
             ])
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -55,7 +55,10 @@ async function start(): Promise<LiveServer> {
   const binary = serverBinary();
   const port = await freePort();
   const log = openSync(join(tmpdir(), `deckmate-ts-test-server-${port}.log`), "w");
-  child = spawn(binary, ["--listen", `127.0.0.1:${port}`, "--allow-client-seed"], {
+  // The suite creates games faster than the default per-caller create rate allows; the rate
+  // limit has tests of its own in the server.
+  const args = ["--listen", `127.0.0.1:${port}`, "--allow-client-seed", "--create-rate", "off"];
+  child = spawn(binary, args, {
     stdio: ["ignore", log, log],
   });
   const exited = new Promise<never>((_, reject) => {
