@@ -20,8 +20,9 @@ pub struct Client {
 }
 
 impl Client {
-    /// Connects to the server at `endpoint`, such as `"http://127.0.0.1:50051"` (plaintext) or
-    /// `"https://games.example.com"` (TLS, trusting the system's certificate authorities).
+    /// Connects to the server at `endpoint`, such as `"http://127.0.0.1:50051"` or
+    /// `"127.0.0.1:50051"` (plaintext) or `"https://games.example.com"` (TLS, trusting the
+    /// system's certificate authorities).
     pub async fn connect(endpoint: impl Into<String>) -> Result<Client, Error> {
         Client::connect_with(endpoint, ConnectOptions::default()).await
     }

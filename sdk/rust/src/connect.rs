@@ -93,8 +93,17 @@ impl TlsOptions {
     }
 }
 
-/// The endpoint for `address` with the TLS settings of `options`.
+/// The endpoint for `address` with the TLS settings of `options`. An address without a scheme
+/// (`host:port`, as the Python and TypeScript SDKs take it too) is plaintext, or TLS when
+/// `options` has TLS settings.
 pub(crate) fn endpoint(address: String, options: &ConnectOptions) -> Result<Endpoint, Error> {
+    let address = if address.contains("://") {
+        address
+    } else if options.tls.is_some() {
+        format!("https://{address}")
+    } else {
+        format!("http://{address}")
+    };
     let uses_https = address.starts_with("https://");
     let endpoint = Endpoint::from_shared(address)
         .map_err(|error| Error::InvalidRequest(format!("bad endpoint: {error}")))?;
@@ -127,6 +136,22 @@ mod tests {
         assert!(endpoint("https://games.example:443".into(), &plain).is_ok());
         let tls = plain.with_tls(TlsOptions::default().with_server_name("localhost"));
         assert!(endpoint("https://127.0.0.1:50051".into(), &tls).is_ok());
+    }
+
+    #[test]
+    fn addresses_without_a_scheme_are_plaintext_unless_tls_is_set() {
+        let plain = ConnectOptions::default();
+        let uri = endpoint("127.0.0.1:50051".into(), &plain)
+            .unwrap()
+            .uri()
+            .clone();
+        assert_eq!(uri.to_string(), "http://127.0.0.1:50051/");
+        let tls = plain.with_tls(TlsOptions::default().with_server_name("localhost"));
+        let uri = endpoint("games.example:443".into(), &tls)
+            .unwrap()
+            .uri()
+            .clone();
+        assert_eq!(uri.to_string(), "https://games.example:443/");
     }
 
     #[test]

@@ -121,6 +121,10 @@ pub async fn serve_with_store(
     deckmate_engine::chess::prepare_tables();
     let switch = Shutdown::new();
     let protection = Arc::new(Protection::from_config(&config)?);
+    // From here on SIGHUP reloads what is configured to reload, and never ends the process.
+    let _hangups =
+        crate::hangup::keep_alive_on_hangup(tls.is_some() || protection.api_keys().is_some())
+            .map(AbortOnDrop);
     // Reloads the keys on SIGHUP until the server stops, however it stops.
     let _key_reloader = protection.api_keys().map(|keys| {
         tracing::info!(keys = keys.len(), "CreateGame requires an API key");

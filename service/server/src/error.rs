@@ -97,13 +97,26 @@ pub enum ApiError {
     )]
     GameLost,
     /// A rate limit was reached: `LIMIT_REACHED`, with a `RetryInfo` saying when to retry.
-    #[error("{message}; retry in {}", humantime::format_duration(*retry_after))]
+    #[error("{message}; retry in {}", humantime::format_duration(rounded_up(*retry_after)))]
     RateLimited {
         /// Which limit, in public terms.
         message: String,
         /// How long until the limit admits the call again.
         retry_after: std::time::Duration,
     },
+}
+
+/// A retry delay as a message says it: rounded up to a whole millisecond under a second and to a
+/// whole second from a second on, so that waiting as long as it says is always enough (the
+/// `RetryInfo` detail carries the delay itself).
+fn rounded_up(delay: std::time::Duration) -> std::time::Duration {
+    let unit: u128 = if delay < std::time::Duration::from_secs(1) {
+        1_000_000
+    } else {
+        1_000_000_000
+    };
+    let nanos = delay.as_nanos().div_ceil(unit) * unit;
+    std::time::Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX))
 }
 
 impl ApiError {
@@ -292,6 +305,33 @@ mod tests {
         assert_eq!(info.reason, "LIMIT_REACHED");
         let retry = status.get_details_retry_info().expect("retry info");
         assert_eq!(retry.retry_delay, Some(std::time::Duration::from_secs(2)));
+    }
+
+    #[test]
+    fn retry_delays_are_said_rounded_up_and_sent_exactly() {
+        let said = |delay| {
+            ApiError::RateLimited {
+                message: "too fast".into(),
+                retry_after: delay,
+            }
+            .to_string()
+        };
+        let exact = std::time::Duration::new(0, 410_541_728);
+        assert_eq!(said(exact), "too fast; retry in 411ms");
+        assert_eq!(
+            said(std::time::Duration::new(3_599, 989_381_071)),
+            "too fast; retry in 1h"
+        );
+        assert_eq!(
+            said(std::time::Duration::from_secs(2)),
+            "too fast; retry in 2s"
+        );
+        let status = Status::from(ApiError::RateLimited {
+            message: "too fast".into(),
+            retry_after: exact,
+        });
+        let retry = status.get_details_retry_info().expect("retry info");
+        assert_eq!(retry.retry_delay, Some(exact));
     }
 
     #[test]

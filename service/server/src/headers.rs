@@ -13,9 +13,6 @@ pub static GRPC_TIMEOUT: HeaderName = HeaderName::from_static("grpc-timeout");
 /// `grpc-status`: a status in a trailers-only response.
 pub static GRPC_STATUS: HeaderName = HeaderName::from_static("grpc-status");
 
-/// `grpc-message`: a status's message.
-pub static GRPC_MESSAGE: HeaderName = HeaderName::from_static("grpc-message");
-
 /// `grpc-status-details-bin`: a status's details; the handlers' errors always have one.
 pub static GRPC_STATUS_DETAILS: HeaderName = HeaderName::from_static("grpc-status-details-bin");
 
@@ -32,7 +29,6 @@ mod tests {
         for (name, text) in [
             (&GRPC_TIMEOUT, "grpc-timeout"),
             (&GRPC_STATUS, "grpc-status"),
-            (&GRPC_MESSAGE, "grpc-message"),
             (&GRPC_STATUS_DETAILS, "grpc-status-details-bin"),
             (&TRACEPARENT, "traceparent"),
         ] {

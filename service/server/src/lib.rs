@@ -16,6 +16,7 @@ pub mod codec;
 pub mod config;
 pub mod connections;
 pub mod error;
+pub mod hangup;
 pub mod headers;
 pub mod health_check;
 pub mod live;

@@ -25,7 +25,7 @@ use tonic_types::{ErrorDetails, StatusExt};
 use tower::Service;
 
 use crate::error::ApiError;
-use crate::headers::{GRPC_MESSAGE, GRPC_STATUS, GRPC_STATUS_DETAILS, TRACEPARENT};
+use crate::headers::{GRPC_STATUS, GRPC_STATUS_DETAILS, TRACEPARENT};
 use crate::monitoring;
 
 /// A `GameService` (or any gRPC service) whose decoding failures and panics are answered in the
@@ -130,9 +130,9 @@ impl CallFacts {
             }
             _ => return response,
         };
-        let detail = headers
-            .get(&GRPC_MESSAGE)
-            .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+        // tonic's reading of the status decodes the message's percent-encoding for the log.
+        let detail = tonic::Status::from_header_map(headers)
+            .map(|status| status.message().to_string())
             .unwrap_or_default();
         tracing::debug!(
             path = %self.path(),

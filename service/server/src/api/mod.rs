@@ -346,13 +346,19 @@ async fn traced<T>(
 }
 
 /// Logs a failed request: the server's own trouble as a warning, the client's at debug level.
-/// (`ApiError::Internal` details are logged when the error becomes a status.)
+/// (`ApiError::Internal` details are logged when the error becomes a status.) The message the
+/// client gets is not logged: it may name what only the caller may know, such as the cards of
+/// its hand an illegal action was checked against (docs/SECURITY.md, "Errors and logs"); the
+/// reason, and the field of a field violation, say what went wrong.
 fn log_error(error: &ApiError) {
     match error {
         ApiError::StoreUnavailable | ApiError::Overloaded => {
             tracing::warn!(reason = error.reason(), "failed")
         }
-        _ => tracing::debug!(reason = error.reason(), message = %error, "failed"),
+        ApiError::InvalidField { field, .. } => {
+            tracing::debug!(reason = error.reason(), field = %field, "failed")
+        }
+        _ => tracing::debug!(reason = error.reason(), "failed"),
     }
 }
 

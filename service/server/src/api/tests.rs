@@ -658,3 +658,52 @@ async fn a_bot_turn_left_behind_resumes_on_the_next_observe() {
         "the bot never moved after the other replica's Observe"
     );
 }
+
+/// What `log_error` writes for `error`, as JSON log lines.
+fn logged(error: &crate::error::ApiError) -> String {
+    use tracing_subscriber::layer::SubscriberExt;
+
+    let lines = Arc::new(std::sync::Mutex::new(Vec::<u8>::new()));
+    let writer = {
+        let lines = lines.clone();
+        move || LogSink(lines.clone())
+    };
+    let subscriber = tracing_subscriber::registry().with(crate::telemetry::log_layer(
+        crate::config::LogFormat::Json,
+        false,
+        writer,
+    ));
+    tracing::subscriber::with_default(subscriber, || super::log_error(error));
+    String::from_utf8(lines.lock().unwrap().clone()).unwrap()
+}
+
+/// A log writer into shared bytes.
+struct LogSink(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for LogSink {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn failed_calls_are_logged_by_reason_without_the_callers_message() {
+    // An illegal action's message names cards of the caller's hand: for the caller only.
+    let line = logged(&crate::error::ApiError::IllegalAction(
+        "you hold no R0".to_string(),
+    ));
+    assert!(line.contains(r#""reason":"ILLEGAL_ACTION""#), "{line}");
+    assert!(!line.contains("R0"), "{line}");
+    // One `message` key per JSON line: log collectors refuse duplicate keys.
+    assert_eq!(line.matches(r#""message":"#).count(), 1, "{line}");
+    let line = logged(&crate::error::ApiError::invalid_field(
+        "seats",
+        "this game is for 2 seats, not 3",
+    ));
+    assert!(line.contains(r#""field":"seats""#), "{line}");
+    assert!(!line.contains("not 3"), "{line}");
+}

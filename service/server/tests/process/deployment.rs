@@ -211,3 +211,37 @@ async fn a_short_drain_timeout_ends_a_server_whose_calls_stay_open() {
     assert!(status.success(), "{status:?}");
     open.abort();
 }
+
+/// SIGHUP, which log rotation and service managers send routinely, leaves a server with nothing
+/// to reload (no API keys file, no TLS) serving, with its games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sighup_with_nothing_to_reload_leaves_the_server_serving() {
+    let server = TestServer::start_with(&[]).await;
+    let client = server.client().await;
+    let game = client
+        .create_game(
+            crate::common::pigeon_chess(),
+            2,
+            deckmate::CreateOptions::default(),
+        )
+        .await
+        .unwrap();
+    for _ in 0..2 {
+        let status = Command::new("kill")
+            .args(["-HUP", &server.pid().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        tokio::time::sleep(POLL).await;
+    }
+    assert_eq!(
+        server.health_status("").await,
+        Some(tonic_health::pb::health_check_response::ServingStatus::Serving),
+        "the server survives SIGHUP"
+    );
+    let view = game.seats[0]
+        .observe()
+        .await
+        .expect("the game is still there");
+    assert_eq!(view.version, 0);
+}
