@@ -82,7 +82,7 @@ pub struct CommonArgs {
     /// Print the report as JSON instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Also write the JSON report to this file.
+    /// Also write the JSON report to this file (opened before the run starts).
     #[arg(long, value_name = "PATH")]
     pub json_file: Option<PathBuf>,
     /// Error reasons that do not fail the run, such as `OVERLOADED` (repeatable or
@@ -99,7 +99,8 @@ pub struct CommonArgs {
     #[arg(long)]
     pub quiet: bool,
     /// A server process on this machine whose CPU time to measure over each window, read
-    /// from /proc (Linux); repeat it for several replicas. Every target must be local.
+    /// from /proc (Linux); repeat it for several replicas, each pid once. Every target must be
+    /// local, each process must listen on a TCP port, and one of them on each target's port.
     #[arg(long = "server-pid", value_name = "PID")]
     pub server_pid: Vec<u32>,
     /// A Redis node whose command time (INFO commandstats) and traffic (INFO stats) to measure

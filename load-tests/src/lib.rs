@@ -268,6 +268,15 @@ fn check_options(scenario: &Scenario, options: &LoadOptions) -> Result<(), Setup
     if options.duration.is_some_and(|duration| duration.is_zero()) {
         return invalid("--duration must be greater than zero");
     }
+    // The meter sums the CPU time of every pid given, so a pid given twice would count its
+    // process twice and inflate the server CPU per call.
+    for (index, pid) in options.server_pids.iter().enumerate() {
+        if options.server_pids[..index].contains(pid) {
+            return Err(SetupError::Options(format!(
+                "--server-pid {pid} is given more than once; give each server process once"
+            )));
+        }
+    }
     match scenario {
         Scenario::Act(act) if act.games_per_worker == 0 => {
             invalid("--games-per-worker must be at least 1")
@@ -332,5 +341,27 @@ mod tests {
             ..ActScenario::default()
         });
         assert!(check_options(&no_games, &LoadOptions::default()).is_err());
+    }
+
+    #[test]
+    fn a_server_pid_given_twice_is_refused() {
+        let play = Scenario::Play(PlayScenario::default());
+        let distinct = LoadOptions {
+            server_pids: vec![10, 11],
+            ..LoadOptions::default()
+        };
+        assert!(check_options(&play, &distinct).is_ok());
+        let repeated = LoadOptions {
+            server_pids: vec![10, 11, 10],
+            ..LoadOptions::default()
+        };
+        let error = check_options(&play, &repeated).unwrap_err();
+        assert!(matches!(error, SetupError::Options(_)), "{error:?}");
+        assert!(
+            error
+                .to_string()
+                .contains("--server-pid 10 is given more than once"),
+            "{error}"
+        );
     }
 }

@@ -3,6 +3,9 @@
 //! 1 when it saw unexpected errors, and 2 when it could not run. `arena` prints the score line
 //! instead.
 
+use std::fs::File;
+use std::io::{Seek, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -29,6 +32,18 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The report file is opened before the run, so that a bad path fails at start-up rather
+    // than after a run whose report it then could not keep.
+    let mut json_file = match &invocation.json_file {
+        Some(path) => match JsonFile::open(path) {
+            Ok(file) => Some(file),
+            Err(error) => {
+                eprintln!("deckmate-load: cannot write {}: {error}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let stop = StopSignal::new();
     {
         let stop = stop.clone();
@@ -43,19 +58,26 @@ async fn main() -> ExitCode {
         Ok(report) => report,
         Err(error) => {
             eprintln!("deckmate-load: {error}");
+            if let Some(file) = json_file.take() {
+                file.discard();
+            }
             return ExitCode::from(2);
         }
     };
-    if let Some(path) = &invocation.json_file
-        && let Err(error) = std::fs::write(path, report.to_json())
-    {
-        eprintln!("deckmate-load: cannot write {}: {error}", path.display());
-        return ExitCode::from(2);
-    }
+    // The report is printed first, so that a file failing now (a full disk) loses no run.
     if invocation.json {
         println!("{}", report.to_json());
     } else {
         print!("{report}");
+    }
+    if let Some(file) = &mut json_file
+        && let Err(error) = file.write(&report.to_json())
+    {
+        eprintln!(
+            "deckmate-load: cannot write {}: {error}",
+            file.path.display()
+        );
+        return ExitCode::from(2);
     }
     if report.passed {
         ExitCode::SUCCESS
@@ -75,6 +97,48 @@ async fn arena(options: ArenaOptions) -> ExitCode {
         Err(error) => {
             eprintln!("deckmate-load arena: {error}");
             ExitCode::from(2)
+        }
+    }
+}
+
+/// The `--json-file` report file, opened at start-up and written once the run has ended.
+struct JsonFile {
+    file: File,
+    path: PathBuf,
+    /// Whether opening it created it, so that a run that never started leaves no empty file.
+    created: bool,
+}
+
+impl JsonFile {
+    /// Opens (or creates) the file at `path` for writing, keeping what it holds until
+    /// [`JsonFile::write`]: a run that cannot start leaves an earlier report in place.
+    fn open(path: &Path) -> std::io::Result<JsonFile> {
+        let created = !path.exists();
+        let file = File::options()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        Ok(JsonFile {
+            file,
+            path: path.to_path_buf(),
+            created,
+        })
+    }
+
+    /// Replaces the file's content with `json`.
+    fn write(&mut self, json: &str) -> std::io::Result<()> {
+        self.file.set_len(0)?;
+        self.file.rewind()?;
+        self.file.write_all(json.as_bytes())?;
+        self.file.flush()
+    }
+
+    /// Closes the file unwritten, removing it when it did not exist before.
+    fn discard(self) {
+        if self.created {
+            drop(self.file);
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }

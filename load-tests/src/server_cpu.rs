@@ -9,7 +9,16 @@
 //!
 //! Only a server on this machine can be measured this way, so every target must be a loopback
 //! address: a pid says nothing about another host's server.
+//!
+//! A pid of the wrong process (a shell, `sleep`, pid 1) would be measured without complaint and
+//! report a server CPU near zero, so at start-up each process must listen on a TCP port, and
+//! each target's port must be one that a given process listens on. The sockets a process holds
+//! are the `socket:[INODE]` links of `/proc/PID/fd`, and the listening ones are the rows in
+//! state `0A` (LISTEN) of `/proc/PID/net/tcp` and `tcp6`, the tables of the process's own
+//! network namespace (a server in a container has its own). When the links cannot be read
+//! (another user's process), the check is skipped: the meter still works, it just cannot verify.
 
+use std::collections::{BTreeSet, HashSet};
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -62,6 +71,7 @@ impl ServerCpu {
         };
         // Read each process once now, so that a wrong pid fails before any load is sent.
         meter.sample()?;
+        check_listening(root, pids, targets)?;
         Ok(Some(meter))
     }
 
@@ -127,6 +137,117 @@ pub(crate) fn check_local(target: &str) -> Result<(), String> {
              another host: its server is another host's server"
         ))
     }
+}
+
+/// Fails when a process of `pids` listens on no TCP port, or when no process of `pids` listens
+/// on the port of one of `targets`. Processes whose sockets cannot be read are not checked, and
+/// then neither are the targets' ports, since such a process may be the one listening.
+fn check_listening(root: &Path, pids: &[u32], targets: &[String]) -> Result<(), String> {
+    let mut heard = BTreeSet::new();
+    let mut every_process_read = true;
+    for &pid in pids {
+        match listening_ports(root, pid) {
+            None => every_process_read = false,
+            Some(ports) if ports.is_empty() => {
+                return Err(format!(
+                    "--server-pid {pid} listens on no TCP port, so it is not a server; give the \
+                     pid of the server process"
+                ));
+            }
+            Some(ports) => heard.extend(ports),
+        }
+    }
+    if !every_process_read {
+        return Ok(());
+    }
+    for target in targets {
+        let port = target_port(target)?;
+        if !heard.contains(&port) {
+            let given: Vec<String> = pids.iter().map(u32::to_string).collect();
+            let listened: Vec<String> = heard.iter().map(u16::to_string).collect();
+            let who = match given.as_slice() {
+                [one] => format!("process {one} listens"),
+                many => format!("processes {} listen", many.join(", ")),
+            };
+            return Err(format!(
+                "no --server-pid process listens on port {port} of target `{target}`: {who} on \
+                 TCP port {} only; give the pid of the server at `{target}`",
+                listened.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The TCP ports process `pid` listens on; `None` when its file descriptors or socket tables
+/// cannot be read.
+fn listening_ports(root: &Path, pid: u32) -> Option<BTreeSet<u16>> {
+    let process = root.join(pid.to_string());
+    let mut inodes = HashSet::new();
+    let descriptors = std::fs::read_dir(process.join("fd")).ok()?;
+    // A descriptor closed since the listing has no link any more: it is no socket to match.
+    for entry in descriptors.flatten() {
+        let Ok(link) = std::fs::read_link(entry.path()) else {
+            continue;
+        };
+        if let Some(inode) = socket_inode(&link.to_string_lossy()) {
+            inodes.insert(inode);
+        }
+    }
+    let mut ports = BTreeSet::new();
+    let mut tables_read = 0;
+    for table in ["tcp", "tcp6"] {
+        // A kernel without IPv6 has no tcp6 table; one table read is enough to match against.
+        let Ok(text) = std::fs::read_to_string(process.join("net").join(table)) else {
+            continue;
+        };
+        tables_read += 1;
+        ports.extend(
+            text.lines()
+                .filter_map(listening_socket)
+                .filter(|(inode, _)| inodes.contains(inode))
+                .map(|(_, port)| port),
+        );
+    }
+    (tables_read > 0).then_some(ports)
+}
+
+/// The inode of a `/proc/PID/fd` link naming a socket (`socket:[12345]`).
+fn socket_inode(link: &str) -> Option<u64> {
+    link.strip_prefix("socket:[")?
+        .strip_suffix(']')?
+        .parse()
+        .ok()
+}
+
+/// The inode and local port of a row of `/proc/net/tcp` or `tcp6` in state LISTEN (`0A`);
+/// `None` for the header, another state or a malformed row.
+///
+/// A row reads `sl local rem st tx:rx tr:when retrnsmt uid timeout inode ...`, the local
+/// address being `ADDRESS:PORT` in hexadecimal (8 address digits for IPv4, 32 for IPv6).
+pub(crate) fn listening_socket(row: &str) -> Option<(u64, u16)> {
+    let fields: Vec<&str> = row.split_whitespace().collect();
+    let (_, port) = fields.get(1)?.rsplit_once(':')?;
+    if *fields.get(3)? != "0A" {
+        return None;
+    }
+    let port = u16::from_str_radix(port, 16).ok()?;
+    let inode = fields.get(9)?.parse().ok()?;
+    Some((inode, port))
+}
+
+/// The port of `target` (a URL), or its scheme's default one.
+fn target_port(target: &str) -> Result<u16, String> {
+    let uri: Uri = target
+        .parse()
+        .map_err(|error| format!("bad target `{target}`: {error}"))?;
+    Ok(uri
+        .port_u16()
+        .unwrap_or(if uri.scheme_str() == Some("https") {
+            443
+        } else {
+            80
+        }))
 }
 
 #[cfg(test)]
@@ -250,10 +371,193 @@ mod tests {
         if !cfg!(target_os = "linux") {
             return;
         }
-        let meter = ServerCpu::open(&[std::process::id()], &local())
+        // The test process is a server only once it listens, on the target's port.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let target = vec![format!("http://127.0.0.1:{port}")];
+        let meter = ServerCpu::open(&[std::process::id()], &target)
             .unwrap()
             .expect("a pid was given");
         assert!(meter.sample().is_ok());
+        // Port 9 (discard) is not this process's: nothing in the tests listens there.
+        let elsewhere = vec!["http://127.0.0.1:9".to_string()];
+        let error = ServerCpu::open(&[std::process::id()], &elsewhere).unwrap_err();
+        assert!(error.contains("port 9 of target"), "{error}");
+        assert!(
+            error.contains(&format!("process {} listens", std::process::id())),
+            "{error}"
+        );
+        drop(listener);
+    }
+
+    /// A row of `/proc/net/tcp` for a socket on local port `port` in `state` with `inode`.
+    fn tcp_row(port: u16, state: &str, inode: u64) -> String {
+        format!(
+            "   1: 0100007F:{port:04X} 00000000:0000 {state} 00000000:00000000 00:00000000 \
+             00000000  1000        0 {inode} 1 0000000000000000 100 0 0 10 0"
+        )
+    }
+
+    /// A row of `/proc/net/tcp6` for a socket on local port `port` in `state` with `inode`.
+    fn tcp6_row(port: u16, state: &str, inode: u64) -> String {
+        format!(
+            "   0: 00000000000000000000000000000000:{port:04X} \
+             00000000000000000000000000000000:0000 {state} 00000000:00000000 00:00000000 \
+             00000000  1000        0 {inode} 1 0000000000000000 100 0 0 10 0"
+        )
+    }
+
+    #[test]
+    fn listening_rows_give_their_inode_and_port() {
+        assert_eq!(
+            listening_socket(&tcp_row(50051, "0A", 12345)),
+            Some((12345, 50051))
+        );
+        assert_eq!(listening_socket(&tcp6_row(443, "0A", 99)), Some((99, 443)));
+        // A kernel row as printed, port 0xC383 = 50051.
+        let kernel = "   0: 00000000:C383 00000000:0000 0A 00000000:00000000 00:00000000 \
+                      00000000     0        0 27182 1 ffff8881 100 0 0 10 0";
+        assert_eq!(listening_socket(kernel), Some((27182, 50051)));
+    }
+
+    #[test]
+    fn other_rows_are_not_listening_sockets() {
+        let header = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when \
+                      retrnsmt   uid  timeout inode";
+        assert_eq!(listening_socket(header), None);
+        assert_eq!(listening_socket(""), None);
+        // 01 is ESTABLISHED, 06 TIME_WAIT: a connection, not a server.
+        assert_eq!(listening_socket(&tcp_row(50051, "01", 7)), None);
+        assert_eq!(listening_socket(&tcp6_row(50051, "06", 7)), None);
+        assert_eq!(
+            listening_socket("   0: 0100007F:ZZZZ 00000000:0000 0A 0 0 0 0 0 5"),
+            None
+        );
+        assert_eq!(
+            listening_socket("   0: 0100007F:C383 00000000:0000 0A 0 0"),
+            None
+        );
+        assert_eq!(
+            listening_socket("   0: 0100007F 00000000:0000 0A 0 0 0 0 0 5"),
+            None
+        );
+    }
+
+    #[test]
+    fn socket_links_give_their_inode() {
+        assert_eq!(socket_inode("socket:[12345]"), Some(12345));
+        assert_eq!(socket_inode("pipe:[12345]"), None);
+        assert_eq!(socket_inode("/dev/null"), None);
+        assert_eq!(socket_inode("socket:[x]"), None);
+    }
+
+    #[test]
+    fn target_ports_default_to_the_scheme() {
+        assert_eq!(target_port("http://127.0.0.1:50051"), Ok(50051));
+        assert_eq!(target_port("http://localhost"), Ok(80));
+        assert_eq!(target_port("https://[::1]"), Ok(443));
+    }
+
+    /// Gives process `pid` of the fake `/proc` at `root` sockets with these `inodes`, and the
+    /// socket tables `tcp` and `tcp6`.
+    #[cfg(unix)]
+    fn give_sockets(root: &Path, pid: u32, inodes: &[u64], tcp: &[String], tcp6: &[String]) {
+        let process = root.join(pid.to_string());
+        std::fs::create_dir_all(process.join("fd")).unwrap();
+        std::fs::create_dir_all(process.join("net")).unwrap();
+        // The standard streams first, as in a real process: links that are no sockets.
+        std::os::unix::fs::symlink("/dev/null", process.join("fd").join("0")).unwrap();
+        for (number, inode) in inodes.iter().enumerate() {
+            let link = format!("socket:[{inode}]");
+            let fd = process.join("fd").join((number + 3).to_string());
+            std::os::unix::fs::symlink(link, fd).unwrap();
+        }
+        let header = "  sl  local_address rem_address   st tx_queue rx_queue\n";
+        std::fs::write(
+            process.join("net").join("tcp"),
+            header.to_string() + &tcp.join("\n"),
+        )
+        .unwrap();
+        std::fs::write(
+            process.join("net").join("tcp6"),
+            header.to_string() + &tcp6.join("\n"),
+        )
+        .unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_process_listening_on_the_target_port_is_accepted() {
+        let root = fake_proc(&[(100, stat_line(100, "deckmate-server", 1, 1))]);
+        // Another process's listener on 50051 (inode 8) does not count; this one's, on tcp6, does.
+        let tcp = [tcp_row(50051, "0A", 8), tcp_row(40000, "01", 5)];
+        give_sockets(&root, 100, &[5, 6], &tcp, &[tcp6_row(50051, "0A", 6)]);
+        assert!(ServerCpu::open_in(&root, true, &[100], &local()).is_ok());
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_process_listening_nowhere_is_refused() {
+        let root = fake_proc(&[(1, stat_line(1, "sleep", 0, 0))]);
+        let tcp = [tcp_row(50051, "0A", 8), tcp_row(40000, "01", 5)];
+        give_sockets(&root, 1, &[5], &tcp, &[]);
+        let error = ServerCpu::open_in(&root, true, &[1], &local()).unwrap_err();
+        assert!(
+            error.contains("--server-pid 1 listens on no TCP port"),
+            "{error}"
+        );
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_process_listening_on_another_port_is_refused() {
+        let root = fake_proc(&[(1, stat_line(1, "init", 0, 0))]);
+        give_sockets(&root, 1, &[5], &[tcp_row(22, "0A", 5)], &[]);
+        let error = ServerCpu::open_in(&root, true, &[1], &local()).unwrap_err();
+        assert!(error.contains("port 50051 of target"), "{error}");
+        assert!(
+            error.contains("process 1 listens on TCP port 22 only"),
+            "{error}"
+        );
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn replicas_need_one_listener_on_each_target_port() {
+        let root = fake_proc(&[
+            (100, stat_line(100, "deckmate-server", 1, 1)),
+            (200, stat_line(200, "deckmate-server", 1, 1)),
+        ]);
+        let rows = [tcp_row(50051, "0A", 5), tcp_row(50052, "0A", 6)];
+        give_sockets(&root, 100, &[5], &rows, &[]);
+        give_sockets(&root, 200, &[6], &rows, &[]);
+        // Replicas behind one address: each listens, one of them on the target's port.
+        assert!(ServerCpu::open_in(&root, true, &[100, 200], &local()).is_ok());
+        let both = vec![
+            "http://127.0.0.1:50051".to_string(),
+            "http://127.0.0.1:50052".to_string(),
+        ];
+        assert!(ServerCpu::open_in(&root, true, &[100, 200], &both).is_ok());
+        let third = vec!["http://localhost:50053".to_string()];
+        let error = ServerCpu::open_in(&root, true, &[100, 200], &third).unwrap_err();
+        assert!(error.contains("port 50053"), "{error}");
+        assert!(
+            error.contains("processes 100, 200 listen on TCP port 50051, 50052 only"),
+            "{error}"
+        );
+        let _ = std::fs::remove_dir_all(root);
+    }
+
+    #[test]
+    fn a_process_whose_sockets_cannot_be_read_is_not_checked() {
+        // No fd directory stands for one that another user's process keeps from us.
+        let root = fake_proc(&[(100, stat_line(100, "deckmate-server", 1, 1))]);
+        let far = vec!["http://127.0.0.1:1".to_string()];
+        assert!(ServerCpu::open_in(&root, true, &[100], &far).is_ok());
+        let _ = std::fs::remove_dir_all(root);
     }
 
     #[test]

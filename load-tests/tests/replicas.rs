@@ -251,3 +251,57 @@ async fn a_missing_process_or_a_remote_target_stops_the_run_before_it_starts() {
     assert!(stderr.contains("another host's server"), "{stderr}");
     assert!(remote.stdout.is_empty(), "no report without a run");
 }
+
+#[tokio::test]
+async fn a_wrong_pid_or_report_path_stops_the_run_before_it_starts() {
+    // Nothing listens on port 9, so each run below would fail to connect if it got that far:
+    // the errors asserted are the earlier ones.
+    let pid = std::process::id().to_string();
+    let twice = load(strings(&[
+        "baseline",
+        "--target",
+        "127.0.0.1:9",
+        "--server-pid",
+        &pid,
+        "--server-pid",
+        &pid,
+        "--quiet",
+    ]))
+    .await;
+    assert_eq!(twice.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&twice.stderr);
+    assert!(stderr.contains("given more than once"), "{stderr}");
+
+    // This process listens, but not at port 9: it is not that target's server.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind loopback");
+    let not_listening = load(strings(&[
+        "baseline",
+        "--target",
+        "127.0.0.1:9",
+        "--server-pid",
+        &pid,
+        "--quiet",
+    ]))
+    .await;
+    assert_eq!(not_listening.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&not_listening.stderr);
+    assert!(stderr.contains("port 9 of target"), "{stderr}");
+    drop(listener);
+
+    let unwritable = load(strings(&[
+        "baseline",
+        "--target",
+        "127.0.0.1:9",
+        "--json-file",
+        "/nonexistent-deckmate-load-dir/report.json",
+        "--quiet",
+    ]))
+    .await;
+    assert_eq!(unwritable.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&unwritable.stderr);
+    assert!(
+        stderr.contains("cannot write /nonexistent-deckmate-load-dir/report.json"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("cannot connect"), "{stderr}");
+}
