@@ -164,6 +164,19 @@ impl Server {
         self.observe(game, seat).await.legal_actions[0].clone()
     }
 
+    /// The game's history, as far as one page goes.
+    async fn history(&self, game: &Game) -> pb::GetHistoryResponse {
+        let request = pb::GetHistoryRequest {
+            game_id: game.id.clone(),
+            ..Default::default()
+        };
+        self.api
+            .get_history(Request::new(request))
+            .await
+            .unwrap()
+            .into_inner()
+    }
+
     async fn version(&self, game: &Game) -> u64 {
         self.store.load(&game.id).await.unwrap().unwrap().version()
     }
@@ -254,15 +267,7 @@ async fn the_scheduler_ends_the_game_on_time_once() {
     assert_eq!(server.scheduler.sweep().await.unwrap(), 0);
     assert_eq!(server.version(&game).await, 1);
     // The history shows the timeout as the server's entry, not as an action.
-    let history = server
-        .api
-        .get_history(Request::new(pb::GetHistoryRequest {
-            game_id: game.id.clone(),
-            ..Default::default()
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let history = server.history(&game).await;
     assert_eq!(history.actions.len(), 1);
     assert!(history.actions[0].timed_out);
     assert!(history.actions[0].action.is_none());
@@ -381,15 +386,7 @@ async fn a_bot_move_is_a_timeout_and_a_game_nobody_plays_ends() {
     assert_eq!(outcome.winners, vec![1]);
     // The history tells the server's moves from the players': every entry is a timeout, the
     // moves made on it carry the action, the forfeit none.
-    let history = server
-        .api
-        .get_history(Request::new(pb::GetHistoryRequest {
-            game_id: game.id.clone(),
-            ..Default::default()
-        }))
-        .await
-        .unwrap()
-        .into_inner();
+    let history = server.history(&game).await;
     assert_eq!(history.actions.len(), views.len() + 1);
     let (forfeit, moves) = history.actions.split_last().unwrap();
     for made in moves {
