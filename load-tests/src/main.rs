@@ -64,14 +64,15 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Written out once, for the terminal and the file alike.
+    let json = (invocation.json || json_file.is_some()).then(|| report.to_json());
     // The report is printed first, so that a file failing now (a full disk) loses no run.
-    if invocation.json {
-        println!("{}", report.to_json());
-    } else {
-        print!("{report}");
+    match &json {
+        Some(json) if invocation.json => println!("{json}"),
+        _ => print!("{report}"),
     }
-    if let Some(file) = &mut json_file
-        && let Err(error) = file.write(&report.to_json())
+    if let (Some(file), Some(json)) = (&mut json_file, &json)
+        && let Err(error) = file.write(json)
     {
         eprintln!(
             "deckmate-load: cannot write {}: {error}",
