@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use deckmate::pb;
 
+use crate::api_key::{ApiKey, ApiKeyParser};
 use crate::arena::ArenaOptions;
 use crate::errors::ExpectedErrors;
 use crate::options::{
@@ -79,6 +80,20 @@ pub struct CommonArgs {
     /// serve exactly the same calls.
     #[arg(long)]
     pub game_seeds: bool,
+    /// The API key of a server started with `--api-keys-file` (`deckmate-server hash-key` makes
+    /// one), sent as `x-api-key` on every call. The server checks it on CreateGame only and
+    /// ignores it elsewhere, but the baseline's health checks carry it too: the two phases then
+    /// send requests of the same shape, so the ratios compare RPCs, and a proxy that asks for
+    /// the key on every call lets them through. Never printed; prefer the environment variable,
+    /// which keeps the key out of the process list.
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "DECKMATE_API_KEY",
+        hide_env_values = true,
+        value_parser = ApiKeyParser
+    )]
+    pub api_key: Option<ApiKey>,
     /// Print the report as JSON instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -193,8 +208,8 @@ pub struct BaselineArgs {
 /// Options of `arena` (see [`crate::arena`]).
 #[derive(Debug, Args)]
 pub struct ArenaArgs {
-    /// The server, such as `http://127.0.0.1:50051`, started with `--allow-client-seed` and
-    /// `--allow-bot-only-games`.
+    /// The server, such as `http://127.0.0.1:50051`, started with `--allow-client-seed`, and
+    /// with `--allow-bot-only-games` unless the arena sends an `--api-key`.
     #[arg(long, env = "DECKMATE_LOAD_TARGET", default_value = DEFAULT_TARGET)]
     pub target: String,
     /// The variant id, such as `chuno`.
@@ -219,6 +234,16 @@ pub struct ArenaArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 4)]
     pub in_flight: usize,
+    /// The API key of a server started with `--api-keys-file`, sent as `x-api-key` on every
+    /// call; with a key, the server allows games of bots only. Never printed.
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "DECKMATE_API_KEY",
+        hide_env_values = true,
+        value_parser = ApiKeyParser
+    )]
+    pub api_key: Option<ApiKey>,
     /// Print no line per finished game.
     #[arg(long)]
     pub quiet: bool,
@@ -236,6 +261,7 @@ impl ArenaArgs {
             b: self.b,
             seed: self.seed,
             in_flight: self.in_flight,
+            api_key: self.api_key,
             progress: !self.quiet,
         }
     }
@@ -315,6 +341,7 @@ impl Cli {
             baseline_duration: baseline,
             seed: common.seed,
             game_seeds: common.game_seeds,
+            api_key: common.api_key,
             expected: ExpectedErrors::reasons(&common.expect)?,
             max_errors: common.max_errors,
             progress: (!common.quiet).then_some(common.progress_interval),
@@ -497,6 +524,62 @@ mod tests {
         for name in ["play", "watch", "baseline"] {
             let run = invocation(&["deckmate-load", name, "--server-pid", "5"]).unwrap();
             assert_eq!(run.options.server_pids, [5], "{name}");
+        }
+    }
+
+    #[test]
+    fn the_api_key_is_read_by_every_scenario_and_never_shown() {
+        for name in ["play", "act", "watch", "baseline"] {
+            let run = invocation(&["deckmate-load", name, "--api-key", " dmk_secret-1 "]).unwrap();
+            assert_eq!(
+                run.options.api_key,
+                Some(ApiKey::new("dmk_secret-1").unwrap()),
+                "{name}"
+            );
+            let printed = format!("{run:?}");
+            assert!(!printed.contains("secret"), "{printed}");
+        }
+        let keyless = invocation(&["deckmate-load", "play"]).unwrap();
+        assert_eq!(keyless.options.api_key, None);
+    }
+
+    #[test]
+    fn the_arena_reads_the_api_key() {
+        let parse = |args: &[&str]| {
+            let command =
+                Cli::command().mut_subcommand("arena", |sub| sub.mut_args(|a| a.env(None)));
+            let matches = command.try_get_matches_from(args).unwrap();
+            match Cli::from_arg_matches(&matches).unwrap().command {
+                Command::Arena(args) => args.into_options(),
+                other => panic!("{other:?}"),
+            }
+        };
+        let base = [
+            "deckmate-load",
+            "arena",
+            "--variant",
+            "chuno",
+            "--a",
+            "search",
+            "--b",
+            "random",
+        ];
+        assert_eq!(parse(&base).api_key, None);
+        let keyed = parse(&[&base[..], &["--api-key", "dmk_arena-secret"]].concat());
+        assert_eq!(
+            keyed.api_key,
+            Some(ApiKey::new("dmk_arena-secret").unwrap())
+        );
+        assert!(!format!("{keyed:?}").contains("arena-secret"));
+    }
+
+    #[test]
+    fn a_bad_api_key_is_refused_without_being_repeated() {
+        for bad in ["", "   ", "dmk_sécret", "dmk_se\ncret"] {
+            let error = invocation(&["deckmate-load", "play", "--api-key", bad])
+                .expect_err("not a sendable key");
+            assert!(error.contains("--api-key"), "{error}");
+            assert!(!error.contains("cret"), "{error}");
         }
     }
 

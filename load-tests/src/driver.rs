@@ -18,6 +18,7 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use tokio::time::Instant;
 
+use crate::client_seeds;
 use crate::connect::WorkerConnections;
 use crate::errors::{ClientFault, ErrorKey};
 use crate::plan::{GamePlan, NextGame};
@@ -82,7 +83,8 @@ pub(crate) struct GameInPlay {
 
 impl GameInPlay {
     /// Creates game `next` of `plan` through the target the routing rule gives it, with each
-    /// seat's handle on its own target.
+    /// seat's handle on its own target. A refused client seed stops the run: every other game
+    /// would be refused the same way ([`crate::client_seeds`]).
     pub(crate) async fn create(
         connections: &WorkerConnections,
         recorder: &mut Recorder,
@@ -93,19 +95,27 @@ impl GameInPlay {
         let planned = plan.variant(variant);
         let routing = Routing::new(connections.targets());
         let client = &connections.to(routing.create(number)).client;
-        let mut game = recorder
-            .sdk(
-                Method::CreateGame,
-                client.create_game(
-                    planned.config.clone(),
-                    planned.seats,
-                    CreateOptions {
-                        seed: plan.seed_of(number),
-                        ..CreateOptions::default()
-                    },
-                ),
-            )
-            .await?;
+        let seed = plan.seed_of(number);
+        let created = client.create_game(
+            planned.config.clone(),
+            planned.seats,
+            CreateOptions {
+                seed,
+                ..CreateOptions::default()
+            },
+        );
+        let mut seed_refused = false;
+        let created = async {
+            let created = created.await;
+            seed_refused = seed.is_some() && created.as_ref().is_err_and(client_seeds::is_refusal);
+            created
+        };
+        let created = recorder.sdk(Method::CreateGame, created).await;
+        if seed_refused {
+            // Every other game would be refused the same way: stop and say why, once.
+            recorder.stop_because(client_seeds::GAME_SEEDS_HINT);
+        }
+        let mut game = created?;
         if game.seats.len() != planned.seats as usize || game.version != 0 {
             recorder.fault(ClientFault::VersionSkew);
             return None;

@@ -5,7 +5,12 @@
 //! server's bare health `Check`, then the scenario (`play`, `act` or `watch`). The
 //! [`RunReport`] gives games/s, actions/s, latency percentiles per RPC, errors by gRPC code and
 //! reason, the client's CPU time, and the scenario's ratios to the baseline. A run with an
-//! unexpected error fails (see [`errors`] for what each scenario expects).
+//! unexpected error fails (see [`errors`] for what each scenario expects), and so does a run
+//! whose scenario phase completed no successful call, whatever errors it expects.
+//!
+//! Before any load, each server is asked what it allows (`GetServerInfo`), so that a run it
+//! would refuse call after call (client seeds it does not accept, an API key it requires)
+//! stops at once with what to change.
 //!
 //! A run may target several server replicas, spreading games, seats and watchers over them so
 //! that commits and watches cross replicas, and may measure the servers' CPU time (Linux
@@ -27,8 +32,10 @@
 //! # }
 //! ```
 
+mod api_key;
 pub mod arena;
 pub mod cli;
+mod client_seeds;
 mod clock;
 mod connect;
 mod driver;
@@ -38,6 +45,7 @@ mod options;
 mod pacer;
 mod phase;
 mod plan;
+mod preflight;
 mod progress;
 mod recorder;
 mod redis_stats;
@@ -45,9 +53,13 @@ pub mod report;
 mod routing;
 mod scenario;
 mod server_cpu;
+mod status_details;
+#[cfg(test)]
+mod test_server;
 
 use std::sync::Arc;
 
+pub use api_key::ApiKey;
 pub use clock::StopSignal;
 pub use connect::normalize_target;
 pub use options::{
@@ -61,6 +73,7 @@ use connect::Connections;
 use meters::ExternalMeters;
 use phase::PhaseSpec;
 use plan::GamePlan;
+use preflight::Needs;
 use redis_stats::RedisMeter;
 use report::{PlayedVariant, Settings};
 use server_cpu::ServerCpu;
@@ -129,10 +142,18 @@ pub async fn run(
         .map(RedisMeter::shown_urls)
         .unwrap_or_default();
     let meters = Arc::new(ExternalMeters { server, redis });
-    let connections = Connections::open(&targets, options.connections).await?;
+    let connections =
+        Connections::open(&targets, options.connections, options.api_key.as_ref()).await?;
     let plan = match scenario.variants() {
         Some(selection) => {
             let first = connections.for_worker(0);
+            let needs = Needs {
+                client_seeds: options.game_seeds.then_some(client_seeds::GAME_SEEDS_HINT),
+                has_api_key: options.api_key.is_some(),
+            };
+            for (index, target) in targets.iter().enumerate() {
+                preflight::check(&first.to(index).client, target, needs).await?;
+            }
             let client = &first.to(0).client;
             let variants = plan::resolve(client, selection, scenario.seats()).await?;
             Some(Arc::new(
@@ -197,6 +218,7 @@ pub async fn run(
         + baseline
             .as_ref()
             .map_or(0, |baseline| baseline.unexpected_errors);
+    let (passed, failure) = RunReport::verdict(&result, unexpected_errors);
     Ok(RunReport {
         scenario: scenario.name(),
         settings: Settings {
@@ -235,6 +257,7 @@ pub async fn run(
                 _ => None,
             },
             expected_errors: options.expected.names(),
+            api_key_sent: options.api_key.is_some(),
             server_pids: options.server_pids.clone(),
             redis_nodes,
         },
@@ -243,7 +266,8 @@ pub async fn run(
         ratios,
         stopped_early: stop.is_triggered(),
         unexpected_errors,
-        passed: unexpected_errors == 0,
+        passed,
+        failure,
     })
 }
 

@@ -1,7 +1,7 @@
 //! The `deckmate-load` binary: parses the command line, runs the scenario against the server,
 //! prints the report (a table, or JSON with `--json`) and exits with 0 when the run passed,
-//! 1 when it saw unexpected errors, and 2 when it could not run. `arena` prints the score line
-//! instead.
+//! 1 when it failed (unexpected errors, or no successful call), and 2 when it could not run.
+//! `arena` prints the score line instead, or the partial score when it stops early.
 
 use std::fs::File;
 use std::io::{Seek, Write};
@@ -22,8 +22,22 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 #[tokio::main]
 async fn main() -> ExitCode {
     let cli = Cli::parse();
+    let stop = StopSignal::new();
+    {
+        let stop = stop.clone();
+        let what_now = match cli.command {
+            Command::Arena(_) => "abandoning the games in play",
+            _ => "finishing the calls in flight",
+        };
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("\ndeckmate-load: interrupted; {what_now}");
+                stop.trigger();
+            }
+        });
+    }
     if let Command::Arena(args) = cli.command {
-        return arena(args.into_options()).await;
+        return arena(args.into_options(), &stop).await;
     }
     let invocation = match cli.into_invocation() {
         Ok(invocation) => invocation,
@@ -44,16 +58,6 @@ async fn main() -> ExitCode {
         },
         None => None,
     };
-    let stop = StopSignal::new();
-    {
-        let stop = stop.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                eprintln!("\ndeckmate-load: interrupted; finishing the calls in flight");
-                stop.trigger();
-            }
-        });
-    }
     let report = match deckmate_load::run(&invocation.scenario, &invocation.options, &stop).await {
         Ok(report) => report,
         Err(error) => {
@@ -68,7 +72,16 @@ async fn main() -> ExitCode {
     let json = (invocation.json || json_file.is_some()).then(|| report.to_json());
     // The report is printed first, so that a file failing now (a full disk) loses no run.
     match &json {
-        Some(json) if invocation.json => println!("{json}"),
+        Some(json) if invocation.json => {
+            println!("{json}");
+            // The table says why the run stopped or failed; with JSON on stdout, stderr does.
+            for reason in report.stop_reasons() {
+                eprintln!("deckmate-load: stopped early: {reason}");
+            }
+            if let Some(failure) = &report.failure {
+                eprintln!("deckmate-load: FAIL: {failure}");
+            }
+        }
         _ => print!("{report}"),
     }
     if let (Some(file), Some(json)) = (&mut json_file, &json)
@@ -88,15 +101,23 @@ async fn main() -> ExitCode {
 }
 
 /// Plays the arena, printing its score as the last line (0 when every game was played, 2 when
-/// the run failed).
-async fn arena(options: ArenaOptions) -> ExitCode {
-    match deckmate_load::arena::run(&options).await {
+/// the run failed or was interrupted). A run that stops early prints the score of the games it
+/// finished to stderr, so that stdout's last line is only ever a full run's result.
+async fn arena(options: ArenaOptions, stop: &StopSignal) -> ExitCode {
+    match deckmate_load::arena::run(&options, stop).await {
         Ok(score) => {
             println!("{score}");
             ExitCode::SUCCESS
         }
-        Err(error) => {
-            eprintln!("deckmate-load arena: {error}");
+        Err(stopped) => {
+            eprintln!("deckmate-load arena: {}", stopped.error);
+            if let Some(partial) = &stopped.partial {
+                eprintln!(
+                    "deckmate-load arena: partial score, {} of {} games: {partial}",
+                    partial.games(),
+                    options.games
+                );
+            }
             ExitCode::from(2)
         }
     }

@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::api_key::ApiKey;
 use crate::errors::ExpectedErrors;
 
 /// The server address used when none is given.
@@ -34,7 +35,12 @@ pub struct LoadOptions {
     /// the same games each time: with one worker, two server builds then serve exactly the
     /// same calls. Needs a server started with `--allow-client-seed`.
     pub game_seeds: bool,
-    /// Error reasons that do not fail the run.
+    /// Sent as `x-api-key` on every call of every phase, for a server started with
+    /// `--api-keys-file` (see [`ApiKey`] for why the baseline's checks carry it too). Never
+    /// shown: the report says only whether a key was sent.
+    pub api_key: Option<ApiKey>,
+    /// Error reasons that do not fail the run (but a run whose scenario phase completes no
+    /// call fails whatever they are).
     pub expected: ExpectedErrors,
     /// Unexpected errors after which the run stops early.
     pub max_errors: u64,
@@ -61,6 +67,7 @@ impl Default for LoadOptions {
             baseline_duration: Duration::from_secs(5),
             seed: 1,
             game_seeds: false,
+            api_key: None,
             expected: ExpectedErrors::none(),
             max_errors: 100,
             progress: Some(Duration::from_secs(1)),

@@ -5,7 +5,7 @@
 //! Redis) over the same window.
 
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use cpu_time::ProcessTime;
@@ -70,6 +70,8 @@ pub(crate) struct PhaseResult {
     pub(crate) cpu: Duration,
     /// What the external meters saw over the measured wall time.
     pub(crate) external: ExternalUsage,
+    /// Why a worker stopped the run, if one did ([`Recorder::stop_because`]).
+    pub(crate) stop_reason: Option<&'static str>,
 }
 
 /// Runs a phase: `prepare` for every worker before the clock starts (unmeasured), then `work`
@@ -95,6 +97,7 @@ where
         stop: stop.clone(),
         max_errors: spec.max_errors,
         pacer: spec.rate.map(Pacer::new),
+        stop_reason: OnceLock::new(),
     });
     let mut tally = Tally::default();
     // A recorder for failures of the phase itself (a panicked worker).
@@ -160,6 +163,7 @@ where
         measured: measured.wall,
         cpu: measured.cpu,
         external: measured.external,
+        stop_reason: shared.stop_reason.get().copied(),
     }
 }
 

@@ -5,8 +5,8 @@
 use crate::pacer::Pacer;
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use hdrhistogram::Histogram;
@@ -84,6 +84,9 @@ pub(crate) struct Shared {
     pub(crate) max_errors: u64,
     /// The open-loop schedule of measured calls (`--rate`); `None` for back-to-back calls.
     pub(crate) pacer: Option<Pacer>,
+    /// Why a worker stopped the run, when it recognised a failure that every further call
+    /// would repeat; the first reason given is kept.
+    pub(crate) stop_reason: OnceLock<&'static str>,
 }
 
 /// Actions and finished games of one variant.
@@ -286,6 +289,13 @@ impl Recorder {
         self.failed(ErrorKey::client(fault));
     }
 
+    /// Stops the run for `reason`, a failure every further call would repeat (already recorded
+    /// as an error), so that the run says it once rather than failing until the error limit.
+    pub(crate) fn stop_because(&mut self, reason: &'static str) {
+        let _ = self.shared.stop_reason.set(reason);
+        self.shared.stop.trigger();
+    }
+
     /// An accepted action in a game of variant `variant`, answered at `at`.
     pub(crate) fn action(&mut self, variant: usize, at: Instant) {
         self.shared.live.actions.fetch_add(1, Ordering::Relaxed);
@@ -343,6 +353,7 @@ mod tests {
             stop: StopSignal::new(),
             max_errors,
             pacer: None,
+            stop_reason: OnceLock::new(),
         })
     }
 
@@ -413,6 +424,18 @@ mod tests {
         let tally = recorder.into_tally();
         assert_eq!(tally.errors[&overloaded], 5);
         assert_eq!(tally.errors.len(), 3);
+    }
+
+    #[test]
+    fn a_stop_reason_stops_the_run_and_the_first_one_is_kept() {
+        let shared = shared(100, ExpectedErrors::none());
+        let mut first = Recorder::new(shared.clone(), Some(open_window()));
+        let mut second = first.sibling();
+        assert!(!first.should_stop());
+        first.stop_because("the first reason");
+        second.stop_because("a later reason");
+        assert!(first.should_stop() && second.should_stop());
+        assert_eq!(shared.stop_reason.get(), Some(&"the first reason"));
     }
 
     #[test]

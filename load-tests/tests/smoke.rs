@@ -22,20 +22,21 @@ struct Server {
 
 impl Server {
     async fn start() -> Server {
+        Server::start_with(Config {
+            // For `--game-seeds` runs.
+            allow_client_seed: true,
+            ..quota_free()
+        })
+        .await
+    }
+
+    async fn start_with(config: Config) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind loopback");
         let address = format!("http://{}", listener.local_addr().expect("local address"));
         let (stop, stopped) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
-            // The load generator is one client creating many games: no per-caller quotas.
-            let config = Config {
-                create_rate: deckmate_server::protection::rate::Rate::Off,
-                max_games_per_client: usize::MAX,
-                // For `--game-seeds` runs.
-                allow_client_seed: true,
-                ..Config::default()
-            };
             deckmate_server::serve(config, listener, async {
                 let _ = stopped.await;
             })
@@ -73,6 +74,15 @@ impl Server {
     }
 }
 
+/// The load generator is one client creating many games: no per-caller quotas.
+fn quota_free() -> Config {
+    Config {
+        create_rate: deckmate_server::protection::rate::Rate::Off,
+        max_games_per_client: usize::MAX,
+        ..Config::default()
+    }
+}
+
 /// Small, quiet options against `server`.
 fn options(server: &Server) -> LoadOptions {
     LoadOptions {
@@ -84,6 +94,7 @@ fn options(server: &Server) -> LoadOptions {
         baseline_duration: Duration::ZERO,
         seed: 7,
         game_seeds: false,
+        api_key: None,
         expected: ExpectedErrors::none(),
         max_errors: 10,
         progress: None,
@@ -303,5 +314,76 @@ async fn an_unknown_variant_is_refused_before_any_load() {
         .await
         .expect_err("the variant does not exist");
     assert!(error.to_string().contains("no_such_game"), "{error}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn game_seeds_on_a_server_that_refuses_them_stop_before_any_load() {
+    let server = Server::start_with(quota_free()).await;
+    let scenario = Scenario::Play(PlayScenario {
+        variants: VariantSelection::All,
+        seats: 0,
+        games: Some(5),
+    });
+    let options = LoadOptions {
+        game_seeds: true,
+        baseline_duration: Duration::from_secs(5),
+        ..options(&server)
+    };
+    let error = deckmate_load::run(&scenario, &options, &StopSignal::new())
+        .await
+        .expect_err("the server refuses client seeds");
+    let message = error.to_string();
+    assert!(message.contains(&server.address), "{message}");
+    assert!(
+        message.contains("start it with `--allow-client-seed`"),
+        "{message}"
+    );
+    // Without `--game-seeds` the same server is fine.
+    let options = LoadOptions {
+        game_seeds: false,
+        ..options
+    };
+    run_clean(scenario, &options).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_every_call_failed_as_expected_fails() {
+    // A caller may hold no game: every CreateGame is LIMIT_REACHED.
+    let server = Server::start_with(Config {
+        max_games_per_client: 0,
+        ..quota_free()
+    })
+    .await;
+    let scenario = Scenario::Play(PlayScenario {
+        variants: VariantSelection::All,
+        seats: 0,
+        games: None,
+    });
+    let options = LoadOptions {
+        duration: Some(Duration::from_millis(300)),
+        expected: ExpectedErrors::reasons(&["LIMIT_REACHED"]).unwrap(),
+        ..options(&server)
+    };
+    let report = deckmate_load::run(&scenario, &options, &StopSignal::new())
+        .await
+        .expect("the run starts");
+    assert_eq!(report.unexpected_errors, 0, "{report}");
+    assert_eq!(report.result.calls, 0, "{report}");
+    assert!(!report.passed, "{report}");
+    let failure = report.failure.as_deref().expect("a failure");
+    assert!(
+        failure.contains("no successful play call")
+            && failure.contains("RESOURCE_EXHAUSTED LIMIT_REACHED x")
+            && failure.contains("(expected)"),
+        "{failure}"
+    );
+    assert!(
+        report
+            .to_string()
+            .contains(&format!("result: FAIL ({failure})")),
+        "{report}"
+    );
     server.stop().await;
 }

@@ -8,28 +8,36 @@
 //! few games run at once (`--in-flight`). Game `n` is dealt from `--seed` and `n`, so a run can
 //! be repeated exactly against the same server build.
 //!
+//! A `CreateGame` refused for a while (the server's create rate, load shedding) is sent again
+//! after the delay the server asks for ([`retry`]). A run that stops before its last game (a
+//! failed game, or [`StopSignal`]: Ctrl-C) still returns the score of the games it finished.
+//!
 //! ```text
 //! deckmate-load arena --target 127.0.0.1:50051 --variant chuno --games 200 --a search --b greedy
 //! ...
 //! a=search b=greedy games=200 win=118 draw=9 loss=73 score=0.61 ci95=[0.54,0.68]
 //! ```
 
+mod retry;
 mod score;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use deckmate::{Client, pb};
+use deckmate::{Client, ConnectOptions, pb};
 use futures::StreamExt;
 use tokio::sync::Mutex;
 use tokio::task::JoinSet;
 
 pub use score::{ArenaScore, GameResult};
 
-use crate::SetupError;
+use crate::api_key::ApiKey;
+use crate::clock::StopSignal;
 use crate::connect::normalize_target;
 use crate::options::VariantSelection;
 use crate::plan::{self, PlannedVariant};
+use crate::preflight::{self, Needs};
+use crate::{SetupError, client_seeds};
 
 /// How long one game may take before the arena gives up on it.
 const GAME_TIMEOUT: Duration = Duration::from_secs(600);
@@ -53,7 +61,9 @@ pub struct ArenaOptions {
     pub seed: u64,
     /// Games played at once.
     pub in_flight: usize,
-    /// Print a line per finished game to stderr.
+    /// Sent as `x-api-key` on every call; with a key, the server allows games of bots only.
+    pub api_key: Option<ApiKey>,
+    /// Print a line per finished game (and per retried call) to stderr.
     pub progress: bool,
 }
 
@@ -64,7 +74,7 @@ pub enum ArenaError {
     #[error(transparent)]
     Setup(#[from] SetupError),
     /// A call failed.
-    #[error("game {number}: {what}: {error}")]
+    #[error("game {number}: {what}: {error}{}", after_retries(*retries))]
     Call {
         /// The game's number in the run.
         number: u64,
@@ -72,7 +82,18 @@ pub enum ArenaError {
         what: &'static str,
         /// The error.
         error: deckmate::Error,
+        /// How many times the call had been sent again after a refusal that asked for a wait.
+        retries: u32,
     },
+    /// The server refused the game's seed (it was not started with `--allow-client-seed`).
+    #[error("game {number}: CreateGame: {}", client_seeds::SEED_REFUSED_HINT)]
+    SeedRefused {
+        /// The game's number in the run.
+        number: u64,
+    },
+    /// The run was interrupted ([`StopSignal`]).
+    #[error("interrupted")]
+    Interrupted,
     /// A game ended without a readable outcome, or did not end in time.
     #[error("game {number}: {problem}")]
     Game {
@@ -81,6 +102,35 @@ pub enum ArenaError {
         /// What went wrong.
         problem: String,
     },
+}
+
+/// ` (after N retries)`, or nothing for a call sent once.
+fn after_retries(retries: u32) -> String {
+    match retries {
+        0 => String::new(),
+        1 => " (after 1 retry)".to_string(),
+        n => format!(" (after {n} retries)"),
+    }
+}
+
+/// An arena run that ended before its last game.
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct ArenaStopped {
+    /// Why it ended.
+    pub error: ArenaError,
+    /// The score of the games finished by then; `None` when it ended before creating any game
+    /// (it could not connect, or the server cannot host the arena).
+    pub partial: Option<ArenaScore>,
+}
+
+impl From<SetupError> for ArenaStopped {
+    fn from(error: SetupError) -> ArenaStopped {
+        ArenaStopped {
+            error: error.into(),
+            partial: None,
+        }
+    }
 }
 
 /// The level's name as the command line writes it (`search`).
@@ -93,11 +143,22 @@ pub fn level_name(level: pb::BotLevel) -> &'static str {
     }
 }
 
-/// Plays the arena and returns its score.
-pub async fn run(options: &ArenaOptions) -> Result<ArenaScore, ArenaError> {
-    let client = Client::connect(normalize_target(&options.target))
+/// Plays the arena and returns its score. `stop` ends it early; the games still being played
+/// are then abandoned, and the error carries the score of those finished.
+pub async fn run(options: &ArenaOptions, stop: &StopSignal) -> Result<ArenaScore, ArenaStopped> {
+    let target = normalize_target(&options.target);
+    let mut connect = ConnectOptions::default();
+    if let Some(key) = &options.api_key {
+        connect = connect.with_api_key(key.expose());
+    }
+    let client = Client::connect_with(target.clone(), connect)
         .await
         .map_err(|error| SetupError::Connect(error.to_string()))?;
+    let needs = Needs {
+        client_seeds: Some(client_seeds::SEED_REFUSED_HINT),
+        has_api_key: options.api_key.is_some(),
+    };
+    preflight::check(&client, &target, needs).await?;
     let variant = plan::resolve(
         &client,
         &VariantSelection::Only(vec![options.variant.clone()]),
@@ -109,10 +170,14 @@ pub async fn run(options: &ArenaOptions) -> Result<ArenaScore, ArenaError> {
         level_name(options.a),
         level_name(options.b),
     )));
+    // Dropped on return, which abandons the games still running when the arena stops early.
     let mut running = JoinSet::new();
     let mut next = 0;
     loop {
-        while next < options.games && running.len() < options.in_flight.max(1) {
+        while !stop.is_triggered()
+            && next < options.games
+            && running.len() < options.in_flight.max(1)
+        {
             let (client, variant, options, score) = (
                 client.clone(),
                 variant.clone(),
@@ -131,16 +196,32 @@ pub async fn run(options: &ArenaOptions) -> Result<ArenaScore, ArenaError> {
             });
             next += 1;
         }
-        match running.join_next().await {
-            Some(joined) => joined.map_err(|error| ArenaError::Game {
+        let joined = tokio::select! {
+            biased;
+            () = stop.triggered() => return Err(stopped(ArenaError::Interrupted, &score).await),
+            joined = running.join_next() => joined,
+        };
+        let failed = match joined {
+            Some(Ok(Ok(()))) => continue,
+            Some(Ok(Err(error))) => error,
+            Some(Err(error)) => ArenaError::Game {
                 number: next,
                 problem: format!("a game task failed: {error}"),
-            })??,
+            },
             None => break,
-        }
+        };
+        return Err(stopped(failed, &score).await);
     }
     let score = score.lock().await.clone();
     Ok(score)
+}
+
+/// The end of a run stopped by `error`, with the score of the games finished by then.
+async fn stopped(error: ArenaError, score: &Mutex<ArenaScore>) -> ArenaStopped {
+    ArenaStopped {
+        error,
+        partial: Some(score.lock().await.clone()),
+    }
 }
 
 /// The seat bot A takes in game `number`.
@@ -171,16 +252,7 @@ async fn play_one(
         seat_options,
         clock: None,
     };
-    let created = client
-        .raw()
-        .create_game(request)
-        .await
-        .map_err(|status| ArenaError::Call {
-            number,
-            what: "CreateGame",
-            error: deckmate::Error::from_status(status),
-        })?
-        .into_inner();
+    let created = create_game(client, options, number, request).await?;
     let spectator = client.spectate(created.game_id);
     let watched = tokio::time::timeout(GAME_TIMEOUT, async {
         let mut versions = spectator.watch(0);
@@ -190,6 +262,7 @@ async fn play_one(
                 number,
                 what: "Watch",
                 error,
+                retries: 0,
             })?;
             let finished = view.status() == pb::GameStatus::Finished;
             last = Some(view);
@@ -212,6 +285,49 @@ async fn play_one(
             problem: "the watch ended before the game did".into(),
         })?;
     Ok(result_for(&outcome, a_seat))
+}
+
+/// Sends `request` (game `number`'s `CreateGame`), again after each refusal that asks for a
+/// wait the arena accepts ([`retry`]).
+async fn create_game(
+    client: &Client,
+    options: &ArenaOptions,
+    number: u64,
+    request: pb::CreateGameRequest,
+) -> Result<pb::CreateGameResponse, ArenaError> {
+    let mut retries = 0;
+    loop {
+        // The raw call carries no key of its own, unlike the SDK's.
+        let mut call = tonic::Request::new(request.clone());
+        if let Some(key) = &options.api_key {
+            key.apply(&mut call);
+        }
+        let status = match client.raw().create_game(call).await {
+            Ok(created) => return Ok(created.into_inner()),
+            Err(status) => status,
+        };
+        if client_seeds::is_refusal_status(&status) {
+            return Err(ArenaError::SeedRefused { number });
+        }
+        let Some(delay) = retry::delay_before_retry(&status, retries) else {
+            return Err(ArenaError::Call {
+                number,
+                what: "CreateGame",
+                error: deckmate::Error::from_status(status),
+                retries,
+            });
+        };
+        retries += 1;
+        if options.progress {
+            let reason = deckmate::Error::from_status(status).reason().unwrap_or("");
+            eprintln!(
+                "game {number}: CreateGame refused ({reason}); retry {retries} of {} in {:.1} s",
+                retry::MAX_RETRIES,
+                delay.as_secs_f64()
+            );
+        }
+        tokio::time::sleep(delay).await;
+    }
 }
 
 /// How `outcome` reads for the seat `a_seat`.

@@ -2,6 +2,7 @@
 //! the run passed. Printed as JSON (`--json`) or as a table (`Display`).
 
 mod table;
+mod verdict;
 
 use hdrhistogram::Histogram;
 use serde::Serialize;
@@ -140,6 +141,10 @@ pub struct PhaseReport {
     /// Why a requested server or Redis figure is missing (a reading failed).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub measurement_errors: Vec<String>,
+    /// Why the phase stopped the run early, when the client recognised a failure that every
+    /// further call would repeat (a server refusing client seeds), and what to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<&'static str>,
 }
 
 impl PhaseReport {
@@ -235,6 +240,7 @@ impl PhaseReport {
             redis_bytes: redis.map(|redis| redis.net_bytes),
             redis_bytes_per_call: redis.map(|redis| per_call(redis.net_bytes as f64)),
             measurement_errors: external.errors.clone(),
+            stop_reason: result.stop_reason,
         }
     }
 
@@ -317,6 +323,8 @@ pub struct Settings {
     pub games_per_worker: Option<usize>,
     /// Reasons that do not fail the run.
     pub expected_errors: Vec<&'static str>,
+    /// Whether every call carried an API key (`--api-key`); the key itself is never reported.
+    pub api_key_sent: bool,
     /// Server processes whose CPU time was measured.
     pub server_pids: Vec<u32>,
     /// Redis nodes whose command time and traffic were measured (credentials masked).
@@ -349,14 +357,33 @@ pub struct RunReport {
     pub stopped_early: bool,
     /// Failures the run does not tolerate, in every phase.
     pub unexpected_errors: u64,
-    /// No unexpected failure.
+    /// No unexpected failure, and at least one successful call in the scenario phase's
+    /// measured window (whatever `--expect` tolerates).
     pub passed: bool,
+    /// Why the run failed, in a sentence naming the errors by reason and count; `None` when it
+    /// passed.
+    pub failure: Option<String>,
 }
 
 impl RunReport {
     /// The report as pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a report serializes")
+    }
+
+    /// Whether the run with scenario phase `result` and `unexpected_errors` in all phases
+    /// passed, and why not: the `passed` and `failure` fields.
+    pub(crate) fn verdict(result: &PhaseReport, unexpected_errors: u64) -> (bool, Option<String>) {
+        let failure = verdict::failure(result, unexpected_errors);
+        (failure.is_none(), failure)
+    }
+
+    /// Why a phase stopped the run early, in phase order (see [`PhaseReport::stop_reason`]).
+    pub fn stop_reasons(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.baseline
+            .iter()
+            .chain(std::iter::once(&self.result))
+            .filter_map(|phase| phase.stop_reason)
     }
 }
 
@@ -381,6 +408,7 @@ mod tests {
             stop: StopSignal::new(),
             max_errors: 1000,
             pacer: None,
+            stop_reason: std::sync::OnceLock::new(),
         });
         let start = Instant::now();
         let window = Window::new(start, Duration::ZERO, Some(Duration::from_secs(60)));
@@ -393,6 +421,7 @@ mod tests {
             measured: Duration::from_secs(seconds),
             cpu: Duration::from_millis(cpu_ms),
             external: ExternalUsage::default(),
+            stop_reason: None,
         }
     }
 

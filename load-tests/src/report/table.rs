@@ -44,6 +44,9 @@ impl Display for RunReport {
         if let Some(games) = settings.games_per_worker {
             writeln!(f, "games per worker: {games}")?;
         }
+        if settings.api_key_sent {
+            writeln!(f, "API key: sent as x-api-key on every call (not shown)")?;
+        }
         if !settings.expected_errors.is_empty() {
             writeln!(
                 f,
@@ -64,20 +67,20 @@ impl Display for RunReport {
             (None, Some(_)) => writeln!(f, "ratio to baseline: the baseline measured nothing")?,
             (None, None) => {}
         }
-        if self.stopped_early {
+        let mut reasons = self.stop_reasons().peekable();
+        if reasons.peek().is_some() {
+            for reason in reasons {
+                writeln!(f, "stopped early: {reason}")?;
+            }
+        } else if self.stopped_early {
             writeln!(
                 f,
                 "stopped early (interrupted, or the error limit was reached)"
             )?;
         }
-        if self.passed {
-            writeln!(f, "result: PASS (no unexpected errors)")
-        } else {
-            writeln!(
-                f,
-                "result: FAIL ({} unexpected errors)",
-                self.unexpected_errors
-            )
+        match &self.failure {
+            None => writeln!(f, "result: PASS (no unexpected errors)"),
+            Some(failure) => writeln!(f, "result: FAIL ({failure})"),
         }
     }
 }
@@ -295,6 +298,7 @@ mod tests {
             redis_bytes: None,
             redis_bytes_per_call: None,
             measurement_errors: Vec::new(),
+            stop_reason: None,
         }
     }
 
@@ -333,6 +337,7 @@ mod tests {
                 watchers_per_game: None,
                 games_per_worker: None,
                 expected_errors: Vec::new(),
+                api_key_sent: false,
                 server_pids: Vec::new(),
                 redis_nodes: Vec::new(),
             },
@@ -342,6 +347,7 @@ mod tests {
             stopped_early: false,
             unexpected_errors: 0,
             passed: true,
+            failure: None,
         }
     }
 
@@ -432,7 +438,7 @@ mod tests {
             expected: false,
         });
         report.unexpected_errors = 3;
-        report.passed = false;
+        (report.passed, report.failure) = RunReport::verdict(&report.result, 3);
         let text = report.to_string();
         assert!(text.contains("STALE_VERSION"), "{text}");
         assert!(
@@ -442,6 +448,50 @@ mod tests {
         let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
         assert_eq!(json["result"]["errors"][0]["reason"], "STALE_VERSION");
         assert_eq!(json["passed"], false);
+        assert_eq!(json["failure"], "3 unexpected errors");
         assert!(json["ratios"]["act_p99"].as_f64().is_some());
+    }
+
+    #[test]
+    fn a_run_without_a_successful_call_fails_and_says_why_it_stopped() {
+        let mut report = report();
+        report.result.calls = 0;
+        report.result.methods.clear();
+        report.result.errors.push(ErrorReport {
+            code: "INVALID_ARGUMENT",
+            reason: "INVALID_REQUEST",
+            count: 4,
+            expected: true,
+        });
+        report.result.stop_reason = Some("the server refuses client seeds");
+        report.stopped_early = true;
+        report.settings.api_key_sent = true;
+        (report.passed, report.failure) = RunReport::verdict(&report.result, 0);
+        assert!(!report.passed);
+        let text = report.to_string();
+        assert!(
+            text.contains("API key: sent as x-api-key on every call (not shown)"),
+            "{text}"
+        );
+        assert!(
+            text.contains("stopped early: the server refuses client seeds\n"),
+            "{text}"
+        );
+        assert!(
+            text.trim_end().ends_with(
+                "result: FAIL (no successful play call in the measured window; every call \
+                 failed: INVALID_ARGUMENT INVALID_REQUEST x4 (expected))"
+            ),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+        assert_eq!(json["settings"]["api_key_sent"], true);
+        assert_eq!(
+            json["result"]["stop_reason"],
+            "the server refuses client seeds"
+        );
+        assert_eq!(json["passed"], false);
+        assert!(json["failure"].as_str().unwrap().contains("x4 (expected)"));
+        assert_eq!(report.stop_reasons().count(), 1);
     }
 }

@@ -59,3 +59,64 @@ async fn play_games(
     }
     recorder
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::client_seeds::GAME_SEEDS_HINT;
+    use crate::errors::ExpectedErrors;
+    use crate::options::VariantSelection;
+    use crate::plan;
+    use crate::test_server::TestServer;
+
+    /// The run's own check of the server (`GetServerInfo`) is skipped here, as against a server
+    /// too old to answer it: the refusal itself must then stop the run.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_first_refused_seed_stops_the_phase_and_says_why() {
+        let server = TestServer::start(deckmate_server::Config {
+            create_rate: deckmate_server::protection::rate::Rate::Off,
+            ..deckmate_server::Config::default()
+        })
+        .await;
+        let connections = Connections::open(std::slice::from_ref(&server.address), 1, None)
+            .await
+            .expect("the server is up");
+        let first = connections.for_worker(0);
+        let variants = plan::resolve(&first.to(0).client, &VariantSelection::All, 0)
+            .await
+            .unwrap();
+        let plan = Arc::new(GamePlan::new(variants, None).with_game_seeds(Some(1)));
+        let workers = 4;
+        let spec = PhaseSpec {
+            name: "play",
+            workers,
+            warmup: Duration::ZERO,
+            duration: Some(Duration::from_secs(600)),
+            seed: 1,
+            expected: ExpectedErrors::none(),
+            max_errors: 100,
+            progress: None,
+            meters: Arc::default(),
+            rate: None,
+        };
+        let stop = StopSignal::new();
+        let result = run(&spec, &connections, &stop, plan).await;
+        assert!(stop.is_triggered());
+        assert_eq!(result.stop_reason, Some(GAME_SEEDS_HINT));
+        // Each worker had at most one CreateGame in flight when the first refusal stopped it.
+        let errors: u64 = result.tally.errors.values().sum();
+        assert!(
+            (1..=workers as u64).contains(&errors),
+            "{:?}",
+            result.tally.errors
+        );
+        assert!(
+            result.measured < Duration::from_secs(60),
+            "{:?}",
+            result.measured
+        );
+        server.stop().await;
+    }
+}

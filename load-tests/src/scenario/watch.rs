@@ -120,9 +120,9 @@ async fn open_watchers(
     let mut tasks = Vec::with_capacity(count);
     let routing = Routing::new(context.connections.targets());
     let target = routing.watchers(game.number(), game.seats());
-    let client = &context.connections.to(target).client;
+    let raw = &context.connections.to(target).raw;
     for _ in 0..count {
-        let mut rpc = client.raw();
+        let mut rpc = raw.clone();
         let request = pb::WatchRequest {
             game_id: game.id().to_string(),
             from_version: 0,
