@@ -9,6 +9,9 @@
 //! `--max-connection-age`, so that clients reconnect and spread over new replicas. How many
 //! connections may be open and how long they may idle is `crate::connections`'s business.
 
+pub mod grpc_web_text;
+mod startup_files;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,12 +26,14 @@ use crate::api::answers::GameServiceAnswers;
 use crate::api::{ApiSettings, GameApi};
 use crate::config::{Config, StoreUrl};
 use crate::connections::{self, ConnectionSettings, ServeConnection};
+use crate::protection;
 use crate::protection::calls::{CallGuard, CallLimits};
-use crate::protection::{self, Protection};
 use crate::protocol_errors::ProtocolErrors;
 use crate::shutdown::Shutdown;
 use crate::store::redis::{RedisSettings, RedisStore};
 use crate::store::{MemoryStore, SessionStore};
+
+pub use self::startup_files::StartupFiles;
 
 /// The service name health reports on, besides the whole server ("").
 pub const SERVICE_NAME: &str = <GameServiceServer<GameApi> as NamedService>::NAME;
@@ -116,11 +121,24 @@ pub async fn serve_with_store(
     listener: TcpListener,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let tls = crate::tls::ServerTls::from_config(&config)?;
+    let files = StartupFiles::load(&config)?;
+    serve_with_files(config, store, files, listener, shutdown).await
+}
+
+/// [`serve_with_store`] with the files the configuration names already read, by
+/// [`StartupFiles::load`] on the same configuration.
+pub async fn serve_with_files(
+    config: Config,
+    store: Arc<dyn SessionStore>,
+    files: StartupFiles,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let StartupFiles { tls, protection } = files;
     // Built once here, so that the first chess call does not wait for the engine's tables.
     deckmate_engine::chess::prepare_tables();
     let switch = Shutdown::new();
-    let protection = Arc::new(Protection::from_config(&config)?);
+    let protection = Arc::new(protection);
     // From here on SIGHUP reloads what is configured to reload, and never ends the process.
     let _hangups =
         crate::hangup::keep_alive_on_hangup(tls.is_some() || protection.api_keys().is_some())
@@ -217,6 +235,8 @@ pub async fn serve_with_store(
         // Outermost, so that every request counts as activity on its connection.
         .layer(connections::ActivityLayer)
         .layer(protection::cors::layer(&config.cors_origins))
+        // Before gRPC-Web reads the request: a text request is answered in text.
+        .layer(grpc_web_text::TextAnswersLayer)
         .layer(tonic_web::GrpcWebLayer::new())
         .add_service(health_service)
         .add_service(reflection_v1)
@@ -629,6 +649,88 @@ mod tests {
         assert!(lower.contains("grpc-status:0"), "{call}");
         running.stop.send(()).unwrap();
         running.server.await.unwrap().unwrap();
+    }
+
+    /// A gRPC-Web text call that does not say what it reads (no `Accept`, as some text clients
+    /// send it) is answered in text, which is what such a client decodes.
+    #[tokio::test]
+    async fn grpc_web_text_calls_without_accept_are_answered_in_text() {
+        use base64::Engine as _;
+        use base64::engine::general_purpose::STANDARD;
+
+        let running = start(Config::default()).await;
+        // An empty ListVariantsRequest in one gRPC-Web frame, in base64.
+        let body = STANDARD.encode([0u8, 0, 0, 0, 0]);
+        let response = http1_exchange(
+            running.address,
+            &format!(
+                "POST /deckmate.v1.GameService/ListVariants HTTP/1.1\r\n\
+                 Host: localhost\r\n\
+                 Content-Type: application/grpc-web-text\r\n\
+                 X-Grpc-Web: 1\r\n\
+                 Content-Length: {}\r\n\
+                 Connection: close\r\n\r\n",
+                body.len()
+            ),
+            body.as_bytes(),
+        )
+        .await;
+        let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+        let head = head.to_ascii_lowercase();
+        assert!(head.starts_with("http/1.1 200"), "{response}");
+        let content_type = head
+            .lines()
+            .find_map(|line| line.strip_prefix("content-type:"))
+            .map(str::trim)
+            .unwrap_or_default();
+        assert!(
+            content_type.starts_with("application/grpc-web-text"),
+            "{response}"
+        );
+        let body = if head.contains("transfer-encoding: chunked") {
+            dechunked(body)
+        } else {
+            body.to_string()
+        };
+        // Each piece of a text answer is encoded apart, padding included, so the text decodes
+        // four characters at a time.
+        let mut bytes = Vec::new();
+        for quantum in body.as_bytes().chunks(4) {
+            bytes.extend(STANDARD.decode(quantum).expect("base64 throughout"));
+        }
+        let mut variants = None;
+        let mut trailers = String::new();
+        let mut rest = &bytes[..];
+        while let [flags, a, b, c, d, tail @ ..] = rest {
+            let length = u32::from_be_bytes([*a, *b, *c, *d]) as usize;
+            let (frame, after) = tail.split_at(length);
+            if flags & 0x80 == 0 {
+                variants = Some(pb::ListVariantsResponse::decode(frame).expect("a response"));
+            } else {
+                trailers = String::from_utf8_lossy(frame).to_ascii_lowercase();
+            }
+            rest = after;
+        }
+        assert!(rest.is_empty(), "a cut frame: {body}");
+        let variants = variants.expect("a message frame");
+        assert!(variants.variants.iter().any(|v| v.id == "pigeon_chess"));
+        assert!(trailers.contains("grpc-status:0"), "{trailers}");
+        running.stop.send(()).unwrap();
+        running.server.await.unwrap().unwrap();
+    }
+
+    /// The body of an HTTP/1.1 chunked response, its chunks joined.
+    fn dechunked(mut body: &str) -> String {
+        let mut joined = String::new();
+        loop {
+            let (size, rest) = body.split_once("\r\n").expect("a chunk size line");
+            let size = usize::from_str_radix(size.trim(), 16).expect("a hexadecimal chunk size");
+            if size == 0 {
+                return joined;
+            }
+            joined.push_str(&rest[..size]);
+            body = &rest[size + 2..];
+        }
     }
 
     /// Posts `body` to CreateGame as gRPC-Web with `content_type` and returns the response.

@@ -197,7 +197,9 @@ pub struct Config {
     )]
     pub max_games_per_client: usize,
 
-    /// The most `Watch` streams open at once on one game (on this replica).
+    /// The most `Watch` streams open at once on one game (on this replica) for its spectators
+    /// together, and as many again for each of its seats (streams opened with the seat's token),
+    /// so that spectators never lock the players out.
     #[arg(
         long,
         env = "DECKMATE_MAX_WATCHERS_PER_GAME",

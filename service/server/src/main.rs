@@ -79,14 +79,18 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
             "cannot raise the open-file limit"
         ),
     }
-    // Open the store before binding, so that a bad store fails before clients can connect.
+    // Open the store and read the TLS and API keys files before binding, so that a bad store or
+    // file fails before clients can connect and before the log says the server listens. The
+    // files read here are the ones served with.
     let mut store = app::open_store(&config)?;
+    let files = app::StartupFiles::load(&config)?;
     if let Some(address) = config.metrics_listen {
         store = Arc::new(InstrumentedStore::new(store));
         // Bound before the API listens, so that scrapes see every call from the first.
-        monitoring::install(address)
+        let bound = monitoring::install(address)
             .map_err(|error| format!("cannot serve metrics on {address}: {error}"))?;
-        tracing::info!("serving metrics on http://{address}/metrics");
+        // The address bound, which names the port the system picked for port 0.
+        tracing::info!("serving metrics on http://{bound}/metrics");
         tokio::spawn(monitoring::report_live_games(store.clone()));
         if let Some(read) = allocator::HEAP_STATS {
             tokio::spawn(monitoring::report_heap(read));
@@ -108,6 +112,13 @@ async fn run(config: Config) -> Result<(), Box<dyn std::error::Error>> {
         max_concurrent_calls = config.max_concurrent_calls,
         "listening on {address}"
     );
-    app::serve_with_store(config, store, listener, shutdown::termination_signal()).await?;
+    app::serve_with_files(
+        config,
+        store,
+        files,
+        listener,
+        shutdown::termination_signal(),
+    )
+    .await?;
     Ok(())
 }

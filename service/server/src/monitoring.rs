@@ -13,6 +13,8 @@ use metrics::{counter, gauge, histogram};
 use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder};
 use tonic::Code;
 
+mod listener;
+
 /// RPCs answered, by `method` and gRPC `code`.
 pub const RPC_REQUESTS: &str = "deckmate_rpc_requests_total";
 /// How long unary RPCs took, by `method` (Watch is not included: see [`WATCH_STREAM`]).
@@ -203,22 +205,38 @@ impl ConnectionTimeout {
     }
 }
 
-/// Installs the Prometheus recorder and its HTTP listener (serving `/metrics`) on `address`.
-/// The listener is bound before this returns, so a taken or bad address fails start-up. Needs
-/// a Tokio runtime; at most once per process.
-pub fn install(address: SocketAddr) -> Result<(), BuildError> {
-    PrometheusBuilder::new()
-        .with_http_listener(address)
+/// Why the metrics could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    /// The listen address cannot be bound (taken, or not this host's).
+    #[error("{0}")]
+    Bind(#[from] std::io::Error),
+    /// The recorder cannot be built or installed (a recorder is installed already, say).
+    #[error("{0}")]
+    Recorder(#[from] BuildError),
+}
+
+/// Installs the Prometheus recorder and its HTTP listener (serving `/metrics`) on `address`,
+/// and returns the address bound: `address` itself, but with the port the system picked when
+/// `address` asks for port 0. The listener is bound before this returns, so a taken or bad
+/// address fails start-up. Needs a Tokio runtime; at most once per process.
+pub fn install(address: SocketAddr) -> Result<SocketAddr, InstallError> {
+    // Bound first: a taken address leaves no recorder installed.
+    let (listener, bound) = listener::bind(address)?;
+    let recorder = PrometheusBuilder::new()
         .set_buckets_for_metric(Matcher::Full(RPC_DURATION.to_string()), RPC_BUCKETS)?
         .set_buckets_for_metric(Matcher::Full(STORE_DURATION.to_string()), RPC_BUCKETS)?
         .set_buckets_for_metric(Matcher::Full(WATCH_STREAM.to_string()), WATCH_BUCKETS)?
         .set_buckets_for_metric(Matcher::Full(BOT_THINK.to_string()), BOT_THINK_BUCKETS)?
-        .install()?;
+        .build_recorder();
+    let handle = recorder.handle();
+    metrics::set_global_recorder(recorder).map_err(BuildError::from)?;
+    tokio::spawn(listener::serve(listener, handle));
     INSTALLED.store(true, Ordering::Release);
     describe();
     gauge!(BUILD_INFO, "version" => env!("CARGO_PKG_VERSION")).set(1.0);
     start_at_zero();
-    Ok(())
+    Ok(bound)
 }
 
 /// Registers, at 0, every series whose labels are known at start-up, so that each is on the

@@ -68,11 +68,16 @@ pub(super) async fn handle(
             api.settings.max_watchers
         ))
     })?;
-    let slot = api.protection.open_watch(&request.game_id)?;
     // Subscribe first: every commit after this point is notified.
     let versions = api.store.watch(&request.game_id).await?;
     let record = load_game(api.store.as_ref(), &request.game_id).await?;
     let viewer = reader_of(&record, presented.as_ref())?;
+    // The game's place is taken once the caller is known, so that spectators are counted apart
+    // from seat holders and can never lock a player out of its own game; and after the caller
+    // was admitted, so that a refusal tells only an admitted caller about the limit. It is taken
+    // before anything is sent or set going (the bot turn below), so that a refused call leaves
+    // nothing behind: the subscription and the permit are dropped with it.
+    let slot = api.protection.open_watch(&record.id, viewer)?;
     // A bot turn a lost replica left behind resumes here (a no-op when one is queued).
     api.bots.resume(&record);
     let current = record.version();
@@ -136,7 +141,8 @@ struct Watcher {
     span: Span,
     /// Counts this stream against `--max-watchers` and in the metrics until it is dropped.
     _open: OpenStream,
-    /// Counts this stream against `--max-watchers-per-game` until it is dropped.
+    /// Counts this stream against `--max-watchers-per-game` (its spectators' or its seat's share)
+    /// until it is dropped.
     _slot: WatchSlot,
 }
 

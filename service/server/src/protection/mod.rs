@@ -4,7 +4,8 @@
 //! - at the transport, around `GameService` only ([`calls::CallGuard`]): concurrent calls with
 //!   load shedding, and the deadline of unary calls;
 //! - in the handlers, where the request is known ([`Protection`]): the API key of CreateGame,
-//!   the CreateGame rate and the live games per caller, and the open watch streams per game.
+//!   the CreateGame rate and the live games per caller, and the open watch streams per game
+//!   (spectators' and each seat's apart, [`watchers`]).
 //!
 //! Which RPCs need an API key, when `--api-keys-file` is set: only CreateGame. It is the one call
 //! that makes the server hold something new (a game, for up to the idle TTL); every other
@@ -27,6 +28,7 @@ pub mod watchers;
 use std::sync::Arc;
 use std::time::Duration;
 
+use deckmate_engine::Viewer;
 use deckmate_proto::v1 as pb;
 use tonic::Request;
 
@@ -49,7 +51,8 @@ pub struct ProtectionSettings {
     pub create_burst: u32,
     /// Live games one caller may have created (`--max-games-per-client`).
     pub max_games_per_client: usize,
-    /// Open Watch streams per game (`--max-watchers-per-game`).
+    /// Open Watch streams per game for its spectators, and as many for each of its seats
+    /// (`--max-watchers-per-game`).
     pub max_watchers_per_game: usize,
     /// Proxies whose `x-forwarded-for` is believed (`--trusted-proxies`).
     pub trusted_proxies: TrustedProxies,
@@ -189,9 +192,10 @@ impl Protection {
         games::prune_periodically(self.games.clone(), store, games::prune_period(game_ttl))
     }
 
-    /// A place for one more Watch stream on game `id`, held while the slot lives.
-    pub fn open_watch(&self, id: &str) -> Result<WatchSlot, ApiError> {
-        self.watchers.open(id).inspect_err(|_| {
+    /// A place for one more Watch stream on game `id` for `viewer`, held while the slot lives:
+    /// spectators share the game's places, each seat has its own (see [`watchers`]).
+    pub fn open_watch(&self, id: &str, viewer: Viewer) -> Result<WatchSlot, ApiError> {
+        self.watchers.open(id, viewer).inspect_err(|_| {
             monitoring::limit_rejected(Limit::WatchersPerGame);
         })
     }

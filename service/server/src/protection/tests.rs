@@ -420,6 +420,93 @@ async fn watchers_per_game_are_capped() {
     let _elsewhere = games.watch(watch(&other.game_id)).await.unwrap();
 }
 
+/// `message` with `token` as bearer authorization, when given.
+fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
+    let mut request = Request::new(message);
+    if let Some(token) = token {
+        request.metadata_mut().insert(
+            deckmate_proto::AUTHORIZATION_HEADER,
+            format!("Bearer {token}").parse().unwrap(),
+        );
+    }
+    request
+}
+
+#[tokio::test]
+async fn spectators_filling_a_game_never_lock_its_seats_out() {
+    let recorder = recorder();
+    let _local = metrics::set_default_local_recorder(&recorder);
+    let config = Config {
+        max_watchers_per_game: 2,
+        ..config()
+    };
+    let running = Running::start(config, GatedStore::new(false)).await;
+    let mut games = running.games().await;
+    let game = games
+        .create_game(pigeon_chess())
+        .await
+        .unwrap()
+        .into_inner();
+    let token = |seat: usize| Some(game.seat_tokens[seat].token.as_str());
+    let watch = |token: Option<&str>| {
+        with_token(
+            pb::WatchRequest {
+                game_id: game.game_id.clone(),
+                from_version: 0,
+            },
+            token,
+        )
+    };
+
+    // Spectators take every place the game has for them; the next one is refused.
+    let _spectators = [
+        games.watch(watch(None)).await.unwrap(),
+        games.watch(watch(None)).await.unwrap(),
+    ];
+    let refused = games.watch(watch(None)).await.unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    assert_eq!(reason(&refused), "LIMIT_REACHED");
+    assert_eq!(rejections(&recorder, "watchers_per_game"), 1.0);
+
+    // Both players still watch their game, each on a stream that follows it.
+    let mut seat0 = games.watch(watch(token(0))).await.unwrap().into_inner();
+    let mut seat1 = games.watch(watch(token(1))).await.unwrap().into_inner();
+    // A seat is bounded too: its own allowance, the same number as the spectators'.
+    let _seat0_again = games.watch(watch(token(0))).await.unwrap();
+    let refused = games.watch(watch(token(0))).await.unwrap_err();
+    assert_eq!(reason(&refused), "LIMIT_REACHED");
+    assert_eq!(rejections(&recorder, "watchers_per_game"), 2.0);
+
+    // A caller the game does not admit learns nothing about its watchers: it is refused for
+    // its token, as it would be on a game nobody watches, and no limit is counted.
+    let stranger = "dm1_".to_string() + &"A".repeat(43);
+    let refused = games.watch(watch(Some(&stranger))).await.unwrap_err();
+    assert_eq!(reason(&refused), "BAD_TOKEN", "{refused:?}");
+    assert_eq!(rejections(&recorder, "watchers_per_game"), 2.0);
+
+    let resign = with_token(
+        pb::ActRequest {
+            game_id: game.game_id.clone(),
+            action: Some(pb::Action {
+                kind: Some(pb::action::Kind::Meta(pb::MetaAction {
+                    kind: pb::MetaActionKind::Resign as i32,
+                })),
+            }),
+            ..Default::default()
+        },
+        token(0),
+    );
+    games.act(resign).await.unwrap();
+    for stream in [&mut seat0, &mut seat1] {
+        let view = stream
+            .message()
+            .await
+            .unwrap()
+            .expect("the version resigned");
+        assert_eq!(view.version, 1);
+    }
+}
+
 /// A keys file in the temporary directory, removed when dropped.
 struct KeysFile(std::path::PathBuf);
 

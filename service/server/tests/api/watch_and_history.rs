@@ -1,6 +1,7 @@
 //! `Watch` and `GetHistory` through the SDK against a real server: watchers see every version
 //! exactly once and in order, resume from any version, and stop after the last one; the
-//! history is projected while the game runs and complete, with the seed and every action, after.
+//! history is projected while the game runs and complete, with the seed and every action, after;
+//! spectators filling a game's watch places leave its players theirs.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -9,6 +10,8 @@ use crate::common::{Picker, Played, assert_history_lists, pigeon_chess, play_ran
 use crate::server::{Server, run};
 use crate::support::collect;
 use deckmate::{CreateOptions, Game, pb};
+use deckmate_server::config::Config;
+use deckmate_server::protection::rate::Rate;
 use sha2::{Digest, Sha256};
 use tokio::task::JoinHandle;
 
@@ -147,6 +150,81 @@ fn watchers_see_every_version_once_in_order_and_stop_at_the_end() {
         assert_watched(&late, last - 2, last, &views.spectator, "late watcher");
         let none = finish(collect(spectator.watch(last)), "watcher at the end").await;
         assert!(none.is_empty(), "nothing comes after the final version");
+    });
+}
+
+/// A `Watch` request for `game_id` from version 0, with `token` as a seat token when given.
+fn watch_request(game_id: &str, token: Option<&str>) -> tonic::Request<pb::WatchRequest> {
+    let mut request = tonic::Request::new(pb::WatchRequest {
+        game_id: game_id.to_string(),
+        from_version: 0,
+    });
+    if let Some(token) = token {
+        request.metadata_mut().insert(
+            deckmate_proto::AUTHORIZATION_HEADER,
+            format!("Bearer {token}")
+                .parse()
+                .expect("an ASCII authorization header"),
+        );
+    }
+    request
+}
+
+/// `--max-watchers-per-game` counts spectators apart from the players: spectators who take every
+/// place of a game are refused past it, while each player still opens a stream that follows
+/// the game.
+#[test]
+fn spectators_who_fill_a_game_leave_its_players_their_streams() {
+    run(async {
+        let server = Server::start(Config {
+            max_watchers_per_game: 1,
+            allow_client_seed: true,
+            create_rate: Rate::Off,
+            ..Config::default()
+        });
+        let client = server.client().await;
+        let game = client
+            .create_game(pigeon_chess(), 2, CreateOptions::default().with_seed(11))
+            .await
+            .expect("create");
+        let mut raw = client.raw();
+        let _spectator = raw
+            .watch(watch_request(&game.id, None))
+            .await
+            .expect("the first spectator watches");
+        let refused = raw
+            .watch(watch_request(&game.id, None))
+            .await
+            .expect_err("a second spectator is past the limit");
+        assert_eq!(refused.code(), tonic::Code::ResourceExhausted);
+        assert_eq!(
+            tonic_types::StatusExt::get_details_error_info(&refused)
+                .expect("error info")
+                .reason,
+            "LIMIT_REACHED"
+        );
+
+        let mut seats = Vec::new();
+        for seat in &game.seats {
+            let stream = raw
+                .watch(watch_request(&game.id, Some(seat.token())))
+                .await
+                .unwrap_or_else(|status| panic!("seat {} is refused: {status:?}", seat.seat()))
+                .into_inner();
+            seats.push(stream);
+        }
+        let mut picker = Picker::new(11);
+        play_random_step(&game, &mut picker)
+            .await
+            .expect("the game is still in setup");
+        for (seat, stream) in seats.iter_mut().enumerate() {
+            let view = stream
+                .message()
+                .await
+                .expect("the stream carries on")
+                .expect("a view of version 1");
+            assert_eq!((view.version, view.seat), (1, Some(seat as u32)));
+        }
     });
 }
 

@@ -1,9 +1,15 @@
 //! What container deployments lean on: the `health` subcommand's exit codes, connections closed
 //! (HTTP/2 GOAWAY) once older than `--max-connection-age` while clients carry on over new
-//! connections, and `--drain-timeout`.
+//! connections, `--drain-timeout`, and start-up logs that can be believed: a bad TLS or API keys
+//! file stops the server before it says it listens, and the metrics address logged is the one
+//! bound.
 
-use std::process::{Command, Output, Stdio};
-use std::time::Duration;
+use std::io::{BufRead, BufReader, Read};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -244,4 +250,171 @@ async fn sighup_with_nothing_to_reload_leaves_the_server_serving() {
         .await
         .expect("the game is still there");
     assert_eq!(view.version, 0);
+}
+
+/// A file in the temporary directory, removed when dropped.
+struct ScratchFile(PathBuf);
+
+impl ScratchFile {
+    fn new(name: &str, text: &str) -> ScratchFile {
+        let path = std::env::temp_dir().join(format!(
+            "deckmate-deployment-{}-{}-{name}",
+            std::process::id(),
+            free_port()
+        ));
+        std::fs::write(&path, text).unwrap();
+        ScratchFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("a UTF-8 temporary path")
+    }
+}
+
+impl Drop for ScratchFile {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// A server process killed when dropped, so that a failed assertion leaves none behind.
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The server binary on a port the system picks, logging at `info` whatever the environment
+/// says, with `args`.
+fn server_command(args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_deckmate-server"));
+    command
+        .args(["--listen", "127.0.0.1:0"])
+        .args(args)
+        .env("RUST_LOG", "info")
+        .env_remove("DECKMATE_LOG_FORMAT")
+        .stdin(Stdio::null());
+    command
+}
+
+/// Runs a server that must fail to start with `args`; returns its output (logs and error) once
+/// it has exited, or panics if it is still running after 30 s.
+fn failed_start(args: &[&str]) -> (bool, String) {
+    let child = server_command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server binary starts");
+    let mut running = Running(child);
+    let deadline = Instant::now() + POLL * POLLS as u32;
+    while running.0.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "the server kept running: {args:?}"
+        );
+        std::thread::sleep(POLL);
+    }
+    let mut stdout = String::new();
+    let mut stderr = String::new();
+    running
+        .0
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    running
+        .0
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let success = running.0.wait().unwrap().success();
+    (success, format!("{stdout}{stderr}"))
+}
+
+#[test]
+fn a_bad_tls_or_api_keys_file_stops_start_up_before_listening_is_logged() {
+    let garbage_keys = ScratchFile::new("keys", "this is no key line\n");
+    let missing_keys = format!("{}-gone", garbage_keys.path());
+    let garbage_cert = ScratchFile::new("cert.pem", "not a certificate\n");
+    let garbage_key = ScratchFile::new("key.pem", "not a key\n");
+    let cases: [(&str, Vec<&str>, &str); 3] = [
+        (
+            "a malformed keys file",
+            vec!["--api-keys-file", garbage_keys.path()],
+            "API keys file",
+        ),
+        (
+            "a missing keys file",
+            vec!["--api-keys-file", &missing_keys],
+            "API keys file",
+        ),
+        (
+            "an unusable certificate and key",
+            vec![
+                "--tls-cert",
+                garbage_cert.path(),
+                "--tls-key",
+                garbage_key.path(),
+            ],
+            "TLS",
+        ),
+    ];
+    for (case, args, error) in cases {
+        let (success, output) = failed_start(&args);
+        assert!(!success, "{case}: {output}");
+        assert!(output.contains(error), "{case}: {output}");
+        assert!(!output.contains("listening on"), "{case}: {output}");
+    }
+}
+
+#[test]
+fn metrics_on_port_zero_log_the_port_bound() {
+    let child = server_command(&["--metrics-listen", "127.0.0.1:0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server binary starts");
+    let mut running = Running(child);
+    // Lines are read on a thread of their own, so that a server that never logs the line fails
+    // the test at the deadline instead of blocking it.
+    let (lines, logged) = mpsc::channel();
+    let stdout = running.0.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let prefix = "serving metrics on http://";
+    let line = loop {
+        let line = logged
+            .recv_timeout(POLL * POLLS as u32)
+            .expect("the server logs where it serves metrics");
+        if line.contains(prefix) {
+            break line;
+        }
+    };
+    let address = line
+        .split_once(prefix)
+        .and_then(|(_, rest)| rest.split_once("/metrics"))
+        .map(|(address, _)| address)
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let address: SocketAddr = address
+        .parse()
+        .unwrap_or_else(|error| panic!("{address:?} in {line:?}: {error}"));
+    assert_ne!(address.port(), 0, "{line}");
+    // The port logged is the one serving the page.
+    let page = crate::metrics::scrape(address.port());
+    assert!(page.contains("deckmate_build_info"), "{page}");
+    assert!(
+        running.0.try_wait().unwrap().is_none(),
+        "the server runs on"
+    );
 }
