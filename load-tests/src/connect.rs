@@ -29,6 +29,9 @@ pub(crate) struct Connection {
     /// The generated `GameService` client, for the `Watch` calls the scenario reads as raw
     /// streams.
     pub(crate) raw: GameServiceClient<Keyed>,
+    /// The channel itself with the key, for the turns of a game in play
+    /// ([`crate::lean_calls`]).
+    pub(crate) keyed: Keyed,
     /// The standard health client, for the baseline.
     pub(crate) health: HealthClient<Keyed>,
 }
@@ -104,6 +107,7 @@ async fn open_target(
         list.push(Connection {
             client: sdk_client(channel.clone(), api_key)?,
             raw: GameServiceClient::with_interceptor(channel.clone(), SendApiKey(api_key.cloned())),
+            keyed: InterceptedService::new(channel.clone(), SendApiKey(api_key.cloned())),
             health: HealthClient::with_interceptor(channel, SendApiKey(api_key.cloned())),
         });
     }

@@ -9,11 +9,14 @@
 //!
 //! With several targets, the game is created on one and each seat plays through the target the
 //! routing rule ([`crate::routing`]) gives it.
+//!
+//! Games are created through the SDK; their turns (`Observe`, `Act`) are made with
+//! [`crate::lean_calls`], which decodes only the fields a turn reads.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use deckmate::{ActOptions, CreateOptions, SeatHandle, pb};
+use deckmate::{CreateOptions, SeatHandle, pb};
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 use tokio::time::Instant;
@@ -21,6 +24,7 @@ use tokio::time::Instant;
 use crate::client_seeds;
 use crate::connect::WorkerConnections;
 use crate::errors::{ClientFault, ErrorKey};
+use crate::lean_calls::{TurnCalls, TurnView};
 use crate::plan::{GamePlan, NextGame};
 use crate::recorder::{Method, Recorder};
 use crate::routing::Routing;
@@ -73,8 +77,10 @@ pub(crate) struct GameInPlay {
     /// The game's number in the run, for the routing rule.
     number: u64,
     game: deckmate::Game,
+    /// Each seat's turn calls, on the target the routing rule gives the seat.
+    turns: Vec<TurnCalls>,
     /// The seat whose view the next action is chosen from, and that view.
-    view: Option<(usize, pb::ObserveResponse)>,
+    view: Option<(usize, TurnView)>,
     /// The game's version as this driver knows it.
     version: u64,
     plies: u64,
@@ -123,11 +129,23 @@ impl GameInPlay {
         if connections.targets() > 1 {
             game.seats = route_seats(connections, routing, number, &game, recorder)?;
         }
+        let mut turns = Vec::with_capacity(game.seats.len());
+        for (index, seat) in game.seats.iter().enumerate() {
+            let channel = connections.to(routing.seat(number, index)).keyed.clone();
+            match TurnCalls::new(channel, seat) {
+                Ok(calls) => turns.push(calls),
+                Err(status) => {
+                    recorder.failed(ErrorKey::from_status(&status));
+                    return None;
+                }
+            }
+        }
         Some(GameInPlay {
             variant,
             number,
             version: game.version,
             game,
+            turns,
             view: None,
             plies: 0,
             finished: false,
@@ -224,7 +242,7 @@ impl GameInPlay {
         rng: &mut ChaCha8Rng,
         sent: Option<&SentTimes>,
         seat: usize,
-        view: &pb::ObserveResponse,
+        view: &TurnView,
     ) -> Step {
         let Some(action) = view.legal_actions.choose(rng) else {
             recorder.fault(ClientFault::GameStuck);
@@ -234,12 +252,8 @@ impl GameInPlay {
         if let Some(sent) = sent {
             sent.mark(expected + 1, Instant::now());
         }
-        let handle = &self.game.seats[seat];
         let Some((response, answered)) = recorder
-            .sdk_answered(
-                Method::Act,
-                handle.act_with(action.clone(), ActOptions::expecting(expected)),
-            )
+            .raw_answered(Method::Act, self.turns[seat].act(action.clone(), expected))
             .await
         else {
             return Step::Failed;
@@ -269,9 +283,9 @@ impl GameInPlay {
     }
 
     /// The game as seat `seat` sees it, checked to be at the known version.
-    async fn observe(&self, recorder: &mut Recorder, seat: usize) -> Option<pb::ObserveResponse> {
+    async fn observe(&self, recorder: &mut Recorder, seat: usize) -> Option<TurnView> {
         let view = recorder
-            .sdk(Method::Observe, self.game.seats[seat].observe())
+            .raw(Method::Observe, self.turns[seat].observe())
             .await?;
         if view.version != self.version {
             recorder.fault(ClientFault::VersionSkew);

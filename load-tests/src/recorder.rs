@@ -246,11 +246,24 @@ impl Recorder {
         method: Method,
         call: impl Future<Output = Result<T, tonic::Status>>,
     ) -> Option<T> {
+        self.raw_answered(method, call)
+            .await
+            .map(|(value, _)| value)
+    }
+
+    /// Runs a raw gRPC call like [`Recorder::raw`], also returning when it was answered (as
+    /// [`Recorder::sdk_answered`] does).
+    pub(crate) async fn raw_answered<T>(
+        &mut self,
+        method: Method,
+        call: impl Future<Output = Result<T, tonic::Status>>,
+    ) -> Option<(T, Instant)> {
         let started = self.start_call().await;
         match call.await {
             Ok(value) => {
-                self.succeeded(method, started, Instant::now());
-                Some(value)
+                let answered = Instant::now();
+                self.succeeded(method, started, answered);
+                Some((value, answered))
             }
             Err(status) => {
                 self.failed(ErrorKey::from_status(&status));
