@@ -97,13 +97,26 @@ def fail(
     message: str = "scripted failure",
     metadata: dict[str, str] | None = None,
     domain: str = "deckmate",
+    retry_delay: float | None = None,
 ) -> Any:
-    """Abort the call with `code`, carrying an ErrorInfo with `reason` unless it is None."""
+    """Abort the call with `code`, carrying an ErrorInfo with `reason` unless it is None.
+
+    With `retry_delay` (seconds) the status also carries a RetryInfo with that delay.
+    """
+    details: list[any_pb2.Any] = []
     if reason is not None:
         info = error_details_pb2.ErrorInfo(reason=reason, domain=domain, metadata=metadata or {})
         detail = any_pb2.Any()
         detail.Pack(info)
-        status = status_pb2.Status(code=code.value[0], message=message, details=[detail])
+        details.append(detail)
+    if retry_delay is not None:
+        retry = error_details_pb2.RetryInfo()
+        retry.retry_delay.FromNanoseconds(round(retry_delay * 1e9))
+        detail = any_pb2.Any()
+        detail.Pack(retry)
+        details.append(detail)
+    if details:
+        status = status_pb2.Status(code=code.value[0], message=message, details=details)
         context.set_trailing_metadata((("grpc-status-details-bin", status.SerializeToString()),))
     context.abort(code, message)
 

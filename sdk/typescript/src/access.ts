@@ -23,6 +23,20 @@ export type GameServiceClient = RpcClient<typeof GameService>;
 /** An action message or the fields to build one. */
 export type ActionInit = MessageInitShape<typeof ActionSchema>;
 
+/**
+ * The result of `call`, or its failure as a {@link DeckmateError} carrying `requestId`, the
+ * request id the call was sent with.
+ */
+export async function withRequestId<T>(call: Promise<T>, requestId: string): Promise<T> {
+  try {
+    return await call;
+  } catch (reason) {
+    const error = toDeckmateError(reason);
+    error.requestId = requestId;
+    throw error;
+  }
+}
+
 /** One game as one caller (a seat token, or none for a spectator) reaches it. */
 export class GameAccess {
   readonly #rpc: GameServiceClient;
@@ -100,7 +114,8 @@ export class GameAccess {
 
   /**
    * Sends one action. With a generated request id the call is retried after temporary
-   * failures (resending the same id); with the caller's id it is sent once.
+   * failures (resending the same id); with the caller's id it is sent once. The error thrown
+   * carries the request id sent, as `requestId`.
    */
   act(action: ActionInit, options: ActOptions | undefined): Promise<ActResponse> {
     const callerId = options?.requestId;
@@ -111,12 +126,7 @@ export class GameAccess {
       requestId: callerId ?? newRequestId(),
     };
     const call = () => this.#rpc.act(request, this.callOptions());
-    if (callerId !== undefined) {
-      return call().catch((reason: unknown) => {
-        throw toDeckmateError(reason);
-      });
-    }
-    return this.#retry.run(call);
+    return withRequestId(callerId === undefined ? this.#retry.run(call) : call(), request.requestId);
   }
 
   /** Opens one Watch call starting after `fromVersion`; no retries. */

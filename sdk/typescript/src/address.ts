@@ -13,10 +13,10 @@ export function baseUrl(address: string, tls: boolean): string {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new InvalidRequest(Code.InvalidArgument, "", {}, `bad address: ${address}`);
+    throw new InvalidRequest(Code.InvalidArgument, "INVALID_REQUEST", {}, `bad address: ${address}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new InvalidRequest(Code.InvalidArgument, "", {}, `bad address scheme: ${address}`);
+    throw new InvalidRequest(Code.InvalidArgument, "INVALID_REQUEST", {}, `bad address scheme: ${address}`);
   }
   if (tls) {
     url.protocol = "https:";

@@ -3,8 +3,7 @@ import { create } from "@bufbuild/protobuf";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 
-import { GameAccess, type GameServiceClient } from "./access.js";
-import { toDeckmateError } from "./errors.js";
+import { GameAccess, type GameServiceClient, withRequestId } from "./access.js";
 import { Game } from "./game.js";
 import {
   GameConfigSchema,
@@ -85,7 +84,8 @@ export class Client {
   /**
    * Creates a game of the kind `config` names with `seats` seats (0: the game's smallest seat
    * count). Without a caller-chosen request id, a retry after a temporary failure reuses the
-   * generated id, so at most one game is created.
+   * generated id, so at most one game is created. The error thrown carries the request id
+   * sent, as `requestId`, to send the call again with `{ requestId: error.requestId }`.
    */
   async createGame(config: GameConfigInit, seats = 0, options: CreateOptions = {}): Promise<Game> {
     const callerId = options.requestId;
@@ -99,11 +99,10 @@ export class Client {
       clock: options.clock,
     };
     const call = () => this.#rpc.createGame(request);
-    const response = await (callerId === undefined
-      ? this.#retry.run(call)
-      : call().catch((reason: unknown) => {
-          throw toDeckmateError(reason);
-        }));
+    const response = await withRequestId(
+      callerId === undefined ? this.#retry.run(call) : call(),
+      request.requestId,
+    );
     return new Game({
       id: response.gameId,
       variant: response.variant,

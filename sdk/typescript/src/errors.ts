@@ -4,7 +4,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 
-import { BadRequestSchema, ErrorInfoSchema } from "./gen/google/rpc/error_details_pb.js";
+import { BadRequestSchema, ErrorInfoSchema, RetryInfoSchema } from "./gen/google/rpc/error_details_pb.js";
 
 /** The `ErrorInfo.domain` of the reasons a Deckmate server sends. */
 export const ERROR_DOMAIN = "deckmate";
@@ -30,10 +30,25 @@ export class DeckmateError extends Error {
   readonly metadata: Readonly<Record<string, string>>;
   /** The invalid fields a `google.rpc.BadRequest` detail named, if any. */
   readonly fieldViolations: readonly FieldViolation[];
+  /**
+   * The pause in milliseconds the server asked for with a `google.rpc.RetryInfo` before trying
+   * again (`Overloaded`, `ShuttingDown`, and `LimitReached` for the create rate), or undefined.
+   * The client's own retries never pause less.
+   */
+  readonly retryDelay: number | undefined;
+  /**
+   * The request id an `act`, `actWith` or `createGame` call was sent with (undefined for other
+   * calls). A call that failed with DEADLINE_EXCEEDED, or with a `TransportError` once the
+   * retries ran out, may still have taken effect: send it again with this id
+   * (`new ActOptions({ requestId })`, `{ requestId }` for `createGame`) and the server applies
+   * it at most once.
+   */
+  requestId: string | undefined;
 
   /**
    * An error with a status `code`, an `ErrorInfo` `reason` and `metadata`, the server's
-   * `message`, and the field violations of a `BadRequest` detail.
+   * `message`, the field violations of a `BadRequest` detail and, in `options`, the delay of a
+   * `RetryInfo` detail in milliseconds and the request id the call was sent with.
    */
   constructor(
     code: Code,
@@ -41,14 +56,16 @@ export class DeckmateError extends Error {
     metadata: Readonly<Record<string, string>>,
     message: string,
     fieldViolations: readonly FieldViolation[] = [],
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryDelay?: number; requestId?: string },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
     this.reason = reason;
     this.metadata = metadata;
     this.fieldViolations = fieldViolations;
+    this.retryDelay = options?.retryDelay;
+    this.requestId = options?.requestId;
   }
 
   /**
@@ -74,9 +91,12 @@ export class IllegalAction extends DeckmateError {}
 export class GameOver extends DeckmateError {}
 /** `STORE_UNAVAILABLE`: the server cannot reach its session store; retried automatically. */
 export class StoreUnavailable extends DeckmateError {}
-/** `OVERLOADED`: the server sheds load; retried automatically. */
+/** `OVERLOADED`: the server sheds load; retried automatically, after `retryDelay`. */
 export class Overloaded extends DeckmateError {}
-/** `LIMIT_REACHED`: a limit (sessions, watchers, message size) was reached. */
+/**
+ * `LIMIT_REACHED`: a limit (sessions, watchers, message size, create rate) was reached; one that
+ * passes with time (the create rate) comes with a `retryDelay`.
+ */
 export class LimitReached extends DeckmateError {}
 /** `INTERNAL`: a server bug; the message is deliberately generic. */
 export class Internal extends DeckmateError {}
@@ -196,6 +216,24 @@ function isConnectionFailure(error: ConnectError): boolean {
   return false;
 }
 
+/**
+ * The delay in milliseconds of the status's `google.rpc.RetryInfo`, if it has one; undecodable
+ * details count as absent.
+ */
+function retryDelayOf(error: ConnectError): number | undefined {
+  try {
+    for (const info of error.findDetails(RetryInfoSchema)) {
+      if (info.retryDelay !== undefined) {
+        const ms = Number(info.retryDelay.seconds) * 1000 + info.retryDelay.nanos / 1e6;
+        return Math.max(0, ms);
+      }
+    }
+  } catch {
+    // Undecodable details are treated as absent.
+  }
+  return undefined;
+}
+
 /** The Deckmate `ErrorInfo` of a status, ignoring details of other domains. */
 function deckmateErrorInfo(error: ConnectError) {
   return error.findDetails(ErrorInfoSchema).find((info) => info.domain === ERROR_DOMAIN);
@@ -224,7 +262,8 @@ export function toDeckmateError(reason: unknown): DeckmateError {
     // Undecodable details are treated as absent.
     info = undefined;
   }
-  const options = { cause: reason };
+  const retryDelay = retryDelayOf(error);
+  const options = retryDelay === undefined ? { cause: reason } : { cause: reason, retryDelay };
   if (info === undefined) {
     if (error.code === Code.Unavailable || isConnectionFailure(error)) {
       return new TransportError(Code.Unavailable, "", {}, error.rawMessage, fieldViolations, options);

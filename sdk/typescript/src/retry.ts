@@ -12,7 +12,8 @@ export interface RetryPolicyInit {
 }
 
 /**
- * How often and how patiently the client repeats a call that failed with UNAVAILABLE. Only
+ * How often and how patiently the client repeats a call that failed with UNAVAILABLE, never
+ * pausing less than the server's `RetryInfo` delay (the error's `retryDelay`). Only
  * calls safe to repeat are retried: reads, and CreateGame / Act whose request id the client
  * generated (the retry resends the same id, so the server applies the call at most once).
  */
@@ -42,6 +43,14 @@ export class RetryPolicy {
     return Math.min(this.initialBackoffMs * 2 ** doublings, this.maxBackoffMs);
   }
 
+  /**
+   * The pause in milliseconds before the attempt after `failedAttempts` failures ending in
+   * `error`: the backoff, or the error's `retryDelay` (the server's `RetryInfo`) when longer.
+   */
+  pauseMs(failedAttempts: number, error: { readonly retryDelay?: number | undefined }): number {
+    return Math.max(this.backoffMs(failedAttempts), error.retryDelay ?? 0);
+  }
+
   /** Whether another attempt may follow `failedAttempts` failures ending in `error`. */
   allowsRetry(failedAttempts: number, error: { readonly retryable: boolean }): boolean {
     return error.retryable && failedAttempts < this.maxAttempts;
@@ -62,7 +71,7 @@ export class RetryPolicy {
         if (!this.allowsRetry(failedAttempts, error)) {
           throw error;
         }
-        await sleep(this.backoffMs(failedAttempts));
+        await sleep(this.pauseMs(failedAttempts, error));
       }
     }
   }

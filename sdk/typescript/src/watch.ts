@@ -44,7 +44,7 @@ export async function* resumingWatch(
       if (!source.retry.allowsRetry(failures, error)) {
         throw error;
       }
-      await sleep(source.retry.backoffMs(failures));
+      await sleep(source.retry.pauseMs(failures, error));
     } finally {
       abort.abort();
     }

@@ -20,6 +20,7 @@ import {
   NotYourTurn,
   Overloaded,
   RequestIdReused,
+  RetryInfoSchema,
   RetryPolicy,
   ShuttingDown,
   StaleVersion,
@@ -126,6 +127,58 @@ describe("error decoding", () => {
     const error = toDeckmateError(status);
     assert.ok(error instanceof InvalidRequest);
     assert.deepEqual(error.fieldViolations, [{ field: "config.pile_chess.teams", description: "bad team list" }]);
+  });
+});
+
+describe("RetryInfo", () => {
+  /** A status with an ErrorInfo of `reason` (unless undefined) and a RetryInfo of `seconds`, `nanos`. */
+  function statusWithDelay(code: Code, reason: string | undefined, seconds: bigint, nanos: number) {
+    const details = [{ desc: RetryInfoSchema, value: create(RetryInfoSchema, { retryDelay: { seconds, nanos } }) }];
+    const info =
+      reason === undefined
+        ? []
+        : [{ desc: ErrorInfoSchema, value: create(ErrorInfoSchema, { reason, domain: "deckmate" }) }];
+    return new ConnectError("busy", code, undefined, [...info, ...details]);
+  }
+
+  test("the delay is decoded in milliseconds", () => {
+    const overloaded = toDeckmateError(statusWithDelay(Code.Unavailable, "OVERLOADED", 1n, 500_000_000));
+    assert.ok(overloaded instanceof Overloaded);
+    assert.equal(overloaded.retryDelay, 1500);
+    const limited = toDeckmateError(statusWithDelay(Code.ResourceExhausted, "LIMIT_REACHED", 0n, 250_000_000));
+    assert.ok(limited instanceof LimitReached);
+    assert.equal(limited.retryDelay, 250);
+    const transport = toDeckmateError(statusWithDelay(Code.Unavailable, undefined, 2n, 0));
+    assert.ok(transport instanceof TransportError);
+    assert.equal(transport.retryDelay, 2000);
+    const none = toDeckmateError(statusWith(Code.Unavailable, "OVERLOADED"));
+    assert.equal(none.retryDelay, undefined);
+    assert.equal(none.requestId, undefined);
+  });
+
+  test("a pause is the longer of the backoff and the delay", () => {
+    const policy = new RetryPolicy();
+    const busy = toDeckmateError(statusWithDelay(Code.Unavailable, "OVERLOADED", 1n, 0));
+    assert.deepEqual([1, 2, 3].map((n) => policy.pauseMs(n, busy)), [1000, 1000, 1000]);
+    const short = toDeckmateError(statusWithDelay(Code.Unavailable, "OVERLOADED", 0n, 150_000_000));
+    assert.deepEqual([1, 2, 3].map((n) => policy.pauseMs(n, short)), [150, 200, 400]);
+    const none = toDeckmateError(statusWith(Code.Unavailable, "OVERLOADED"));
+    assert.deepEqual([1, 2, 3].map((n) => policy.pauseMs(n, none)), [100, 200, 400]);
+  });
+
+  test("a retry waits for the delay", async () => {
+    const policy = new RetryPolicy({ maxAttempts: 4, initialBackoffMs: 1, maxBackoffMs: 4 });
+    const times: number[] = [];
+    const value = await policy.run(async () => {
+      times.push(Date.now());
+      if (times.length === 1) {
+        throw statusWithDelay(Code.Unavailable, "OVERLOADED", 0n, 200_000_000);
+      }
+      return "done";
+    });
+    assert.equal(value, "done");
+    assert.equal(times.length, 2);
+    assert.ok(times[1]! - times[0]! >= 190, `retried after ${times[1]! - times[0]!} ms`);
   });
 });
 

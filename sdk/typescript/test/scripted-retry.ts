@@ -11,6 +11,7 @@ import {
   GameOver,
   GameConfigSchema,
   MetaActionKind,
+  LimitReached,
   RetryPolicy,
   ShuttingDown,
   StoreUnavailable,
@@ -22,7 +23,7 @@ import {
 } from "@deckmate/client";
 
 import { startScripted, type ReceivedCall, type Script } from "./helpers/scripted.js";
-import { bytesField, statusWithErrorInfo, varintField } from "./helpers/wire.js";
+import { bytesField, statusWithErrorInfo, statusWithRetryInfo, varintField } from "./helpers/wire.js";
 
 const UNAVAILABLE = 14;
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -212,6 +213,115 @@ describe("retries against a scripted server", () => {
     } finally {
       await server.close();
     }
+  });
+
+  test("a retry waits for the server's RetryInfo delay", async () => {
+    // Refused until 300 ms after the first refusal: far longer than the policy's own pauses.
+    const busy = statusWithRetryInfo(UNAVAILABLE, "busy", "OVERLOADED", 300);
+    let refusedAt: number | undefined;
+    const calls = await withServer(
+      () => {
+        const now = Date.now();
+        refusedAt ??= now;
+        return now - refusedAt < 300
+          ? { status: UNAVAILABLE, message: "busy", details: busy }
+          : { messages: [observation(5)] };
+      },
+      async (client) => {
+        assert.equal((await client.spectate("g").observe()).version, 5n);
+      },
+    );
+    assert.equal(calls.length, 2);
+  });
+
+  test("a final error exposes the RetryInfo delay", async () => {
+    const limited = statusWithRetryInfo(8, "create rate", "LIMIT_REACHED", 1250);
+    const calls = await withServer(
+      () => ({ status: 8, message: "create rate", details: limited }),
+      async (client) => {
+        await assert.rejects(client.createGame(CONFIG), (error: unknown) => {
+          assert.ok(error instanceof LimitReached);
+          assert.equal(error.retryDelay, 1250);
+          return true;
+        });
+      },
+    );
+    assert.equal(calls.length, 1);
+  });
+
+  test("a resuming watch waits for the server's RetryInfo delay", async () => {
+    const draining = statusWithRetryInfo(UNAVAILABLE, "shutting down", "SHUTTING_DOWN", 200);
+    const arrivals: number[] = [];
+    await withServer(
+      (_, attempt) => {
+        arrivals.push(Date.now());
+        return attempt === 1
+          ? { messages: [observation(1)], status: UNAVAILABLE, details: draining }
+          : { messages: [observation(2)] };
+      },
+      async (client) => {
+        const versions: bigint[] = [];
+        for await (const view of client.spectate("g").watch()) {
+          versions.push(view.version);
+        }
+        assert.deepEqual(versions, [1n, 2n]);
+      },
+    );
+    assert.equal(arrivals.length, 2);
+    assert.ok(arrivals[1]! - arrivals[0]! >= 190, `resumed after ${arrivals[1]! - arrivals[0]!} ms`);
+  });
+
+  test("errors of act and createGame carry the request id sent, others none", async () => {
+    const DEADLINE_EXCEEDED = 4;
+    const errorIds: (string | undefined)[] = [];
+    const calls = await withServer(
+      () => ({ status: DEADLINE_EXCEEDED, message: "deadline exceeded" }),
+      async (client) => {
+        const seat = client.seat("g", 0, "tok");
+        const caught = async (call: Promise<unknown>): Promise<Error & { requestId?: string | undefined }> => {
+          try {
+            await call;
+          } catch (error) {
+            assert.ok(error instanceof Error);
+            assert.equal((error as { code?: unknown }).code, DEADLINE_EXCEEDED);
+            return error;
+          }
+          assert.fail("the call succeeded");
+        };
+        const acted = await caught(seat.act(metaAction(MetaActionKind.RESIGN)));
+        const chosen = await caught(seat.actWith(metaAction(MetaActionKind.RESIGN), new ActOptions({ requestId: "mine" })));
+        const created = await caught(client.createGame(CONFIG));
+        const createdChosen = await caught(client.createGame(CONFIG, 0, { requestId: "game-1" }));
+        const observed = await caught(seat.observe());
+        errorIds.push(acted.requestId, chosen.requestId, created.requestId, createdChosen.requestId);
+        assert.equal(observed.requestId, undefined);
+      },
+    );
+    const ids = actIds(calls);
+    const createIds = calls
+      .filter((call) => call.method === "CreateGame")
+      .map((call) => fromBinary(CreateGameRequestSchema, call.request).requestId);
+    assert.match(ids[0]!, UUID_V4);
+    assert.match(createIds[0]!, UUID_V4);
+    assert.deepEqual(errorIds, [ids[0], "mine", createIds[0], "game-1"]);
+    assert.deepEqual([ids[1], createIds[1]], ["mine", "game-1"]);
+  });
+
+  test("an act that exhausted its retries carries the id every attempt sent", async () => {
+    let requestId: string | undefined;
+    const calls = await withServer(
+      () => ({ status: UNAVAILABLE, message: "down" }),
+      async (client) => {
+        await assert.rejects(client.seat("g", 0, "tok").act(metaAction(MetaActionKind.RESIGN)), (error: unknown) => {
+          assert.ok(error instanceof TransportError);
+          requestId = error.requestId;
+          return true;
+        });
+      },
+    );
+    assert.equal(calls.length, 4);
+    assert.match(requestId ?? "", UUID_V4);
+    assert.deepEqual(actIds(calls), [requestId, requestId, requestId, requestId]);
   });
 
   test("watch gives up after the retry budget without delivering anything", async () => {

@@ -5,6 +5,7 @@ import { describe, test } from "node:test";
 import {
   ActOptions,
   Client,
+  Code,
   InvalidRequest,
   MetaActionKind,
   metaAction,
@@ -19,8 +20,19 @@ describe("surface", () => {
     assert.equal((await Client.connect("127.0.0.1:5", { tls: true })).address, "https://127.0.0.1:5");
     assert.equal((await Client.connect("https://example.com")).address, "https://example.com");
     assert.equal((await WebClient.connect("https://example.com:8443")).address, "https://example.com:8443");
-    await assert.rejects(Client.connect("ftp://example.com"), InvalidRequest);
-    await assert.rejects(WebClient.connect("http://[nope"), InvalidRequest);
+    for (const connect of [
+      () => Client.connect("ftp://example.com"),
+      () => Client.connect("ftp://x:1"),
+      () => WebClient.connect("http://[nope"),
+      () => WebClient.connect("ftp://x:1"),
+    ]) {
+      await assert.rejects(connect(), (error: unknown) => {
+        assert.ok(error instanceof InvalidRequest);
+        assert.equal(error.reason, "INVALID_REQUEST");
+        assert.equal(error.code, Code.InvalidArgument);
+        return true;
+      });
+    }
   });
 
   test("request ids are fresh lowercase UUID v4", () => {

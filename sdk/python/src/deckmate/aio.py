@@ -44,8 +44,12 @@ class _AsyncRpc:
         request: RequestT,
         token: str | None,
         retryable: bool = True,
+        request_id: str = "",
     ) -> ResponseT:
-        """Call `method`, repeating it after temporary failures when `retryable`."""
+        """Call `method`, repeating it after temporary failures when `retryable`.
+
+        A failure raised carries `request_id`, the id the request was sent with (if any).
+        """
         metadata = Credentials(self.api_key, token).metadata()
         failures = 0
         while True:
@@ -56,6 +60,7 @@ class _AsyncRpc:
             failures += 1
             pause = self.retry.pause_before_retry(failures, error) if retryable else None
             if pause is None:
+                error.request_id = request_id
                 raise error from None
             await asyncio.sleep(pause)
 
@@ -186,9 +191,15 @@ class AsyncSeatHandle(_AsyncViewer):
         return await self.act_with(action, ActOptions())
 
     async def act_with(self, action: pb.Action, options: ActOptions) -> pb.ActResponse:
-        """Send one action with options: an expected version and/or a chosen request id."""
+        """Send one action with options: an expected version and/or a chosen request id.
+
+        An error raised carries the request id sent as `request_id`: repeat the action with
+        `ActOptions(request_id=error.request_id)` after a `DEADLINE_EXCEEDED` or a final
+        `TransportError` and the server applies it at most once.
+        """
         request, retryable = act_request(self._game_id, action, options)
-        return await self._rpc.unary(self._rpc.stub.Act, request, self._token, retryable)
+        rpc = self._rpc
+        return await rpc.unary(rpc.stub.Act, request, self._token, retryable, request.request_id)
 
     async def resign(self) -> pb.ActResponse:
         """Give up; in a two-player game the opponent wins."""
@@ -272,10 +283,14 @@ class AsyncClient:
         """Create a game of the kind `config` names with `seats` seats (0: the smallest count).
 
         Without a caller-chosen request id, temporary failures are retried with the same id,
-        so at most one game is created.
+        so at most one game is created. An error raised carries the request id sent as
+        `request_id`, to repeat the call with `CreateOptions(request_id=error.request_id)`.
         """
         request, retryable = create_game_request(config, seats, options)
-        response = await self._rpc.unary(self._rpc.stub.CreateGame, request, None, retryable)
+        rpc = self._rpc
+        response = await rpc.unary(
+            rpc.stub.CreateGame, request, None, retryable, request.request_id
+        )
         return Game(
             id=response.game_id,
             variant=response.variant,

@@ -37,8 +37,12 @@ class _Rpc:
         request: RequestT,
         token: str | None,
         retryable: bool = True,
+        request_id: str = "",
     ) -> ResponseT:
-        """Call `method`, repeating it after temporary failures when `retryable`."""
+        """Call `method`, repeating it after temporary failures when `retryable`.
+
+        A failure raised carries `request_id`, the id the request was sent with (if any).
+        """
         metadata = Credentials(self.api_key, token).metadata()
         failures = 0
         while True:
@@ -49,6 +53,7 @@ class _Rpc:
             failures += 1
             pause = self.retry.pause_before_retry(failures, error) if retryable else None
             if pause is None:
+                error.request_id = request_id
                 raise error from None
             time.sleep(pause)
 
@@ -179,9 +184,15 @@ class SeatHandle(_Viewer):
         return self.act_with(action, ActOptions())
 
     def act_with(self, action: pb.Action, options: ActOptions) -> pb.ActResponse:
-        """Send one action with options: an expected version and/or a chosen request id."""
+        """Send one action with options: an expected version and/or a chosen request id.
+
+        An error raised carries the request id sent as `request_id`: repeat the action with
+        `ActOptions(request_id=error.request_id)` after a `DEADLINE_EXCEEDED` or a final
+        `TransportError` and the server applies it at most once.
+        """
         request, retryable = act_request(self._game_id, action, options)
-        return self._rpc.unary(self._rpc.stub.Act, request, self._token, retryable)
+        rpc = self._rpc
+        return rpc.unary(rpc.stub.Act, request, self._token, retryable, request.request_id)
 
     def resign(self) -> pb.ActResponse:
         """Give up; in a two-player game the opponent wins."""
@@ -265,10 +276,12 @@ class Client:
         """Create a game of the kind `config` names with `seats` seats (0: the smallest count).
 
         Without a caller-chosen request id, temporary failures are retried with the same id,
-        so at most one game is created.
+        so at most one game is created. An error raised carries the request id sent as
+        `request_id`, to repeat the call with `CreateOptions(request_id=error.request_id)`.
         """
         request, retryable = create_game_request(config, seats, options)
-        response = self._rpc.unary(self._rpc.stub.CreateGame, request, None, retryable)
+        rpc = self._rpc
+        response = rpc.unary(rpc.stub.CreateGame, request, None, retryable, request.request_id)
         return Game(
             id=response.game_id,
             variant=response.variant,

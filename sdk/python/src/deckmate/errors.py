@@ -26,7 +26,12 @@ class DeckmateError(Exception):
     `code` is the gRPC status code, `reason` the `ErrorInfo` reason (`""` when the status had
     none), `metadata` the `ErrorInfo` metadata, `message` the server's (or transport's) message
     and `field_violations` the `google.rpc.BadRequest` violations as (field, description) pairs.
-    A reason this client does not know yields a plain `DeckmateError` with that reason.
+    `retry_delay` is the pause in seconds the server asked for with a `google.rpc.RetryInfo`
+    (None when it sent none); the client's retries never pause less. `request_id` is the
+    request id `act` / `act_with` / `create_game` sent (`""` for other calls): after a
+    `DEADLINE_EXCEEDED`, send the call again with `request_id=error.request_id` and the server
+    applies it at most once. A reason this client does not know yields a plain `DeckmateError`
+    with that reason.
     """
 
     def __init__(
@@ -36,6 +41,8 @@ class DeckmateError(Exception):
         metadata: Mapping[str, str],
         message: str,
         field_violations: Sequence[tuple[str, str]] = (),
+        retry_delay: float | None = None,
+        request_id: str = "",
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -43,6 +50,8 @@ class DeckmateError(Exception):
         self.metadata: dict[str, str] = dict(metadata)
         self.message = message
         self.field_violations: list[tuple[str, str]] = list(field_violations)
+        self.retry_delay: float | None = retry_delay
+        self.request_id: str = request_id
 
     @property
     def retryable(self) -> bool:
@@ -105,11 +114,14 @@ class StoreUnavailable(DeckmateError):
 
 
 class Overloaded(DeckmateError):
-    """`OVERLOADED`: the server sheds load; retried by the client."""
+    """`OVERLOADED`: the server sheds load; retried by the client after `retry_delay`."""
 
 
 class LimitReached(DeckmateError):
-    """`LIMIT_REACHED`: a limit (sessions, watchers, message size) was reached."""
+    """`LIMIT_REACHED`: a limit (sessions, watchers, message size, create rate) was reached.
+
+    A limit that passes with time (the create rate) comes with a `retry_delay`.
+    """
 
 
 class Internal(DeckmateError):
@@ -180,6 +192,7 @@ def error_from_status(
     """Decode a status: its code, message and serialized `google.rpc.Status` details."""
     info: error_details_pb2.ErrorInfo | None = None
     violations: list[tuple[str, str]] = []
+    retry_delay: float | None = None
     if details:
         status = status_pb2.Status()
         try:
@@ -198,12 +211,19 @@ def error_from_status(
                         (violation.field, violation.description)
                         for violation in bad_request.field_violations
                     )
+            elif detail.Is(error_details_pb2.RetryInfo.DESCRIPTOR):
+                retry_info = error_details_pb2.RetryInfo()
+                if detail.Unpack(retry_info) and retry_info.HasField("retry_delay"):
+                    delay = retry_info.retry_delay
+                    retry_delay = max(delay.seconds + delay.nanos / 1e9, 0.0)
     if info is None:
         if code == grpc.StatusCode.UNAVAILABLE or _looks_like_reset(code, message):
-            return TransportError(grpc.StatusCode.UNAVAILABLE, "", {}, message, violations)
-        return DeckmateError(code, "", {}, message, violations)
+            return TransportError(
+                grpc.StatusCode.UNAVAILABLE, "", {}, message, violations, retry_delay
+            )
+        return DeckmateError(code, "", {}, message, violations, retry_delay)
     cls = ERROR_CLASSES.get(info.reason, DeckmateError)
-    return cls(code, info.reason, dict(info.metadata), message, violations)
+    return cls(code, info.reason, dict(info.metadata), message, violations, retry_delay)
 
 
 def _looks_like_reset(code: grpc.StatusCode, message: str) -> bool:

@@ -19,7 +19,8 @@ class RetryPolicy:
 
     `max_attempts` counts every attempt, the first included (1 disables retries);
     `initial_backoff` is the pause in seconds before the first retry, each further pause
-    doubling up to `max_backoff` seconds.
+    doubling up to `max_backoff` seconds. A pause is never shorter than the delay the server
+    asked for with a `google.rpc.RetryInfo` (the error's `retry_delay`).
     """
 
     max_attempts: int = 4
@@ -41,7 +42,11 @@ class RetryPolicy:
         return error.retryable and failed_attempts < self.max_attempts
 
     def pause_before_retry(self, failed_attempts: int, error: DeckmateError) -> float | None:
-        """Return the pause before the next attempt, or None when the error is final."""
+        """Return the pause in seconds before the next attempt, or None when the error is final.
+
+        The pause is the backoff, or the error's `retry_delay` (the server's `RetryInfo`) when
+        that is longer.
+        """
         if not self.allows_retry(failed_attempts, error):
             return None
-        return self.backoff(failed_attempts)
+        return max(self.backoff(failed_attempts), error.retry_delay or 0.0)

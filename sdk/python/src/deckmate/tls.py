@@ -33,24 +33,29 @@ class Endpoint:
 def parse_endpoint(address: str, tls: bool | TlsOptions | None) -> Endpoint:
     """Turn an address and the TLS option into an endpoint.
 
-    The address is `host:port`, `http://host:port` or `https://host:port`; `https://` or a
-    `tls` option other than None/False turns TLS on.
+    The address is `host:port`, `http://host[:port]` or `https://host[:port]` (the port
+    defaults to 80 for `http://` and 443 for `https://`); `https://` or a `tls` option other
+    than None/False turns TLS on.
     """
     target = address.strip()
     secure = False
+    default_port: str | None = None
     if target.startswith("https://"):
-        secure, target = True, target[len("https://") :]
+        secure, target, default_port = True, target[len("https://") :], "443"
     elif target.startswith("http://"):
-        target = target[len("http://") :]
+        target, default_port = target[len("http://") :], "80"
     target = target.rstrip("/")
     host, sep, port = target.rpartition(":")
+    if default_port is not None and target and not _has_port(target):
+        host, sep, port = target, ":", default_port
+        target = f"{host}:{port}"
     if not sep or not host or not port.isdigit() or "/" in target:
         raise InvalidRequest(
             grpc.StatusCode.INVALID_ARGUMENT,
             "INVALID_REQUEST",
             {},
-            f"bad server address {address!r}: expected host:port, http://host:port "
-            "or https://host:port",
+            f"bad server address {address!r}: expected host:port, http://host[:port] "
+            "or https://host[:port]",
         )
     if tls is None or tls is False:
         options = TlsOptions() if secure else None
@@ -66,3 +71,8 @@ def parse_endpoint(address: str, tls: bool | TlsOptions | None) -> Endpoint:
     if options.server_name:
         extra = (("grpc.ssl_target_name_override", options.server_name),)
     return Endpoint(target, credentials, extra)
+
+
+def _has_port(target: str) -> bool:
+    """Whether `host[:port]` names a port (an IPv6 host is bracketed: `[::1]:50051`)."""
+    return target.rpartition("]")[2].rfind(":") >= 0

@@ -61,3 +61,13 @@ export function statusWithErrorInfo(
   const any = Buffer.concat([bytesField(1, "type.googleapis.com/google.rpc.ErrorInfo"), bytesField(2, info)]);
   return Buffer.concat([varintField(1, code), bytesField(2, message), bytesField(3, any)]);
 }
+
+/** A `google.rpc.Status` carrying an `ErrorInfo` and a `RetryInfo` asking for `delayMs`. */
+export function statusWithRetryInfo(code: number, message: string, reason: string, delayMs: number): Buffer {
+  const seconds = Math.floor(delayMs / 1000);
+  const nanos = (delayMs % 1000) * 1_000_000;
+  const duration = Buffer.concat([varintField(1, seconds), varintField(2, nanos)]);
+  const retryInfo = bytesField(1, duration);
+  const any = Buffer.concat([bytesField(1, "type.googleapis.com/google.rpc.RetryInfo"), bytesField(2, retryInfo)]);
+  return Buffer.concat([statusWithErrorInfo(code, message, reason, "deckmate"), bytesField(3, any)]);
+}
