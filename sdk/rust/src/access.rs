@@ -6,6 +6,7 @@ use futures::Stream;
 
 use crate::connection::Connection;
 use crate::credential::Credential;
+use crate::failure::Failure;
 use crate::{ActOptions, Error, RetryPolicy, new_request_id, pb, watch};
 
 /// One game as seen by one viewer.
@@ -153,7 +154,7 @@ impl GameAccess {
     pub(crate) async fn open_watch(
         &self,
         from_version: u64,
-    ) -> Result<tonic::Streaming<pb::ObserveResponse>, Error> {
+    ) -> Result<tonic::Streaming<pb::ObserveResponse>, Failure> {
         let request = self.request(pb::WatchRequest {
             game_id: self.game_id.clone(),
             from_version,

@@ -28,6 +28,7 @@ impl Client {
     }
 
     /// Connects to the server at `endpoint` with an API key, TLS settings or a retry policy.
+    /// With TLS settings the connection always uses TLS, even for an `http://` endpoint.
     pub async fn connect_with(
         endpoint: impl Into<String>,
         options: ConnectOptions,

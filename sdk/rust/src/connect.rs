@@ -14,7 +14,8 @@ pub struct ConnectOptions {
     /// calls without one). `Debug` output never shows it.
     pub api_key: Option<String>,
     /// TLS settings. Unset, an `https://` endpoint still uses TLS, trusting the system's
-    /// certificate authorities, and an `http://` endpoint is plaintext.
+    /// certificate authorities, and an `http://` endpoint is plaintext. Set, every endpoint
+    /// uses TLS: an `http://` address is reached as `https://`.
     pub tls: Option<TlsOptions>,
     /// The retry policy of every handle made from the client.
     pub retry: RetryPolicy,
@@ -95,14 +96,15 @@ impl TlsOptions {
 
 /// The endpoint for `address` with the TLS settings of `options`. An address without a scheme
 /// (`host:port`, as the Python and TypeScript SDKs take it too) is plaintext, or TLS when
-/// `options` has TLS settings.
+/// `options` has TLS settings. With TLS settings, an `http://` address is reached over TLS as
+/// `https://`, as the other SDKs do: tonic would otherwise ignore the settings and send seat
+/// tokens and API keys in plaintext.
 pub(crate) fn endpoint(address: String, options: &ConnectOptions) -> Result<Endpoint, Error> {
-    let address = if address.contains("://") {
-        address
-    } else if options.tls.is_some() {
-        format!("https://{address}")
-    } else {
-        format!("http://{address}")
+    let address = match (address.strip_prefix("http://"), options.tls.is_some()) {
+        (Some(rest), true) => format!("https://{rest}"),
+        _ if address.contains("://") => address,
+        (_, true) => format!("https://{address}"),
+        (_, false) => format!("http://{address}"),
     };
     let uses_https = address.starts_with("https://");
     let endpoint = Endpoint::from_shared(address)
@@ -152,6 +154,22 @@ mod tests {
             .uri()
             .clone();
         assert_eq!(uri.to_string(), "https://games.example:443/");
+    }
+
+    #[test]
+    fn tls_settings_turn_an_http_address_into_https() {
+        let tls = ConnectOptions::default().with_tls(TlsOptions::default());
+        let uri = endpoint("http://127.0.0.1:50051".into(), &tls)
+            .unwrap()
+            .uri()
+            .clone();
+        assert_eq!(uri.to_string(), "https://127.0.0.1:50051/");
+        // Without TLS settings an http address stays plaintext.
+        let uri = endpoint("http://127.0.0.1:50051".into(), &ConnectOptions::default())
+            .unwrap()
+            .uri()
+            .clone();
+        assert_eq!(uri.to_string(), "http://127.0.0.1:50051/");
     }
 
     #[test]

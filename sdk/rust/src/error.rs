@@ -85,7 +85,9 @@ impl Error {
     /// when its code is `UNAVAILABLE` (what tonic reports when it cannot connect, and what
     /// proxies send) or when the client's own connection failed under the call (a server
     /// closing its connections while it stops: tonic reports `CANCELLED` with the transport
-    /// error as its source), and [`Error::Other`] otherwise.
+    /// error as its source; a connection broken mid-answer: tonic reports `UNKNOWN` or
+    /// `INTERNAL` "h2 protocol error" with the HTTP/2 or I/O error as its source), and
+    /// [`Error::Other`] otherwise.
     pub fn from_status(status: Status) -> Error {
         let info = status
             .get_details_error_info()
@@ -188,12 +190,27 @@ impl Error {
     }
 }
 
+/// What tonic's message starts with when it turns a local HTTP/2 failure into a status.
+const H2_FAILURE_PREFIX: &str = "h2 protocol error";
+
 /// Whether the status comes from this client's transport (its connection closed or broke under
 /// the call) rather than from an answer.
+///
+/// Only a status made on this side of the connection has a source (sources do not travel over
+/// the wire), so a source that is a transport, HTTP/2 or I/O error means the call failed
+/// locally, before or while its answer arrived. hyper's and h2's error types are recognised
+/// without depending on those crates: hyper's by its `Debug` name, h2's by the message tonic
+/// gives the statuses it makes from it.
 fn failed_in_transport(status: &Status) -> bool {
     let mut source = std::error::Error::source(status);
+    if source.is_some() && status.message().starts_with(H2_FAILURE_PREFIX) {
+        return true;
+    }
     while let Some(cause) = source {
-        if cause.is::<tonic::transport::Error>() {
+        if cause.is::<tonic::transport::Error>()
+            || cause.is::<std::io::Error>()
+            || format!("{cause:?}").starts_with("hyper::Error")
+        {
             return true;
         }
         source = cause.source();
@@ -378,6 +395,28 @@ mod tests {
         let error = Error::from(status);
         assert!(matches!(error, Error::Transport(_)), "{error:?}");
         assert!(error.is_retryable());
+    }
+
+    #[test]
+    fn a_connection_broken_mid_answer_is_a_transport_error() {
+        // What tonic makes of an I/O failure while it reads an answer.
+        let reset = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset by peer");
+        let status = Status::from_error(Box::new(reset));
+        assert_eq!(status.code(), Code::Unknown);
+        let error = Error::from(status);
+        assert!(matches!(error, Error::Transport(_)), "{error:?}");
+        assert!(error.is_retryable());
+        // The HTTP/2 failure as tonic reports it, with a local source.
+        let mut status = Status::unknown("h2 protocol error: error reading a body from connection");
+        status.set_source(std::sync::Arc::new(std::fmt::Error));
+        assert!(matches!(Error::from(status), Error::Transport(_)));
+    }
+
+    #[test]
+    fn a_broken_connection_status_with_a_reason_keeps_the_reason() {
+        let mut status = status_with_reason(Code::Unknown, "INTERNAL", &[]);
+        status.set_source(std::sync::Arc::new(std::io::Error::other("reset")));
+        assert!(matches!(Error::from(status), Error::Internal(_)));
     }
 
     #[test]

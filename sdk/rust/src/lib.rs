@@ -28,6 +28,7 @@ mod connect;
 mod connection;
 mod credential;
 mod error;
+mod failure;
 mod game;
 mod options;
 mod request_id;

@@ -4,6 +4,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use crate::Error;
+use crate::failure::Failure;
 
 /// How often and how patiently the client repeats a call that failed for a temporary reason.
 ///
@@ -49,6 +50,17 @@ impl RetryPolicy {
             .min(self.max_backoff)
     }
 
+    /// The pause after failed attempt number `failed_attempts` when the server asked for
+    /// `retry_delay` (its `RetryInfo`): the longer of the two, so that the retry does not come
+    /// back inside the window the server named, but no longer than `max_backoff`.
+    pub fn pause(&self, failed_attempts: u32, retry_delay: Option<Duration>) -> Duration {
+        let backoff = self.backoff(failed_attempts);
+        match retry_delay {
+            Some(delay) => backoff.max(delay.min(self.max_backoff)),
+            None => backoff,
+        }
+    }
+
     /// The policy for a `CreateGame` or `Act` call: this one when the client generated the
     /// request id, a single attempt when the caller chose it.
     pub(crate) fn for_request_id(&self, chosen_by_caller: bool) -> RetryPolicy {
@@ -69,18 +81,18 @@ impl RetryPolicy {
     pub(crate) async fn run<T, F, Fut>(&self, mut call: F) -> Result<T, Error>
     where
         F: FnMut() -> Fut,
-        Fut: Future<Output = Result<T, Error>>,
+        Fut: Future<Output = Result<T, Failure>>,
     {
         let mut failed_attempts = 0;
         loop {
             match call().await {
                 Ok(value) => return Ok(value),
-                Err(error) => {
+                Err(failure) => {
                     failed_attempts += 1;
-                    if !self.allows_retry(failed_attempts, &error) {
-                        return Err(error);
+                    if !self.allows_retry(failed_attempts, &failure.error) {
+                        return Err(failure.error);
                     }
-                    tokio::time::sleep(self.backoff(failed_attempts)).await;
+                    tokio::time::sleep(self.pause(failed_attempts, failure.retry_delay)).await;
                 }
             }
         }
@@ -114,6 +126,53 @@ mod tests {
         assert_eq!(policy.backoff(40), Duration::from_millis(350));
     }
 
+    #[test]
+    fn the_pause_honours_the_server_retry_delay_within_the_maximum() {
+        let policy = RetryPolicy::default();
+        // No delay asked for: the backoff.
+        assert_eq!(policy.pause(1, None), Duration::from_millis(100));
+        // A longer delay than the backoff wins.
+        let second = Some(Duration::from_secs(1));
+        assert_eq!(policy.pause(1, second), Duration::from_secs(1));
+        assert_eq!(policy.pause(3, second), Duration::from_secs(1));
+        // A shorter one does not shorten the backoff.
+        let short = Some(Duration::from_millis(10));
+        assert_eq!(policy.pause(2, short), Duration::from_millis(200));
+        // Bounded by the policy's maximum.
+        let long = Some(Duration::from_secs(60));
+        assert_eq!(policy.pause(1, long), Duration::from_secs(2));
+    }
+
+    #[tokio::test]
+    async fn waits_for_the_server_retry_delay_before_retrying() {
+        let policy = RetryPolicy {
+            max_attempts: 2,
+            initial_backoff: Duration::from_millis(1),
+            max_backoff: Duration::from_secs(1),
+        };
+        let calls = Cell::new(0);
+        let started = std::time::Instant::now();
+        let result = policy
+            .run(|| {
+                calls.set(calls.get() + 1);
+                let attempt = calls.get();
+                async move {
+                    if attempt < 2 {
+                        Err(Failure {
+                            error: Error::Overloaded("busy".into()),
+                            retry_delay: Some(Duration::from_millis(60)),
+                        })
+                    } else {
+                        Ok(attempt)
+                    }
+                }
+            })
+            .await;
+        assert_eq!(result.expect("second attempt succeeds"), 2);
+        let waited = started.elapsed();
+        assert!(waited >= Duration::from_millis(60), "{waited:?}");
+    }
+
     #[tokio::test]
     async fn retries_temporary_failures_until_success() {
         let calls = Cell::new(0);
@@ -123,7 +182,7 @@ mod tests {
                 let attempt = calls.get();
                 async move {
                     if attempt < 3 {
-                        Err(Error::Transport("reset".into()))
+                        Err(Error::Transport("reset".into()).into())
                     } else {
                         Ok(attempt)
                     }
@@ -140,7 +199,7 @@ mod tests {
         let result: Result<(), Error> = quick(2)
             .run(|| {
                 calls.set(calls.get() + 1);
-                async { Err(Error::Overloaded("busy".into())) }
+                async { Err(Error::Overloaded("busy".into()).into()) }
             })
             .await;
         assert!(matches!(result, Err(Error::Overloaded(_))));
@@ -153,7 +212,7 @@ mod tests {
         let result: Result<(), Error> = quick(5)
             .run(|| {
                 calls.set(calls.get() + 1);
-                async { Err(Error::IllegalAction("no".into())) }
+                async { Err(Error::IllegalAction("no".into()).into()) }
             })
             .await;
         assert!(matches!(result, Err(Error::IllegalAction(_))));

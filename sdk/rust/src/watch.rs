@@ -4,6 +4,7 @@
 use futures::Stream;
 
 use crate::access::GameAccess;
+use crate::failure::Failure;
 use crate::{Error, pb};
 
 /// Where a watch stands between two items.
@@ -53,40 +54,71 @@ async fn next_item(state: &mut WatchState) -> Option<Result<pb::ObserveResponse,
             Some(stream) => stream,
             None => match state.access.open_watch(state.last_version).await {
                 Ok(stream) => stream,
-                Err(error) => {
-                    if retry_after(state, &error).await {
+                Err(failure) => {
+                    if retry_after(state, &failure).await {
                         continue;
                     }
-                    return Some(Err(error));
+                    return Some(Err(failure.error));
                 }
             },
         };
         match stream.message().await {
             Ok(Some(observation)) => {
+                state.stream = Some(stream);
+                if !is_new(state.last_version, &observation) {
+                    continue;
+                }
                 state.last_version = observation.version;
                 state.failures = 0;
-                state.stream = Some(stream);
                 return Some(Ok(observation));
             }
             Ok(None) => return None,
             Err(status) => {
-                let error = Error::from(status);
-                if retry_after(state, &error).await {
+                let failure = Failure::from(status);
+                if retry_after(state, &failure).await {
                     continue;
                 }
-                return Some(Err(error));
+                return Some(Err(failure.error));
             }
         }
     }
 }
 
-/// Counts a failure and, when the retry policy allows another attempt, waits before it.
-async fn retry_after(state: &mut WatchState, error: &Error) -> bool {
+/// Whether `observation` comes after the last version delivered. A resumed call may repeat
+/// versions the previous one already delivered (a server or proxy that replays from an older
+/// point); the caller must see each version once, in order.
+fn is_new(last_version: u64, observation: &pb::ObserveResponse) -> bool {
+    observation.version > last_version
+}
+
+/// Counts a failure and, when the retry policy allows another attempt, waits before it (at
+/// least as long as the server asked, within the policy's maximum).
+async fn retry_after(state: &mut WatchState, failure: &Failure) -> bool {
     state.failures += 1;
     let policy = *state.access.retry();
-    if !policy.allows_retry(state.failures, error) {
+    if !policy.allows_retry(state.failures, &failure.error) {
         return false;
     }
-    tokio::time::sleep(policy.backoff(state.failures)).await;
+    tokio::time::sleep(policy.pause(state.failures, failure.retry_delay)).await;
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(version: u64) -> pb::ObserveResponse {
+        pb::ObserveResponse {
+            version,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn only_versions_after_the_last_delivered_are_new() {
+        assert!(is_new(3, &at(4)));
+        assert!(!is_new(3, &at(3)), "the last delivered version again");
+        assert!(!is_new(3, &at(1)), "an older version");
+        assert!(is_new(0, &at(1)));
+    }
 }

@@ -178,7 +178,9 @@ impl GameService for ScriptedServer {
             ],
             // One version, then the replica drains, as a server does on SIGTERM.
             2 => vec![Ok(observation(from + 1)), Err(shutting_down())],
-            _ => (from + 1..=FINAL_VERSION)
+            // A replica that replays from an older point: the versions before and at `from`,
+            // which the client already has, come again first.
+            _ => (from.saturating_sub(1).max(1)..=FINAL_VERSION)
                 .map(|v| Ok(observation(v)))
                 .collect(),
         };
@@ -511,6 +513,7 @@ async fn watch_resumes_after_the_last_delivered_version() {
         .map(|item| item.expect("no error reaches the caller").version)
         .collect()
         .await;
+    // Each version once, in order, although the last call repeated versions 2 and 3.
     assert_eq!(versions, (1..=FINAL_VERSION).collect::<Vec<_>>());
     // Resumed after the broken connection (at 2) and after the server shut down (at 3).
     assert_eq!(log.lock().expect("log").watch_from_versions, vec![0, 2, 3]);
@@ -690,4 +693,132 @@ async fn tls_refuses_a_server_certificate_it_cannot_verify() {
         .await
         .expect_err("certificate for another name");
     assert!(matches!(error, Error::Transport(_)), "{error:?}");
+}
+
+/// Starts the scripted server without TLS on a free loopback port; returns its port.
+async fn start_plaintext() -> u16 {
+    let incoming = TcpIncoming::bind("127.0.0.1:0".parse().expect("address")).expect("bind");
+    let port = incoming.local_addr().expect("local address").port();
+    let server = Server::builder()
+        .add_service(GameServiceServer::new(ScriptedServer::default()))
+        .serve_with_incoming(incoming);
+    tokio::spawn(server);
+    port
+}
+
+#[tokio::test]
+async fn tls_settings_with_an_http_address_still_use_tls() {
+    let options = ConnectOptions::default()
+        .with_tls(TlsOptions::default().with_ca_pem(TEST_CA))
+        .with_retry_policy(RetryPolicy::never());
+    // A plaintext server cannot complete the handshake: the client must not fall back to
+    // plaintext and send its credentials in the clear.
+    let plaintext = start_plaintext().await;
+    let error = Client::connect_with(format!("http://localhost:{plaintext}"), options.clone())
+        .await
+        .expect_err("no TLS handshake with a plaintext server");
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
+    // A TLS server answers the same address form.
+    let tls = start_tls().await;
+    let client = Client::connect_with(format!("http://localhost:{tls}"), options)
+        .await
+        .expect("TLS connection");
+    client.list_variants().await.expect("a call over TLS");
+}
+
+/// The HTTP/2 frame type of a DATA frame, and the length of every frame header.
+const H2_DATA_FRAME: u8 = 0;
+const H2_FRAME_HEADER_BYTES: usize = 9;
+
+/// A TCP proxy to `upstream` whose first connection breaks in the middle of the server's first
+/// response body (after the response headers and part of the first DATA frame, as a network
+/// failure or a crashing load balancer would); later connections pass through. Returns the
+/// proxy's address.
+async fn start_breaking_proxy(upstream: std::net::SocketAddr) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind the proxy");
+    let address = listener.local_addr().expect("proxy address");
+    tokio::spawn(async move {
+        let mut first = true;
+        while let Ok((client, _)) = listener.accept().await {
+            let server = tokio::net::TcpStream::connect(upstream)
+                .await
+                .expect("reach the server");
+            tokio::spawn(relay(client, server, first));
+            first = false;
+        }
+    });
+    address
+}
+
+/// Relays one connection; with `breaks`, cuts it inside the first DATA frame from the server.
+async fn relay(client: tokio::net::TcpStream, server: tokio::net::TcpStream, breaks: bool) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (mut client_read, mut client_write) = client.into_split();
+    let (mut server_read, mut server_write) = server.into_split();
+    let upstream = tokio::spawn(async move {
+        let _ = tokio::io::copy(&mut client_read, &mut server_write).await;
+    });
+    if !breaks {
+        let _ = tokio::io::copy(&mut server_read, &mut client_write).await;
+        return;
+    }
+    // Forward whole frames until the first DATA frame, then only its header and two bytes.
+    let mut header = [0u8; H2_FRAME_HEADER_BYTES];
+    while server_read.read_exact(&mut header).await.is_ok() {
+        let length = u32::from_be_bytes([0, header[0], header[1], header[2]]) as usize;
+        let mut payload = vec![0u8; length];
+        if server_read.read_exact(&mut payload).await.is_err() {
+            break;
+        }
+        let stream_id =
+            u32::from_be_bytes([header[5], header[6], header[7], header[8]]) & !(1 << 31);
+        if header[3] == H2_DATA_FRAME && stream_id != 0 && length > 2 {
+            let _ = client_write.write_all(&header).await;
+            let _ = client_write.write_all(&payload[..2]).await;
+            let _ = client_write.flush().await;
+            break;
+        }
+        if client_write.write_all(&header).await.is_err()
+            || client_write.write_all(&payload).await.is_err()
+        {
+            break;
+        }
+    }
+    // Dropping both halves of both sockets closes the connection mid-body.
+    upstream.abort();
+}
+
+#[tokio::test]
+async fn a_read_broken_mid_answer_is_retried() {
+    let incoming = TcpIncoming::bind("127.0.0.1:0".parse().expect("address")).expect("bind");
+    let upstream = incoming.local_addr().expect("local address");
+    tokio::spawn(
+        Server::builder()
+            .add_service(GameServiceServer::new(ScriptedServer::default()))
+            .serve_with_incoming(incoming),
+    );
+    let proxy = start_breaking_proxy(upstream).await;
+    let client = Client::connect_with(
+        format!("http://{proxy}"),
+        ConnectOptions::default().with_retry_policy(quick_retries()),
+    )
+    .await
+    .expect("connected through the proxy");
+    let seat = client.seat("g-1", 0, "token-zero").expect("seat");
+    let view = seat.observe().await.expect("the retry gets the answer");
+    assert_eq!(view.version, 1);
+    // Without retries the broken answer is a retryable transport error.
+    let proxy = start_breaking_proxy(upstream).await;
+    let client = Client::connect_with(
+        format!("http://{proxy}"),
+        ConnectOptions::default().with_retry_policy(RetryPolicy::never()),
+    )
+    .await
+    .expect("connected through the proxy");
+    let seat = client.seat("g-1", 0, "token-zero").expect("seat");
+    let error = seat.observe().await.expect_err("the answer breaks");
+    assert!(matches!(error, Error::Transport(_)), "{error:?}");
+    assert!(error.is_retryable());
 }
