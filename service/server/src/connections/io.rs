@@ -141,8 +141,11 @@ impl AsyncWrite for TrackedConnection {
         Pin::new(&mut this.io).poll_write_vectored(cx, bufs)
     }
 
+    /// No: so that h2 copies answers below a kilobyte into its write buffer and sends each in
+    /// one write (`small_frames.rs`). The writes themselves still go through the connection's
+    /// own `poll_write_vectored` where a caller uses it.
     fn is_write_vectored(&self) -> bool {
-        self.io.is_write_vectored()
+        false
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

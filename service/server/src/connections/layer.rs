@@ -9,6 +9,7 @@ use tonic::body::Body;
 use tower::{Layer, Service};
 
 use super::io::ConnectionInfo;
+use super::small_frames::SmallFrames;
 
 /// The layer of [`ActivityService`]; outermost, so that every request counts.
 #[derive(Clone, Copy, Debug, Default)]
@@ -54,12 +55,12 @@ where
         Box::pin(async move {
             let response = response.await?;
             // The body holds the guard: the request is in flight until its last frame is sent
-            // or the stream is dropped.
+            // or the stream is dropped. Its frames are cut for one write per answer.
             Ok(response.map(|body| {
-                Body::new(body.map_frame(move |frame| {
+                Body::new(SmallFrames::new(body.map_frame(move |frame| {
                     let _in_flight = &in_flight;
                     frame
-                }))
+                })))
             }))
         })
     }

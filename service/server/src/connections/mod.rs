@@ -25,6 +25,7 @@ mod file_limit;
 mod io;
 mod layer;
 mod limit;
+mod small_frames;
 
 use std::future::Future;
 use std::net::SocketAddr;
