@@ -55,7 +55,9 @@ mod routing;
 mod scenario;
 mod server_cpu;
 mod status_details;
+// The integration tests' in-process server, for the unit tests that run a phase against one.
 #[cfg(test)]
+#[path = "../tests/common/mod.rs"]
 mod test_server;
 
 use std::sync::Arc;

@@ -17,9 +17,10 @@ use deckmate_load::{
 use deckmate_server::Config;
 use deckmate_server::protection::api_keys::{NewKey, new_key};
 use deckmate_server::protection::rate::Rate;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+
+mod common;
+
+use common::InProcessServer;
 
 /// A keys file in the temporary directory, removed when dropped.
 struct KeysFile(PathBuf);
@@ -51,8 +52,7 @@ impl Drop for KeysFile {
 struct Server {
     address: String,
     key: NewKey,
-    stop: oneshot::Sender<()>,
-    task: JoinHandle<()>,
+    running: InProcessServer,
     _keys: KeysFile,
 }
 
@@ -69,23 +69,11 @@ impl Server {
             allow_client_seed: true,
             ..Config::default()
         };
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind loopback");
-        let address = format!("http://{}", listener.local_addr().expect("local address"));
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            deckmate_server::serve(config, listener, async {
-                let _ = stopped.await;
-            })
-            .await
-            .expect("the server runs");
-        });
+        let running = InProcessServer::start(config).await;
         Server {
-            address,
+            address: running.address.clone(),
             key,
-            stop,
-            task,
+            running,
             _keys: keys,
         }
     }
@@ -96,8 +84,7 @@ impl Server {
     }
 
     async fn stop(self) {
-        let _ = self.stop.send(());
-        self.task.await.expect("the server stops cleanly");
+        self.running.stop().await;
     }
 }
 

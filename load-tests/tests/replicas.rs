@@ -15,54 +15,25 @@ use std::time::Duration;
 use deckmate_server::config::StoreUrl;
 use deckmate_server::{Config, protection::rate::Rate};
 use serde_json::Value;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+
+mod common;
+
+use common::InProcessServer;
 
 /// The database the Redis test keeps its games in, apart from other tests' games.
 const TEST_DATABASE: u32 = 13;
 
-/// A server running in this process until stopped.
-struct Server {
-    address: String,
-    stop: oneshot::Sender<()>,
-    task: JoinHandle<()>,
-}
-
-impl Server {
-    /// Starts a server on a free loopback port with `store`.
-    async fn start(store: StoreUrl) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind loopback");
-        let address = format!("http://{}", listener.local_addr().expect("local address"));
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            // The load generator is one client creating many games: no per-caller quotas.
-            let config = Config {
-                store,
-                game_ttl: Duration::from_secs(600),
-                create_rate: Rate::Off,
-                max_games_per_client: usize::MAX,
-                ..Config::default()
-            };
-            deckmate_server::serve(config, listener, async {
-                let _ = stopped.await;
-            })
-            .await
-            .expect("the server runs");
-        });
-        Server {
-            address,
-            stop,
-            task,
-        }
-    }
-
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        self.task.await.expect("the server stops cleanly");
-    }
+/// Starts a server on a free loopback port with `store`.
+async fn start_server(store: StoreUrl) -> InProcessServer {
+    // The load generator is one client creating many games: no per-caller quotas.
+    InProcessServer::start(Config {
+        store,
+        game_ttl: Duration::from_secs(600),
+        create_rate: Rate::Off,
+        max_games_per_client: usize::MAX,
+        ..Config::default()
+    })
+    .await
 }
 
 /// The test Redis, in its own database.
@@ -118,7 +89,7 @@ fn positive(phase: &Value, key: &str) -> f64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn server_cpu_is_measured_per_call_over_two_targets() {
-    let server = Server::start(StoreUrl::Memory).await;
+    let server = start_server(StoreUrl::Memory).await;
     let pid = std::process::id().to_string();
     // The same server twice: two targets, each with its own connections.
     let mut args = strings(&[
@@ -168,8 +139,8 @@ async fn server_cpu_is_measured_per_call_over_two_targets() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_on_one_redis_are_measured_with_their_redis() {
     let url = redis_url();
-    let first = Server::start(StoreUrl::Redis(url.clone())).await;
-    let second = Server::start(StoreUrl::Redis(url.clone())).await;
+    let first = start_server(StoreUrl::Redis(url.clone())).await;
+    let second = start_server(StoreUrl::Redis(url.clone())).await;
     let pid = std::process::id().to_string();
     // Watched games: seats act through both replicas and the watchers follow through one, so
     // every game's commits and deliveries cross replicas over Redis.

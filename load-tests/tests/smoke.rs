@@ -9,15 +9,15 @@ use deckmate_load::{
     VariantSelection, WatchScenario, errors::ExpectedErrors,
 };
 use deckmate_server::Config;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
-use tokio::task::JoinHandle;
+
+mod common;
+
+use common::InProcessServer;
 
 /// A server running in this process until dropped.
 struct Server {
     address: String,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<JoinHandle<()>>,
+    running: InProcessServer,
 }
 
 impl Server {
@@ -31,22 +31,10 @@ impl Server {
     }
 
     async fn start_with(config: Config) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind loopback");
-        let address = format!("http://{}", listener.local_addr().expect("local address"));
-        let (stop, stopped) = oneshot::channel::<()>();
-        let task = tokio::spawn(async move {
-            deckmate_server::serve(config, listener, async {
-                let _ = stopped.await;
-            })
-            .await
-            .expect("the server runs");
-        });
+        let running = InProcessServer::start(config).await;
         Server {
-            address,
-            stop: Some(stop),
-            task: Some(task),
+            address: running.address.clone(),
+            running,
         }
     }
 
@@ -64,13 +52,8 @@ impl Server {
             .collect()
     }
 
-    async fn stop(mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(task) = self.task.take() {
-            task.await.expect("the server stops cleanly");
-        }
+    async fn stop(self) {
+        self.running.stop().await;
     }
 }
 

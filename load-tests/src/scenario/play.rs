@@ -69,13 +69,13 @@ mod tests {
     use crate::errors::ExpectedErrors;
     use crate::options::VariantSelection;
     use crate::plan;
-    use crate::test_server::TestServer;
+    use crate::test_server::InProcessServer;
 
     /// The run's own check of the server (`GetServerInfo`) is skipped here, as against a server
     /// too old to answer it: the refusal itself must then stop the run.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_first_refused_seed_stops_the_phase_and_says_why() {
-        let server = TestServer::start(deckmate_server::Config {
+        let server = InProcessServer::start(deckmate_server::Config {
             create_rate: deckmate_server::protection::rate::Rate::Off,
             ..deckmate_server::Config::default()
         })

@@ -1,21 +1,22 @@
-//! A server in the test process on a free loopback port, for the unit tests that drive a phase
-//! against a real server.
+//! What the integration tests share: a server running in the test process on a free loopback
+//! port.
 
+use deckmate_server::Config;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-/// A running server; [`TestServer::stop`] stops it.
-pub(crate) struct TestServer {
+/// A server running in this process until [`InProcessServer::stop`].
+pub(crate) struct InProcessServer {
     /// Its URL, such as `http://127.0.0.1:40123`.
     pub(crate) address: String,
     stop: oneshot::Sender<()>,
     task: JoinHandle<()>,
 }
 
-impl TestServer {
-    /// Starts a server with `config`.
-    pub(crate) async fn start(config: deckmate_server::Config) -> TestServer {
+impl InProcessServer {
+    /// Starts a server with `config` on a free loopback port.
+    pub(crate) async fn start(config: Config) -> InProcessServer {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .expect("bind loopback");
@@ -28,7 +29,7 @@ impl TestServer {
             .await
             .expect("the server runs");
         });
-        TestServer {
+        InProcessServer {
             address,
             stop,
             task,
