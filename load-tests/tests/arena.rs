@@ -11,8 +11,10 @@ use deckmate_load::StopSignal;
 use deckmate_load::arena::{self, ArenaError, ArenaOptions};
 use deckmate_server::Config;
 use deckmate_server::protection::rate::Rate;
-use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+
+mod common;
+
+use common::InProcessServer;
 
 /// A server for the arena: client seeds, games of bots only, no create rate.
 fn arena_server() -> Config {
@@ -37,21 +39,9 @@ async fn with_server_config<F, T>(config: Config, body: impl FnOnce(String) -> F
 where
     F: std::future::Future<Output = T>,
 {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind loopback");
-    let address = format!("http://{}", listener.local_addr().expect("local address"));
-    let (stop, stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(async move {
-        deckmate_server::serve(config, listener, async {
-            let _ = stopped.await;
-        })
-        .await
-        .expect("the server runs");
-    });
-    let result = body(address).await;
-    let _ = stop.send(());
-    server.await.expect("the server stops cleanly");
+    let server = InProcessServer::start(config).await;
+    let result = body(server.address.clone()).await;
+    server.stop().await;
     result
 }
 
@@ -115,29 +105,18 @@ async fn the_same_seed_plays_the_same_games() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_refuses_bot_only_games_fails_the_run() {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind loopback");
-    let target = format!("http://{}", listener.local_addr().expect("local address"));
-    let (stop, stopped) = oneshot::channel::<()>();
-    let server = tokio::spawn(async move {
-        let config = Config {
-            allow_client_seed: true,
-            ..Config::default()
-        };
-        deckmate_server::serve(config, listener, async {
-            let _ = stopped.await;
-        })
-        .await
-        .expect("the server runs");
-    });
-    let stopped = arena::run(&options(target, "pigeon_chess"), &StopSignal::new())
-        .await
-        .expect_err("bot-only games are refused by default");
+    let config = Config {
+        allow_client_seed: true,
+        ..Config::default()
+    };
+    let stopped = with_server_config(config, |target| async move {
+        arena::run(&options(target, "pigeon_chess"), &StopSignal::new())
+            .await
+            .expect_err("bot-only games are refused by default")
+    })
+    .await;
     assert!(stopped.to_string().contains("CreateGame"), "{stopped}");
     assert_eq!(stopped.partial.map(|score| score.games()), Some(0));
-    let _ = stop.send(());
-    server.await.expect("the server stops cleanly");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
