@@ -9,7 +9,7 @@
 //! be repeated exactly against the same server build.
 //!
 //! A `CreateGame` refused for a while (the server's create rate, load shedding) is sent again
-//! after the delay the server asks for ([`retry`]). A run that stops before its last game (a
+//! after the delay the server asks for (`retry.rs`). A run that stops before its last game (a
 //! failed game, or [`StopSignal`]: Ctrl-C) still returns the score of the games it finished.
 //!
 //! ```text
