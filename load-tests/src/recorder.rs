@@ -226,18 +226,7 @@ impl Recorder {
         method: Method,
         call: impl Future<Output = Result<T, deckmate::Error>>,
     ) -> Option<(T, Instant)> {
-        let started = self.start_call().await;
-        match call.await {
-            Ok(value) => {
-                let answered = Instant::now();
-                self.succeeded(method, started, answered);
-                Some((value, answered))
-            }
-            Err(error) => {
-                self.failed(ErrorKey::from_sdk(&error));
-                None
-            }
-        }
+        self.answered(method, call, ErrorKey::from_sdk).await
     }
 
     /// Runs a raw gRPC call, recording its latency or its status.
@@ -258,6 +247,17 @@ impl Recorder {
         method: Method,
         call: impl Future<Output = Result<T, tonic::Status>>,
     ) -> Option<(T, Instant)> {
+        self.answered(method, call, ErrorKey::from_status).await
+    }
+
+    /// Runs a call, recording its latency or its error (named by `key`), and returns its value
+    /// with the instant its latency was recorded at.
+    async fn answered<T, E>(
+        &mut self,
+        method: Method,
+        call: impl Future<Output = Result<T, E>>,
+        key: impl FnOnce(&E) -> ErrorKey,
+    ) -> Option<(T, Instant)> {
         let started = self.start_call().await;
         match call.await {
             Ok(value) => {
@@ -265,8 +265,8 @@ impl Recorder {
                 self.succeeded(method, started, answered);
                 Some((value, answered))
             }
-            Err(status) => {
-                self.failed(ErrorKey::from_status(&status));
+            Err(error) => {
+                self.failed(key(&error));
                 None
             }
         }
