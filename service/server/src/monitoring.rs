@@ -8,12 +8,19 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use deckmate_engine::GameKind;
+use deckmate_engine::bots::BotLevel;
 use deckmate_proto::v1 as pb;
-use metrics::{counter, gauge, histogram};
+use metrics::{Counter, Histogram, SharedString, counter, gauge, histogram};
 use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder};
 use tonic::Code;
 
+use crate::bots::levels;
+
+mod known;
 mod listener;
+#[cfg(test)]
+mod series_tests;
 
 /// RPCs answered, by `method` and gRPC `code`.
 pub const RPC_REQUESTS: &str = "deckmate_rpc_requests_total";
@@ -223,12 +230,7 @@ pub enum InstallError {
 pub fn install(address: SocketAddr) -> Result<SocketAddr, InstallError> {
     // Bound first: a taken address leaves no recorder installed.
     let (listener, bound) = listener::bind(address)?;
-    let recorder = PrometheusBuilder::new()
-        .set_buckets_for_metric(Matcher::Full(RPC_DURATION.to_string()), RPC_BUCKETS)?
-        .set_buckets_for_metric(Matcher::Full(STORE_DURATION.to_string()), RPC_BUCKETS)?
-        .set_buckets_for_metric(Matcher::Full(WATCH_STREAM.to_string()), WATCH_BUCKETS)?
-        .set_buckets_for_metric(Matcher::Full(BOT_THINK.to_string()), BOT_THINK_BUCKETS)?
-        .build_recorder();
+    let recorder = builder()?.build_recorder();
     let handle = recorder.handle();
     metrics::set_global_recorder(recorder).map_err(BuildError::from)?;
     tokio::spawn(listener::serve(listener, handle));
@@ -239,11 +241,22 @@ pub fn install(address: SocketAddr) -> Result<SocketAddr, InstallError> {
     Ok(bound)
 }
 
+/// The exporter with the bucket bounds of each histogram (the tests build theirs with it too).
+fn builder() -> Result<PrometheusBuilder, BuildError> {
+    PrometheusBuilder::new()
+        .set_buckets_for_metric(Matcher::Full(RPC_DURATION.to_string()), RPC_BUCKETS)?
+        .set_buckets_for_metric(Matcher::Full(STORE_DURATION.to_string()), RPC_BUCKETS)?
+        .set_buckets_for_metric(Matcher::Full(WATCH_STREAM.to_string()), WATCH_BUCKETS)?
+        .set_buckets_for_metric(Matcher::Full(BOT_THINK.to_string()), BOT_THINK_BUCKETS)
+}
+
 /// Registers, at 0, every series whose labels are known at start-up, so that each is on the
 /// first scrape: a series that appears only on its first increment shows as "No data" on a
-/// dashboard rather than 0, and `rate()` misses that first increment. Series whose labels
-/// combine open or sparse sets (method and code, variant and end reason, bot level, clock
-/// policy) still appear when first recorded.
+/// dashboard rather than 0, and `rate()` and `increase()` miss that first increment, so an
+/// alert on it never fires. Each labelled series is registered through the same function its
+/// recording site uses, so the two are one series; the label values come from where they are
+/// defined (see `known`). Only the store histogram's series appear at each operation's first
+/// use: its `op` values are named where the store is timed, in no list this could read.
 fn start_at_zero() {
     for name in [WATCHERS, OPEN_CONNECTIONS, BOT_GAMES] {
         gauge!(name).set(0.0);
@@ -257,9 +270,65 @@ fn start_at_zero() {
     for timeout in ConnectionTimeout::ALL {
         counter!(CONNECTIONS_TIMED_OUT, "timeout" => timeout.label()).absolute(0);
     }
-    for kind in deckmate_engine::GameKind::ALL {
+    for kind in GameKind::ALL {
         counter!(GAMES_CREATED, "variant" => kind.id()).absolute(0);
     }
+    let descriptors = known::descriptors();
+    for method in known::game_service_methods(&descriptors) {
+        for code in known::codes() {
+            rpc_requests(method.name().to_owned(), code).absolute(0);
+        }
+        if known::is_unary(method) {
+            register(rpc_duration(method.name().to_owned()));
+        }
+    }
+    let reasons = known::wire_values(&descriptors, pb::EndReason::from_str_name);
+    let policies = known::timeout_policies(&descriptors);
+    for kind in GameKind::ALL {
+        let variant = kind.id();
+        for &reason in &reasons {
+            games_finished(variant, reason).absolute(0);
+        }
+        for level in BotLevel::ALL {
+            bot_moves(variant, levels::label(level)).absolute(0);
+        }
+        for &policy in &policies {
+            clock_timeouts(variant, policy).absolute(0);
+        }
+    }
+    register(histogram!(WATCH_STREAM));
+    register(histogram!(BOT_THINK));
+}
+
+/// Keeps a histogram's series without recording into it: registering is what puts it on the
+/// page, with every bucket, its sum and its count at 0.
+fn register(histogram: Histogram) {
+    drop(histogram);
+}
+
+/// The `deckmate_rpc_requests_total` series of `method` and `code`.
+fn rpc_requests(method: impl Into<SharedString>, code: Code) -> Counter {
+    counter!(RPC_REQUESTS, "method" => method, "code" => code_name(code))
+}
+
+/// The `deckmate_rpc_duration_seconds` series of `method`.
+fn rpc_duration(method: impl Into<SharedString>) -> Histogram {
+    histogram!(RPC_DURATION, "method" => method)
+}
+
+/// The `deckmate_games_finished_total` series of `variant` and `reason`.
+fn games_finished(variant: &'static str, reason: pb::EndReason) -> Counter {
+    counter!(GAMES_FINISHED, "variant" => variant, "reason" => end_reason_name(reason))
+}
+
+/// The `deckmate_bot_moves_total` series of `variant` and `level`.
+fn bot_moves(variant: &'static str, level: &'static str) -> Counter {
+    counter!(BOT_MOVES, "variant" => variant, "level" => level)
+}
+
+/// The `deckmate_clock_timeouts_total` series of `variant` and `policy`.
+fn clock_timeouts(variant: &'static str, policy: &'static str) -> Counter {
+    counter!(CLOCK_TIMEOUTS, "variant" => variant, "policy" => policy)
 }
 
 /// The help texts the exposition carries.
@@ -338,9 +407,9 @@ pub fn rpc_answered(method: &'static str, code: Code, elapsed: Option<Duration>)
     if !INSTALLED.load(Ordering::Acquire) {
         return;
     }
-    counter!(RPC_REQUESTS, "method" => method, "code" => code_name(code)).increment(1);
+    rpc_requests(method, code).increment(1);
     if let Some(elapsed) = elapsed {
-        histogram!(RPC_DURATION, "method" => method).record(elapsed.as_secs_f64());
+        rpc_duration(method).record(elapsed.as_secs_f64());
     }
 }
 
@@ -356,8 +425,7 @@ pub fn game_created(variant: &'static str) {
 
 /// Records a game that just ended, for the `reason` of its outcome.
 pub fn game_finished(variant: &'static str, reason: pb::EndReason) {
-    counter!(GAMES_FINISHED, "variant" => variant, "reason" => end_reason_name(reason))
-        .increment(1);
+    games_finished(variant, reason).increment(1);
 }
 
 /// Records a STALE_VERSION answer or a lost commit race.
@@ -377,12 +445,12 @@ pub fn limit_rejected(limit: Limit) {
 
 /// Records a bot move of `level` committed in a `variant` game.
 pub fn bot_moved(variant: &'static str, level: &'static str) {
-    counter!(BOT_MOVES, "variant" => variant, "level" => level).increment(1);
+    bot_moves(variant, level).increment(1);
 }
 
 /// Records a turn clock that ran out in a `variant` game, and what the server did about it.
 pub fn clock_timeout(variant: &'static str, policy: &'static str) {
-    counter!(CLOCK_TIMEOUTS, "variant" => variant, "policy" => policy).increment(1);
+    clock_timeouts(variant, policy).increment(1);
 }
 
 /// Records how long one bot move took to compute.
