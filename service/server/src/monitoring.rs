@@ -16,6 +16,7 @@ use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder};
 use tonic::Code;
 
 use crate::bots::levels;
+use crate::store::instrumented::StoreOp;
 
 mod known;
 mod listener;
@@ -255,8 +256,7 @@ fn builder() -> Result<PrometheusBuilder, BuildError> {
 /// dashboard rather than 0, and `rate()` and `increase()` miss that first increment, so an
 /// alert on it never fires. Each labelled series is registered through the same function its
 /// recording site uses, so the two are one series; the label values come from where they are
-/// defined (see `known`). Only the store histogram's series appear at each operation's first
-/// use: its `op` values are named where the store is timed, in no list this could read.
+/// defined (see `known`, and [`StoreOp`] for the store's operations).
 fn start_at_zero() {
     for name in [WATCHERS, OPEN_CONNECTIONS, BOT_GAMES] {
         gauge!(name).set(0.0);
@@ -296,6 +296,9 @@ fn start_at_zero() {
             clock_timeouts(variant, policy).absolute(0);
         }
     }
+    for op in StoreOp::ALL {
+        register(store_duration(op));
+    }
     register(histogram!(WATCH_STREAM));
     register(histogram!(BOT_THINK));
 }
@@ -314,6 +317,11 @@ fn rpc_requests(method: impl Into<SharedString>, code: Code) -> Counter {
 /// The `deckmate_rpc_duration_seconds` series of `method`.
 fn rpc_duration(method: impl Into<SharedString>) -> Histogram {
     histogram!(RPC_DURATION, "method" => method)
+}
+
+/// The `deckmate_store_duration_seconds` series of `op`.
+fn store_duration(op: StoreOp) -> Histogram {
+    histogram!(STORE_DURATION, "op" => op.label())
 }
 
 /// The `deckmate_games_finished_total` series of `variant` and `reason`.
@@ -414,8 +422,8 @@ pub fn rpc_answered(method: &'static str, code: Code, elapsed: Option<Duration>)
 }
 
 /// Records one session store operation.
-pub fn store_operation(op: &'static str, elapsed: Duration) {
-    histogram!(STORE_DURATION, "op" => op).record(elapsed.as_secs_f64());
+pub fn store_operation(op: StoreOp, elapsed: Duration) {
+    store_duration(op).record(elapsed.as_secs_f64());
 }
 
 /// Records a new game.

@@ -78,6 +78,19 @@ fn unary_rpc_durations_and_the_other_histograms_start_at_zero() {
         !page.contains(r#"deckmate_rpc_duration_seconds_count{method="Watch"}"#),
         "a stream's lifetime is no latency:\n{page}"
     );
+    for op in StoreOp::ALL {
+        assert_line(
+            &page,
+            &format!(
+                r#"deckmate_store_duration_seconds_count{{op="{}"}} 0"#,
+                op.label()
+            ),
+        );
+    }
+    assert_line(
+        &page,
+        r#"deckmate_store_duration_seconds_count{op="load_for_update"} 0"#,
+    );
     assert_line(&page, "deckmate_watch_stream_seconds_count 0");
     assert_line(&page, "deckmate_bot_think_seconds_count 0");
     // With the server's buckets, not a summary's quantiles.

@@ -25,8 +25,94 @@ impl InstrumentedStore {
     }
 }
 
+/// A timed store operation: the `op` label of `deckmate_store_duration_seconds`, one per
+/// [`SessionStore`] method (docs/OPERATIONS.md, "Metrics").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StoreOp {
+    /// [`SessionStore::create`].
+    Create,
+    /// [`SessionStore::load`].
+    Load,
+    /// [`SessionStore::peek`].
+    Peek,
+    /// [`SessionStore::load_for_update`].
+    LoadForUpdate,
+    /// [`SessionStore::reload`].
+    Reload,
+    /// [`SessionStore::commit`].
+    Commit,
+    /// [`SessionStore::find_request`].
+    FindRequest,
+    /// [`SessionStore::remove`].
+    Remove,
+    /// [`SessionStore::find_create`].
+    FindCreate,
+    /// [`SessionStore::put_create`].
+    PutCreate,
+    /// [`SessionStore::watch`] (the subscription, not the stream's lifetime).
+    Watch,
+    /// [`SessionStore::health`].
+    Health,
+    /// [`SessionStore::live_games`].
+    LiveGames,
+    /// [`SessionStore::epoch`].
+    Epoch,
+    /// [`SessionStore::now_ms`].
+    Now,
+    /// [`SessionStore::file_due`].
+    FileDue,
+    /// [`SessionStore::claim_due`].
+    ClaimDue,
+}
+
+impl StoreOp {
+    /// Every operation, so that start-up can put each series on the metrics page at 0.
+    pub const ALL: [StoreOp; 17] = [
+        StoreOp::Create,
+        StoreOp::Load,
+        StoreOp::Peek,
+        StoreOp::LoadForUpdate,
+        StoreOp::Reload,
+        StoreOp::Commit,
+        StoreOp::FindRequest,
+        StoreOp::Remove,
+        StoreOp::FindCreate,
+        StoreOp::PutCreate,
+        StoreOp::Watch,
+        StoreOp::Health,
+        StoreOp::LiveGames,
+        StoreOp::Epoch,
+        StoreOp::Now,
+        StoreOp::FileDue,
+        StoreOp::ClaimDue,
+    ];
+
+    /// The `op` label value.
+    pub fn label(self) -> &'static str {
+        match self {
+            StoreOp::Create => "create",
+            StoreOp::Load => "load",
+            StoreOp::Peek => "peek",
+            StoreOp::LoadForUpdate => "load_for_update",
+            StoreOp::Reload => "reload",
+            StoreOp::Commit => "commit",
+            StoreOp::FindRequest => "find_request",
+            StoreOp::Remove => "remove",
+            StoreOp::FindCreate => "find_create",
+            StoreOp::PutCreate => "put_create",
+            StoreOp::Watch => "watch",
+            StoreOp::Health => "health",
+            StoreOp::LiveGames => "live_games",
+            StoreOp::Epoch => "epoch",
+            StoreOp::Now => "now",
+            StoreOp::FileDue => "file_due",
+            StoreOp::ClaimDue => "claim_due",
+        }
+    }
+}
+
 /// Runs `operation`, recording how long it took under `op`.
-async fn timed<T>(op: &'static str, operation: impl Future<Output = T>) -> T {
+async fn timed<T>(op: StoreOp, operation: impl Future<Output = T>) -> T {
     let started = Instant::now();
     let result = operation.await;
     monitoring::store_operation(op, started.elapsed());
@@ -36,27 +122,27 @@ async fn timed<T>(op: &'static str, operation: impl Future<Output = T>) -> T {
 #[async_trait]
 impl SessionStore for InstrumentedStore {
     async fn create(&self, record: GameRecord) -> Result<CreateOutcome, CreateError> {
-        timed("create", self.inner.create(record)).await
+        timed(StoreOp::Create, self.inner.create(record)).await
     }
 
     async fn load(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
-        timed("load", self.inner.load(id)).await
+        timed(StoreOp::Load, self.inner.load(id)).await
     }
 
     async fn peek(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
-        timed("peek", self.inner.peek(id)).await
+        timed(StoreOp::Peek, self.inner.peek(id)).await
     }
 
     async fn load_for_update(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
-        timed("load_for_update", self.inner.load_for_update(id)).await
+        timed(StoreOp::LoadForUpdate, self.inner.load_for_update(id)).await
     }
 
     async fn reload(&self, id: &str) -> Result<Option<Arc<GameRecord>>, StoreError> {
-        timed("reload", self.inner.reload(id)).await
+        timed(StoreOp::Reload, self.inner.reload(id)).await
     }
 
     async fn commit(&self, commit: Commit) -> Result<CommitOutcome, StoreError> {
-        timed("commit", self.inner.commit(commit)).await
+        timed(StoreOp::Commit, self.inner.commit(commit)).await
     }
 
     async fn find_request(
@@ -64,15 +150,15 @@ impl SessionStore for InstrumentedStore {
         id: &str,
         request: SeatRequest,
     ) -> Result<Option<u64>, StoreError> {
-        timed("find_request", self.inner.find_request(id, request)).await
+        timed(StoreOp::FindRequest, self.inner.find_request(id, request)).await
     }
 
     async fn remove(&self, id: &str) -> Result<(), StoreError> {
-        timed("remove", self.inner.remove(id)).await
+        timed(StoreOp::Remove, self.inner.remove(id)).await
     }
 
     async fn find_create(&self, key: &str) -> Result<Option<SealedCreate>, StoreError> {
-        timed("find_create", self.inner.find_create(key)).await
+        timed(StoreOp::FindCreate, self.inner.find_create(key)).await
     }
 
     async fn put_create(
@@ -81,32 +167,36 @@ impl SessionStore for InstrumentedStore {
         sealed: SealedCreate,
         window: Duration,
     ) -> Result<PutCreateOutcome, StoreError> {
-        timed("put_create", self.inner.put_create(key, sealed, window)).await
+        timed(
+            StoreOp::PutCreate,
+            self.inner.put_create(key, sealed, window),
+        )
+        .await
     }
 
     async fn watch(&self, id: &str) -> Result<VersionStream, StoreError> {
         // Times the subscription, not the stream's lifetime.
-        timed("watch", self.inner.watch(id)).await
+        timed(StoreOp::Watch, self.inner.watch(id)).await
     }
 
     async fn health(&self) -> bool {
-        timed("health", self.inner.health()).await
+        timed(StoreOp::Health, self.inner.health()).await
     }
 
     async fn live_games(&self) -> Result<u64, StoreError> {
-        timed("live_games", self.inner.live_games()).await
+        timed(StoreOp::LiveGames, self.inner.live_games()).await
     }
 
     async fn epoch(&self) -> Result<u64, StoreError> {
-        timed("epoch", self.inner.epoch()).await
+        timed(StoreOp::Epoch, self.inner.epoch()).await
     }
 
     async fn now_ms(&self) -> Result<u64, StoreError> {
-        timed("now", self.inner.now_ms()).await
+        timed(StoreOp::Now, self.inner.now_ms()).await
     }
 
     async fn file_due(&self, id: &str, due_ms: Option<u64>) -> Result<(), StoreError> {
-        timed("file_due", self.inner.file_due(id, due_ms)).await
+        timed(StoreOp::FileDue, self.inner.file_due(id, due_ms)).await
     }
 
     async fn claim_due(
@@ -115,10 +205,27 @@ impl SessionStore for InstrumentedStore {
         lease_ms: u64,
         limit: usize,
     ) -> Result<Vec<String>, StoreError> {
-        timed("claim_due", self.inner.claim_due(now_ms, lease_ms, limit)).await
+        timed(
+            StoreOp::ClaimDue,
+            self.inner.claim_due(now_ms, lease_ms, limit),
+        )
+        .await
     }
 
     fn game_ttl(&self) -> Duration {
         self.inner.game_ttl()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+
+    #[test]
+    fn every_operation_has_its_own_label() {
+        let labels: HashSet<_> = StoreOp::ALL.iter().map(|op| op.label()).collect();
+        assert_eq!(labels.len(), StoreOp::ALL.len());
     }
 }
