@@ -68,7 +68,9 @@ mod tests {
         for status in [bad_field, bots_only, limited] {
             assert!(!is_refusal_status(&status), "{status:?}");
         }
-        assert!(!is_refusal(&deckmate::Error::LimitReached(String::new())));
+        assert!(!is_refusal(&deckmate::Error::LimitReached(
+            Default::default()
+        )));
     }
 
     #[test]

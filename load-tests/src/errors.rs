@@ -69,7 +69,7 @@ impl ErrorKey {
             Error::BadApiKey(_) => Code::Unauthenticated,
             Error::LimitReached(_) => Code::ResourceExhausted,
             Error::Internal(_) => Code::Internal,
-            Error::Other(status) => status.code(),
+            Error::Other { status, .. } => status.code(),
         };
         ErrorKey {
             code: code_name(code),
@@ -217,27 +217,28 @@ mod tests {
 
     #[test]
     fn sdk_errors_get_the_code_of_the_api_error_table() {
+        let none = Default::default;
         let cases = [
-            (Error::InvalidRequest(String::new()), "INVALID_ARGUMENT"),
-            (Error::GameNotFound(String::new()), "NOT_FOUND"),
-            (Error::BadToken(String::new()), "PERMISSION_DENIED"),
-            (Error::NotYourTurn(String::new()), "FAILED_PRECONDITION"),
-            (Error::IllegalAction(String::new()), "FAILED_PRECONDITION"),
-            (Error::GameOver(String::new()), "FAILED_PRECONDITION"),
+            (Error::InvalidRequest(none()), "INVALID_ARGUMENT"),
+            (Error::GameNotFound(none()), "NOT_FOUND"),
+            (Error::BadToken(none()), "PERMISSION_DENIED"),
+            (Error::NotYourTurn(none()), "FAILED_PRECONDITION"),
+            (Error::IllegalAction(none()), "FAILED_PRECONDITION"),
+            (Error::GameOver(none()), "FAILED_PRECONDITION"),
             (
                 Error::StaleVersion {
                     current_version: Some(2),
-                    message: String::new(),
+                    details: none(),
                 },
                 "ABORTED",
             ),
-            (Error::StoreUnavailable(String::new()), "UNAVAILABLE"),
-            (Error::Overloaded(String::new()), "UNAVAILABLE"),
-            (Error::LimitReached(String::new()), "RESOURCE_EXHAUSTED"),
-            (Error::Internal(String::new()), "INTERNAL"),
-            (Error::Transport(String::new()), "UNAVAILABLE"),
+            (Error::StoreUnavailable(none()), "UNAVAILABLE"),
+            (Error::Overloaded(none()), "UNAVAILABLE"),
+            (Error::LimitReached(none()), "RESOURCE_EXHAUSTED"),
+            (Error::Internal(none()), "INTERNAL"),
+            (Error::Transport(none()), "UNAVAILABLE"),
             (
-                Error::Other(tonic::Status::deadline_exceeded("slow")),
+                Error::from_status(tonic::Status::deadline_exceeded("slow")),
                 "DEADLINE_EXCEEDED",
             ),
         ];
@@ -265,11 +266,11 @@ mod tests {
     fn expected_reasons_are_checked_and_matched_case_insensitively() {
         let expected = ExpectedErrors::reasons(&["overloaded", "LIMIT_REACHED"]).unwrap();
         assert_eq!(expected.names(), ["LIMIT_REACHED", "OVERLOADED"]);
-        let shed = ErrorKey::from_sdk(&Error::Overloaded(String::new()));
+        let shed = ErrorKey::from_sdk(&Error::Overloaded(Default::default()));
         assert!(expected.is_expected(&shed));
         let stale = ErrorKey::from_sdk(&Error::StaleVersion {
             current_version: None,
-            message: String::new(),
+            details: Default::default(),
         });
         assert!(!expected.is_expected(&stale));
         assert!(ExpectedErrors::reasons(&["SLOW"]).is_err());
@@ -283,7 +284,7 @@ mod tests {
         assert!(!expected.is_expected(&fault));
         assert!(
             !ExpectedErrors::none()
-                .is_expected(&ErrorKey::from_sdk(&Error::GameOver(String::new())))
+                .is_expected(&ErrorKey::from_sdk(&Error::GameOver(Default::default())))
         );
     }
 }

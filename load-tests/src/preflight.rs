@@ -26,7 +26,7 @@ pub(crate) struct Needs {
 pub(crate) async fn check(client: &Client, target: &str, needs: Needs) -> Result<(), SetupError> {
     let info = match client.server_info().await {
         Ok(info) => info,
-        Err(deckmate::Error::Other(status)) if status.code() == Code::Unimplemented => {
+        Err(deckmate::Error::Other { status, .. }) if status.code() == Code::Unimplemented => {
             return Ok(());
         }
         Err(error) => {

@@ -417,7 +417,7 @@ mod tests {
         let expected = ExpectedErrors::reasons(&["OVERLOADED"]).unwrap();
         let shared = shared(2, expected);
         let mut recorder = Recorder::new(shared.clone(), None);
-        let overloaded = ErrorKey::from_sdk(&deckmate::Error::Overloaded(String::new()));
+        let overloaded = ErrorKey::from_sdk(&deckmate::Error::Overloaded(Default::default()));
         for _ in 0..5 {
             recorder.failed(overloaded);
         }

@@ -486,7 +486,7 @@ mod tests {
         let expected = ExpectedErrors::reasons(&["OVERLOADED"]).unwrap();
         let (mut recorder, _) = recorder(expected.clone());
         recorder.failed(crate::errors::ErrorKey::from_sdk(
-            &deckmate::Error::Overloaded(String::new()),
+            &deckmate::Error::Overloaded(Default::default()),
         ));
         recorder.fault(ClientFault::GameStuck);
         recorder.fault(ClientFault::GameStuck);

@@ -6,7 +6,6 @@ use futures::Stream;
 
 use crate::connection::Connection;
 use crate::credential::Credential;
-use crate::failure::Failure;
 use crate::{ActOptions, Error, RetryPolicy, new_request_id, pb, watch};
 
 /// One game as seen by one viewer.
@@ -128,7 +127,8 @@ impl GameAccess {
     }
 
     /// Sends one action. Retries (only with a client-generated request id) reuse the request
-    /// id, so the action is applied at most once.
+    /// id, so the action is applied at most once. The error, if any, carries that request id:
+    /// the caller needs it to resend an action whose outcome it could not learn.
     pub(crate) async fn act(
         &self,
         action: pb::Action,
@@ -148,13 +148,14 @@ impl GameAccess {
                 async move { Ok(rpc.act(request).await?.into_inner()) }
             })
             .await
+            .map_err(|error| error.with_request_id(message.request_id))
     }
 
     /// Opens one `Watch` call starting after `from_version` (no retries: the caller resumes).
     pub(crate) async fn open_watch(
         &self,
         from_version: u64,
-    ) -> Result<tonic::Streaming<pb::ObserveResponse>, Failure> {
+    ) -> Result<tonic::Streaming<pb::ObserveResponse>, Error> {
         let request = self.request(pb::WatchRequest {
             game_id: self.game_id.clone(),
             from_version,

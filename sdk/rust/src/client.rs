@@ -102,6 +102,8 @@ impl Client {
     /// Creates a game of the kind `config` names with `seats` seats (0: the game's smallest
     /// seat count). With a client-generated request id, a retry after a temporary failure
     /// reuses it, so at most one game is created; with a caller-chosen id the call is sent once.
+    /// A failed call's error carries the request id it was sent with
+    /// ([`Error::request_id`]), to resend it safely.
     pub async fn create_game(
         &self,
         config: pb::GameConfig,
@@ -135,7 +137,8 @@ impl Client {
                 let request = connection.request(message.clone(), None);
                 async move { Ok(rpc.create_game(request).await?.into_inner()) }
             })
-            .await?;
+            .await
+            .map_err(|error| error.with_request_id(message.request_id))?;
         let seats = response
             .seat_tokens
             .into_iter()

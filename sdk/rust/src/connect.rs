@@ -108,7 +108,7 @@ pub(crate) fn endpoint(address: String, options: &ConnectOptions) -> Result<Endp
     };
     let uses_https = address.starts_with("https://");
     let endpoint = Endpoint::from_shared(address)
-        .map_err(|error| Error::InvalidRequest(format!("bad endpoint: {error}")))?;
+        .map_err(|error| Error::invalid_request(format!("bad endpoint: {error}")))?;
     let tls = match (&options.tls, uses_https) {
         (Some(tls), _) => tls.clone(),
         (None, true) => TlsOptions::default(),
@@ -116,7 +116,7 @@ pub(crate) fn endpoint(address: String, options: &ConnectOptions) -> Result<Endp
     };
     endpoint
         .tls_config(tls.client_config())
-        .map_err(|error| Error::InvalidRequest(format!("bad TLS settings: {error}")))
+        .map_err(|error| Error::invalid_request(format!("bad TLS settings: {error}")))
 }
 
 #[cfg(test)]

@@ -69,6 +69,8 @@ mod tests {
     #[test]
     fn rejects_tokens_that_cannot_be_metadata_without_echoing_them() {
         let error = Credential::new("line\nbreak").expect_err("newline is not allowed");
-        assert!(matches!(&error, Error::InvalidRequest(message) if !message.contains("line")));
+        assert!(
+            matches!(&error, Error::InvalidRequest(details) if !details.message.contains("line"))
+        );
     }
 }

@@ -2,7 +2,9 @@
 //!
 //! Connect a [`Client`], create a game, and hand each [`SeatHandle`] to its player; anyone can
 //! follow a game through a [`Spectator`]. Every failure is an [`Error`] whose variant is the
-//! server's stable error reason.
+//! server's stable error reason, and which carries the rest of what the server reported as
+//! [`ErrorDetails`] (metadata, field violations, retry delay, and the request id of an `Act`
+//! or `CreateGame`).
 //!
 //! ```no_run
 //! use deckmate::{ActOptions, Client, CreateOptions, pb};
@@ -27,8 +29,8 @@ mod client;
 mod connect;
 mod connection;
 mod credential;
+mod details;
 mod error;
-mod failure;
 mod game;
 mod options;
 mod request_id;
@@ -43,6 +45,7 @@ pub use deckmate_proto::v1 as pb;
 
 pub use client::Client;
 pub use connect::{ConnectOptions, TlsOptions};
+pub use details::{ErrorDetails, FieldViolation};
 pub use error::Error;
 pub use game::Game;
 pub use options::{ActOptions, CreateOptions};

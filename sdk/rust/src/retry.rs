@@ -4,7 +4,6 @@ use std::future::Future;
 use std::time::Duration;
 
 use crate::Error;
-use crate::failure::Failure;
 
 /// How often and how patiently the client repeats a call that failed for a temporary reason.
 ///
@@ -81,18 +80,18 @@ impl RetryPolicy {
     pub(crate) async fn run<T, F, Fut>(&self, mut call: F) -> Result<T, Error>
     where
         F: FnMut() -> Fut,
-        Fut: Future<Output = Result<T, Failure>>,
+        Fut: Future<Output = Result<T, Error>>,
     {
         let mut failed_attempts = 0;
         loop {
             match call().await {
                 Ok(value) => return Ok(value),
-                Err(failure) => {
+                Err(error) => {
                     failed_attempts += 1;
-                    if !self.allows_retry(failed_attempts, &failure.error) {
-                        return Err(failure.error);
+                    if !self.allows_retry(failed_attempts, &error) {
+                        return Err(error);
                     }
-                    tokio::time::sleep(self.pause(failed_attempts, failure.retry_delay)).await;
+                    tokio::time::sleep(self.pause(failed_attempts, error.retry_delay())).await;
                 }
             }
         }
@@ -104,6 +103,12 @@ mod tests {
     use std::cell::Cell;
 
     use super::*;
+    use crate::ErrorDetails;
+
+    /// The details of a failure that says only `message`.
+    fn said(message: &str) -> Box<ErrorDetails> {
+        Box::new(ErrorDetails::new(message))
+    }
 
     fn quick(max_attempts: u32) -> RetryPolicy {
         RetryPolicy {
@@ -158,10 +163,9 @@ mod tests {
                 let attempt = calls.get();
                 async move {
                     if attempt < 2 {
-                        Err(Failure {
-                            error: Error::Overloaded("busy".into()),
-                            retry_delay: Some(Duration::from_millis(60)),
-                        })
+                        let mut details = ErrorDetails::new("busy");
+                        details.retry_delay = Some(Duration::from_millis(60));
+                        Err(Error::Overloaded(Box::new(details)))
                     } else {
                         Ok(attempt)
                     }
@@ -182,7 +186,7 @@ mod tests {
                 let attempt = calls.get();
                 async move {
                     if attempt < 3 {
-                        Err(Error::Transport("reset".into()).into())
+                        Err(Error::Transport(said("reset")))
                     } else {
                         Ok(attempt)
                     }
@@ -199,7 +203,7 @@ mod tests {
         let result: Result<(), Error> = quick(2)
             .run(|| {
                 calls.set(calls.get() + 1);
-                async { Err(Error::Overloaded("busy".into()).into()) }
+                async { Err(Error::Overloaded(said("busy"))) }
             })
             .await;
         assert!(matches!(result, Err(Error::Overloaded(_))));
@@ -212,7 +216,7 @@ mod tests {
         let result: Result<(), Error> = quick(5)
             .run(|| {
                 calls.set(calls.get() + 1);
-                async { Err(Error::IllegalAction("no".into()).into()) }
+                async { Err(Error::IllegalAction(said("no"))) }
             })
             .await;
         assert!(matches!(result, Err(Error::IllegalAction(_))));

@@ -61,7 +61,8 @@ impl SeatHandle {
 
     /// Sends one action with options: a version the game must still be at, and a chosen
     /// request id (a repeat of an earlier id returns that call's response and applies nothing;
-    /// a call with a chosen id is not retried by the client).
+    /// a call with a chosen id is not retried by the client). A failed call's error carries the
+    /// request id it was sent with ([`Error::request_id`]).
     pub async fn act_with(
         &self,
         action: pb::Action,

@@ -23,7 +23,7 @@ impl SecretHeader {
         what: &str,
     ) -> Result<SecretHeader, Error> {
         let mut value = AsciiMetadataValue::try_from(value)
-            .map_err(|_| Error::InvalidRequest(format!("{what} must be printable ASCII")))?;
+            .map_err(|_| Error::invalid_request(format!("{what} must be printable ASCII")))?;
         value.set_sensitive(true);
         Ok(SecretHeader { name, value })
     }

@@ -4,7 +4,6 @@
 use futures::Stream;
 
 use crate::access::GameAccess;
-use crate::failure::Failure;
 use crate::{Error, pb};
 
 /// Where a watch stands between two items.
@@ -54,11 +53,11 @@ async fn next_item(state: &mut WatchState) -> Option<Result<pb::ObserveResponse,
             Some(stream) => stream,
             None => match state.access.open_watch(state.last_version).await {
                 Ok(stream) => stream,
-                Err(failure) => {
-                    if retry_after(state, &failure).await {
+                Err(error) => {
+                    if retry_after(state, &error).await {
                         continue;
                     }
-                    return Some(Err(failure.error));
+                    return Some(Err(error));
                 }
             },
         };
@@ -74,11 +73,11 @@ async fn next_item(state: &mut WatchState) -> Option<Result<pb::ObserveResponse,
             }
             Ok(None) => return None,
             Err(status) => {
-                let failure = Failure::from(status);
-                if retry_after(state, &failure).await {
+                let error = Error::from(status);
+                if retry_after(state, &error).await {
                     continue;
                 }
-                return Some(Err(failure.error));
+                return Some(Err(error));
             }
         }
     }
@@ -93,13 +92,13 @@ fn is_new(last_version: u64, observation: &pb::ObserveResponse) -> bool {
 
 /// Counts a failure and, when the retry policy allows another attempt, waits before it (at
 /// least as long as the server asked, within the policy's maximum).
-async fn retry_after(state: &mut WatchState, failure: &Failure) -> bool {
+async fn retry_after(state: &mut WatchState, error: &Error) -> bool {
     state.failures += 1;
     let policy = *state.access.retry();
-    if !policy.allows_retry(state.failures, &failure.error) {
+    if !policy.allows_retry(state.failures, error) {
         return false;
     }
-    tokio::time::sleep(policy.pause(state.failures, failure.retry_delay)).await;
+    tokio::time::sleep(policy.pause(state.failures, error.retry_delay())).await;
     true
 }
 

@@ -200,7 +200,7 @@ async fn an_unknown_reason_is_kept_as_the_raw_status_and_not_retried() {
     let seat = client.seat("g-7", 0, "token").expect("seat");
     let error = seat.resign().await.expect_err("the newer server refuses");
     match &error {
-        Error::Other(status) => assert_eq!(status.code(), Code::FailedPrecondition),
+        Error::Other { status, .. } => assert_eq!(status.code(), Code::FailedPrecondition),
         other => panic!("decoded to {other:?}"),
     }
     assert_eq!(error.reason(), None);

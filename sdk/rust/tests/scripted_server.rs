@@ -390,6 +390,8 @@ async fn an_act_with_a_caller_chosen_request_id_is_sent_once() {
         .await
         .expect_err("the first attempt fails and is not retried");
     assert!(matches!(error, Error::Transport(_)), "{error:?}");
+    // The action may have been applied: the error names the id to resend it with.
+    assert_eq!(error.request_id(), Some("mine"));
     let calls = &log.lock().expect("log").act_calls;
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].request_id, "mine");
@@ -404,6 +406,7 @@ async fn a_create_game_with_a_caller_chosen_request_id_is_sent_once() {
         .await
         .expect_err("the first attempt fails and is not retried");
     assert!(error.is_retryable(), "{error:?}");
+    assert_eq!(error.request_id(), Some("my-create"));
     assert_eq!(
         log.lock().expect("log").create_request_ids,
         vec!["my-create".to_string()]
@@ -490,18 +493,26 @@ async fn server_errors_arrive_typed_and_are_not_retried() {
     match &error {
         Error::StaleVersion {
             current_version,
-            message,
+            details,
         } => {
             assert_eq!(*current_version, Some(1));
-            assert!(message.contains("version 1"), "{message}");
+            assert!(details.message.contains("version 1"), "{details:?}");
+            assert_eq!(details.metadata["current_version"], "1");
         }
         other => panic!("expected a stale version, got {other:?}"),
     }
     assert!(!error.is_retryable());
+    let sent = log.lock().expect("log").act_calls[0].request_id.clone();
+    assert_eq!(
+        error.request_id(),
+        Some(sent.as_str()),
+        "the generated id comes back"
+    );
     assert_eq!(log.lock().expect("log").act_calls.len(), 1);
 
     let error = client.spectate("g-1").history().await.expect_err("missing");
     assert!(matches!(error, Error::GameNotFound(_)), "{error:?}");
+    assert_eq!(error.request_id(), None, "a read sends no request id");
 }
 
 #[tokio::test]

@@ -203,7 +203,7 @@ async fn a_game_survives_redis_going_away_and_coming_back() {
         .act_with(action.clone(), ActOptions::expecting(acknowledged))
         .await;
     assert!(
-        matches!(&act, Err(Error::StoreUnavailable(message)) if message == UNAVAILABLE_MESSAGE),
+        matches!(&act, Err(Error::StoreUnavailable(details)) if details.message == UNAVAILABLE_MESSAGE),
         "{act:?}"
     );
     let observe = client
