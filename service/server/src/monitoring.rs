@@ -16,6 +16,7 @@ use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder};
 use tonic::Code;
 
 use crate::bots::levels;
+use crate::clocks::TimeoutPolicy;
 use crate::store::instrumented::StoreOp;
 
 mod known;
@@ -283,7 +284,6 @@ fn start_at_zero() {
         }
     }
     let reasons = known::wire_values(&descriptors, pb::EndReason::from_str_name);
-    let policies = known::timeout_policies(&descriptors);
     for kind in GameKind::ALL {
         let variant = kind.id();
         for &reason in &reasons {
@@ -292,8 +292,8 @@ fn start_at_zero() {
         for level in BotLevel::ALL {
             bot_moves(variant, levels::label(level)).absolute(0);
         }
-        for &policy in &policies {
-            clock_timeouts(variant, policy).absolute(0);
+        for policy in TimeoutPolicy::ALL {
+            clock_timeouts(variant, policy.label()).absolute(0);
         }
     }
     for op in StoreOp::ALL {

@@ -86,6 +86,9 @@ pub fn expire(game: &dyn LiveGame, now_ms: u64) -> Result<Option<Expired>, ApiEr
 }
 
 impl TimeoutPolicy {
+    /// Every policy, so that start-up can put each one's series on the metrics page at 0.
+    pub const ALL: [TimeoutPolicy; 2] = [TimeoutPolicy::Forfeit, TimeoutPolicy::BotMove];
+
     /// The policy's label in metrics and logs.
     pub fn label(self) -> &'static str {
         match self {

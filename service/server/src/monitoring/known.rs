@@ -1,15 +1,12 @@
 //! The values each label of the labelled series can take, enumerated from where those values are
-//! defined: the API's descriptors (its RPCs and wire enums), tonic's codes and the engine's
-//! enums. Start-up registers every combination at 0 from these, so an RPC, end reason or
-//! timeout policy added later gets its series from start-up without a list here to keep up.
+//! defined: the API's descriptors (its RPCs and wire enums) and tonic's codes. Start-up registers
+//! every combination at 0 from these, so an RPC or end reason added later gets its series from
+//! start-up without a list here to keep up.
 
 use deckmate_proto::v1 as pb;
 use prost::Message;
 use prost_types::{DescriptorProto, FileDescriptorSet, MethodDescriptorProto};
 use tonic::Code;
-
-use crate::clocks::ClockSpec;
-use crate::clocks::spec::MIN_TIME_MS;
 
 /// The API's descriptors, the set server reflection serves: the one place that names every RPC
 /// and every wire enum value.
@@ -94,26 +91,4 @@ pub(super) fn wire_values<E: PartialEq>(
         }
     }
     values
-}
-
-/// The `policy` label of every timeout policy a game can be created with. A clock runs out
-/// under the policy its game was created with, which CreateGame reads with
-/// [`ClockSpec::from_proto`]: so the policies are those it makes of the wire's values.
-pub(super) fn timeout_policies(set: &FileDescriptorSet) -> Vec<&'static str> {
-    let mut labels = Vec::new();
-    for policy in wire_values(set, pb::TimeoutPolicy::from_str_name) {
-        let clock = pb::Clock {
-            on_timeout: policy.into(),
-            kind: Some(pb::clock::Kind::PerAction(pb::clock::PerAction {
-                limit_ms: MIN_TIME_MS,
-            })),
-        };
-        if let Ok(spec) = ClockSpec::from_proto(&clock) {
-            let label = spec.on_timeout.label();
-            if !labels.contains(&label) {
-                labels.push(label);
-            }
-        }
-    }
-    labels
 }
