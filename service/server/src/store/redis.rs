@@ -238,8 +238,12 @@ struct Inner {
 }
 
 /// How long a master seen without replicas is written to without waiting, before the store
-/// waits (and looks) again.
+/// looks again.
 const UNREPLICATED_RECHECK: Duration = Duration::from_secs(1);
+
+/// How long after a master was last seen without replicas the store still asks a master how
+/// many replicas it has before making it wait (see `RedisStore::replicated`).
+const UNREPLICATED_MEMORY: Duration = Duration::from_secs(10);
 
 /// How the store learns of other replicas' commits.
 #[derive(Debug)]
@@ -296,9 +300,26 @@ impl RedisStore {
             return Ok(());
         };
         let slot = Slot::for_key(key);
-        let seen_alone = lock(&self.inner.unreplicated).get(&slot).copied();
+        let (seen_alone, after_failover) = {
+            let mut alone = lock(&self.inner.unreplicated);
+            alone.retain(|_, since| since.elapsed() < UNREPLICATED_MEMORY);
+            (alone.get(&slot).copied(), !alone.is_empty())
+        };
         if seen_alone.is_some_and(|since| since.elapsed() < UNREPLICATED_RECHECK) {
             return Ok(());
+        }
+        // A `WAIT` on a master without replicas blocks for its whole time, and every command
+        // queued behind it on the shared connection to that master waits as long. So once a
+        // master has been seen alone (after a failover, typically), masters are asked how many
+        // replicas they have (`ROLE`, answered at once) before they are made to wait, until
+        // none has been seen alone for a while: writes to a master still alone go on, and only
+        // the first write after the failover waits.
+        if after_failover {
+            let replicas = self.call(what, connection.replica_count(key)).await?;
+            if replicas == Some(0) {
+                lock(&self.inner.unreplicated).insert(slot, std::time::Instant::now());
+                return Ok(());
+            }
         }
         let acknowledged = self
             .call(what, connection.wait_for_replica(key, within))
@@ -313,7 +334,7 @@ impl RedisStore {
         // on unreplicated, as they would without the wait.
         let replicas = self.call(what, connection.replica_count(key)).await?;
         if replicas == Some(0) {
-            if seen_alone.is_none() {
+            if !after_failover {
                 tracing::warn!(
                     "a Redis master has no replica: its writes are not replicated until one joins"
                 );
