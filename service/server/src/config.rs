@@ -38,6 +38,8 @@ pub const DEFAULT_CREATE_BURST: u32 = 20;
 pub const DEFAULT_MAX_GAMES_PER_CLIENT: usize = 1000;
 /// The default cap on open `Watch` streams of one game.
 pub const DEFAULT_MAX_WATCHERS_PER_GAME: usize = 64;
+/// The default cap on open `Watch` streams of one client, over every game.
+pub const DEFAULT_MAX_WATCHERS_PER_CLIENT: usize = 1000;
 /// The default time shutdown waits for open calls before cutting them.
 pub const DEFAULT_DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default age after which a client connection is asked to close (HTTP/2 GOAWAY).
@@ -207,6 +209,16 @@ pub struct Config {
     )]
     pub max_watchers_per_game: usize,
 
+    /// The most `Watch` streams one client (its address, as `--trusted-proxies` reads it) may
+    /// have open at once on this replica, over every game, so that one client cannot take all
+    /// of `--max-watchers`.
+    #[arg(
+        long,
+        env = "DECKMATE_MAX_WATCHERS_PER_CLIENT",
+        default_value_t = DEFAULT_MAX_WATCHERS_PER_CLIENT
+    )]
+    pub max_watchers_per_client: usize,
+
     /// Proxies whose `x-forwarded-for` names the client: comma-separated CIDR ranges or
     /// addresses. None by default: the TCP peer is the client.
     #[arg(
@@ -335,6 +347,7 @@ impl Default for Config {
             create_burst: DEFAULT_CREATE_BURST,
             max_games_per_client: DEFAULT_MAX_GAMES_PER_CLIENT,
             max_watchers_per_game: DEFAULT_MAX_WATCHERS_PER_GAME,
+            max_watchers_per_client: DEFAULT_MAX_WATCHERS_PER_CLIENT,
             trusted_proxies: Vec::new(),
             api_keys_file: None,
             cors_origins: CorsOrigins::Any,
@@ -580,6 +593,8 @@ mod tests {
             "8",
             "--max-watchers-per-game",
             "9",
+            "--max-watchers-per-client",
+            "10",
             "--trusted-proxies",
             "10.0.0.0/8,192.168.1.1",
             "--api-keys-file",
@@ -608,8 +623,12 @@ mod tests {
         assert_eq!(config.create_rate, Rate::parse("5/s").unwrap());
         assert_eq!(config.create_burst, 2);
         assert_eq!(
-            (config.max_games_per_client, config.max_watchers_per_game),
-            (8, 9)
+            (
+                config.max_games_per_client,
+                config.max_watchers_per_game,
+                config.max_watchers_per_client
+            ),
+            (8, 9, 10)
         );
         assert_eq!(
             config.trusted_proxies,
@@ -738,6 +757,7 @@ mod tests {
             "DECKMATE_CREATE_BURST",
             "DECKMATE_MAX_GAMES_PER_CLIENT",
             "DECKMATE_MAX_WATCHERS_PER_GAME",
+            "DECKMATE_MAX_WATCHERS_PER_CLIENT",
             "DECKMATE_TRUSTED_PROXIES",
             "DECKMATE_API_KEYS_FILE",
             "DECKMATE_CORS_ORIGINS",

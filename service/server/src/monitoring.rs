@@ -162,11 +162,13 @@ pub enum Limit {
     /// `--max-bot-games`: CreateGame with bot seats while this replica hosts its maximum of
     /// running bot games.
     MaxBotGames,
+    /// `--max-watchers-per-client`: Watch while the client has its maximum of open streams.
+    WatchersPerClient,
 }
 
 impl Limit {
     /// Every limit, so that each one's series exists from the start.
-    pub const ALL: [Limit; 8] = [
+    pub const ALL: [Limit; 9] = [
         Limit::MaxGames,
         Limit::MessageSize,
         Limit::MaxWatchers,
@@ -175,6 +177,7 @@ impl Limit {
         Limit::GamesPerClient,
         Limit::WatchersPerGame,
         Limit::MaxBotGames,
+        Limit::WatchersPerClient,
     ];
 
     /// The `limit` label value.
@@ -188,6 +191,7 @@ impl Limit {
             Limit::GamesPerClient => "games_per_client",
             Limit::WatchersPerGame => "watchers_per_game",
             Limit::MaxBotGames => "max_bot_games",
+            Limit::WatchersPerClient => "watchers_per_client",
         }
     }
 }
@@ -589,6 +593,7 @@ mod tests {
         assert_eq!(Limit::GamesPerClient.label(), "games_per_client");
         assert_eq!(Limit::WatchersPerGame.label(), "watchers_per_game");
         assert_eq!(Limit::MaxBotGames.label(), "max_bot_games");
+        assert_eq!(Limit::WatchersPerClient.label(), "watchers_per_client");
         // ALL lists each limit once, so that each has its series from the start.
         let labels: std::collections::HashSet<_> = Limit::ALL.iter().map(|l| l.label()).collect();
         assert_eq!(labels.len(), Limit::ALL.len());

@@ -34,7 +34,7 @@ use super::{
 use crate::auth;
 use crate::error::ApiError;
 use crate::monitoring;
-use crate::protection::watchers::WatchSlot;
+use crate::protection::watchers::{ClientWatchSlot, WatchSlot};
 use crate::store::{GameRecord, SessionStore, VersionStream};
 
 /// The most views a stream builds ahead of sending them.
@@ -56,11 +56,14 @@ pub(super) async fn handle(
     span: Span,
 ) -> Result<WatchStream, ApiError> {
     let presented = auth::presented_token(request.metadata())?;
+    let client = api.protection.client_of(&request);
     let request = request.into_inner();
     require_game_id(&request.game_id)?;
     if api.shutdown.is_triggered() {
         return Ok(futures::stream::once(async { Err(shutting_down()) }).boxed());
     }
+    // The client's own count first: a client at its maximum is told so, whatever the server's.
+    let client_slot = api.protection.open_client_watch(client)?;
     let permit = api.watchers.clone().try_acquire_owned().map_err(|_| {
         monitoring::limit_rejected(monitoring::Limit::MaxWatchers);
         ApiError::LimitReached(format!(
@@ -107,6 +110,7 @@ pub(super) async fn handle(
         span,
         _open: OpenStream::new(permit),
         _slot: slot,
+        _client_slot: client_slot,
     };
     // The first page comes from the record just loaded; the next ones are reloaded as they are
     // needed.
@@ -144,6 +148,8 @@ struct Watcher {
     /// Counts this stream against `--max-watchers-per-game` (its spectators' or its seat's share)
     /// until it is dropped.
     _slot: WatchSlot,
+    /// Counts this stream against `--max-watchers-per-client` until it is dropped.
+    _client_slot: ClientWatchSlot,
 }
 
 /// An open stream's place under `--max-watchers` and in the watcher metrics; dropping it (the

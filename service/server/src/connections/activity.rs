@@ -1,11 +1,18 @@
 //! [`Activity`]: what one connection is doing (requests in flight, whether it has sent one
 //! yet), and [`Activity::until_close`], which says when `--idle-timeout` or
 //! `--handshake-timeout` closes it.
+//!
+//! Every request passes here twice (it starts, it ends), so that part is a short lock and
+//! nothing else: the waiter in [`Activity::until_close`] is not woken by requests. It sleeps
+//! until the deadline the state it last read gives, and reads the state again then: a connection
+//! that turned busy meanwhile is found busy (and looked at again one idle timeout later), one
+//! that turned idle is closed at its own deadline, which is always later than the look that
+//! found it busy. Only the connection's end wakes the waiter at once.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use tokio::sync::watch;
+use tokio::sync::Notify;
 use tokio::time::Instant;
 
 /// The timeouts that close a connection.
@@ -32,7 +39,15 @@ pub enum Close {
 #[derive(Clone, Debug)]
 pub struct Activity {
     accepted_at: Instant,
-    state: Arc<watch::Sender<State>>,
+    shared: Arc<Shared>,
+}
+
+/// What the clones of one [`Activity`] share.
+#[derive(Debug)]
+struct Shared {
+    state: Mutex<State>,
+    /// Notified when the connection is gone.
+    gone: Notify,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -55,17 +70,21 @@ impl Activity {
         };
         Activity {
             accepted_at,
-            state: Arc::new(watch::Sender::new(state)),
+            shared: Arc::new(Shared {
+                state: Mutex::new(state),
+                gone: Notify::new(),
+            }),
         }
     }
 
     /// A request started; it is in flight until the returned guard is dropped (for a stream,
     /// with its response body).
     pub fn request_started(&self) -> InFlight {
-        self.state.send_modify(|state| {
+        {
+            let mut state = self.lock();
             state.in_flight += 1;
             state.requests += 1;
-        });
+        }
         InFlight {
             activity: self.clone(),
         }
@@ -73,28 +92,31 @@ impl Activity {
 
     /// The connection is gone: [`Activity::until_close`] answers [`Close::Gone`].
     pub fn connection_closed(&self) {
-        self.state.send_modify(|state| state.open = false);
+        self.lock().open = false;
+        self.shared.gone.notify_waiters();
     }
 
     /// Waits until a timeout says to close the connection, or it is gone.
     pub async fn until_close(&self, timeouts: Timeouts) -> Close {
-        let mut changes = self.state.subscribe();
         loop {
-            let state = *changes.borrow_and_update();
+            // Registered before the state is read, so that a close between the two still wakes
+            // this wait.
+            let gone = self.shared.gone.notified();
+            tokio::pin!(gone);
+            gone.as_mut().enable();
+            let state = *self.lock();
             if !state.open {
                 return Close::Gone;
             }
-            let changed = match self.due(state, timeouts) {
+            let look_again_at = match self.due(state, timeouts) {
                 Some((at, close)) if at <= Instant::now() => return close,
-                Some((at, _)) => tokio::select! {
-                    changed = changes.changed() => changed,
-                    () = tokio::time::sleep_until(at) => Ok(()),
-                },
-                None => changes.changed().await,
+                Some((at, _)) => at,
+                // Busy: it cannot be idle for long enough before one idle timeout from now.
+                None => Instant::now() + timeouts.idle,
             };
-            // The sender lives in `self`: this cannot fail while we wait.
-            if changed.is_err() {
-                return Close::Gone;
+            tokio::select! {
+                () = gone => {}
+                () = tokio::time::sleep_until(look_again_at) => {}
             }
         }
     }
@@ -115,6 +137,14 @@ impl Activity {
             idle
         })
     }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // Every update is a few plain assignments: a panic elsewhere leaves the state usable.
+        self.shared
+            .state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
 }
 
 /// One request in flight on a connection, until dropped.
@@ -125,12 +155,11 @@ pub struct InFlight {
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.activity.state.send_modify(|state| {
-            state.in_flight -= 1;
-            if state.in_flight == 0 {
-                state.idle_since = Instant::now();
-            }
-        });
+        let mut state = self.activity.lock();
+        state.in_flight -= 1;
+        if state.in_flight == 0 {
+            state.idle_since = Instant::now();
+        }
     }
 }
 
@@ -195,6 +224,30 @@ mod tests {
         assert!(!waiting.is_finished(), "closed with a request in flight");
         drop(call);
         assert_eq!(waiting.await.unwrap(), Close::Idle);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn overlapping_requests_keep_the_connection_until_the_last_one_ends() {
+        let activity = Activity::new(Instant::now());
+        let waiting = tokio::spawn({
+            let activity = activity.clone();
+            async move { activity.until_close(TIMEOUTS).await }
+        });
+        let first = activity.request_started();
+        let second = activity.request_started();
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        // Ends while the second is in flight: nothing the waiter acts on changes.
+        drop(first);
+        tokio::time::sleep(TIMEOUTS.idle * 2).await;
+        assert!(!waiting.is_finished(), "closed with a request in flight");
+        let third = activity.request_started();
+        drop(second);
+        tokio::time::sleep(TIMEOUTS.idle * 2).await;
+        assert!(!waiting.is_finished(), "closed with a request in flight");
+        drop(third);
+        let last_ended = Instant::now();
+        assert_eq!(waiting.await.unwrap(), Close::Idle);
+        assert_eq!(last_ended.elapsed(), TIMEOUTS.idle);
     }
 
     #[tokio::test(start_paused = true)]

@@ -5,7 +5,7 @@
 //!   load shedding, and the deadline of unary calls;
 //! - in the handlers, where the request is known ([`Protection`]): the API key of CreateGame,
 //!   the CreateGame rate and the live games per caller, and the open watch streams per game
-//!   (spectators' and each seat's apart, [`watchers`]).
+//!   (spectators' and each seat's apart) and per client ([`watchers`]).
 //!
 //! Which RPCs need an API key, when `--api-keys-file` is set: only CreateGame. It is the one call
 //! that makes the server hold something new (a game, for up to the idle TTL); every other
@@ -21,6 +21,7 @@ pub mod caller;
 pub mod calls;
 pub mod cors;
 pub mod games;
+pub mod open_counts;
 pub mod rate;
 pub mod status;
 pub mod watchers;
@@ -36,7 +37,7 @@ use self::api_keys::{ApiKeys, KeysFileError};
 use self::caller::{Caller, TrustedProxies};
 use self::games::GamesPerClient;
 use self::rate::{CreateRate, Rate};
-use self::watchers::{WatchSlot, WatchersPerGame};
+use self::watchers::{ClientWatchSlot, WatchSlot, WatchersPerClient, WatchersPerGame};
 use crate::config::Config;
 use crate::error::ApiError;
 use crate::monitoring::{self, Limit};
@@ -54,6 +55,8 @@ pub struct ProtectionSettings {
     /// Open Watch streams per game for its spectators, and as many for each of its seats
     /// (`--max-watchers-per-game`).
     pub max_watchers_per_game: usize,
+    /// Open Watch streams per client, over every game (`--max-watchers-per-client`).
+    pub max_watchers_per_client: usize,
     /// Proxies whose `x-forwarded-for` is believed (`--trusted-proxies`).
     pub trusted_proxies: TrustedProxies,
 }
@@ -66,6 +69,7 @@ impl ProtectionSettings {
             create_burst: config.create_burst,
             max_games_per_client: config.max_games_per_client,
             max_watchers_per_game: config.max_watchers_per_game,
+            max_watchers_per_client: config.max_watchers_per_client,
             trusted_proxies: TrustedProxies::new(config.trusted_proxies.clone()),
         }
     }
@@ -78,6 +82,7 @@ impl ProtectionSettings {
             create_burst: u32::MAX,
             max_games_per_client: usize::MAX,
             max_watchers_per_game: usize::MAX,
+            max_watchers_per_client: usize::MAX,
             trusted_proxies: TrustedProxies::default(),
         }
     }
@@ -91,6 +96,7 @@ pub struct Protection {
     create_rate: CreateRate,
     games: GamesPerClient,
     watchers: WatchersPerGame,
+    client_watchers: WatchersPerClient,
 }
 
 impl Protection {
@@ -102,6 +108,7 @@ impl Protection {
             create_rate: CreateRate::new(settings.create_rate, settings.create_burst),
             games: GamesPerClient::new(settings.max_games_per_client),
             watchers: WatchersPerGame::new(settings.max_watchers_per_game),
+            client_watchers: WatchersPerClient::new(settings.max_watchers_per_client),
         }
     }
 
@@ -138,12 +145,18 @@ impl Protection {
         if let Some(keys) = &self.api_keys {
             return keys.check(request.metadata()).map(Caller::Key);
         }
-        Ok(match request.remote_addr() {
+        Ok(self.client_of(request))
+    }
+
+    /// The client a call comes from by its address alone (`--trusted-proxies`): the caller of
+    /// the limits on calls that need no API key.
+    pub fn client_of<T>(&self, request: &Request<T>) -> Caller {
+        match request.remote_addr() {
             Some(peer) => {
                 Caller::Address(self.proxies.client_address(peer.ip(), request.metadata()))
             }
             None => Caller::Unknown,
-        })
+        }
     }
 
     /// Runs `create` (the CreateGame handler) for `caller` within the caller's quotas: the
@@ -197,6 +210,14 @@ impl Protection {
     pub fn open_watch(&self, id: &str, viewer: Viewer) -> Result<WatchSlot, ApiError> {
         self.watchers.open(id, viewer).inspect_err(|_| {
             monitoring::limit_rejected(Limit::WatchersPerGame);
+        })
+    }
+
+    /// A place for one more Watch stream of `client` on this replica, over every game, held
+    /// while the slot lives (`--max-watchers-per-client`).
+    pub fn open_client_watch(&self, client: Caller) -> Result<ClientWatchSlot, ApiError> {
+        self.client_watchers.open(client).inspect_err(|_| {
+            monitoring::limit_rejected(Limit::WatchersPerClient);
         })
     }
 }

@@ -420,6 +420,72 @@ async fn watchers_per_game_are_capped() {
     let _elsewhere = games.watch(watch(&other.game_id)).await.unwrap();
 }
 
+#[tokio::test]
+async fn watchers_per_client_are_capped_over_every_game() {
+    let recorder = recorder();
+    let _local = metrics::set_default_local_recorder(&recorder);
+    let config = Config {
+        max_watchers_per_client: 2,
+        trusted_proxies: vec![parse_range("127.0.0.1").unwrap()],
+        ..config()
+    };
+    let running = Running::start(config, GatedStore::new(false)).await;
+    let mut games = running.games().await;
+    let mut game_ids = Vec::new();
+    for _ in 0..3 {
+        let game = games.create_game(pigeon_chess()).await.unwrap();
+        game_ids.push(game.into_inner().game_id);
+    }
+    let watch = |game_id: &str, client: &str| {
+        let request = pb::WatchRequest {
+            game_id: game_id.to_string(),
+            from_version: 0,
+        };
+        from_client(request, client)
+    };
+
+    // One client's streams count over every game it watches.
+    let first = games.watch(watch(&game_ids[0], "5.5.5.5")).await.unwrap();
+    let _second = games.watch(watch(&game_ids[1], "5.5.5.5")).await.unwrap();
+    let refused = games
+        .watch(watch(&game_ids[2], "5.5.5.5"))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::ResourceExhausted);
+    assert_eq!(reason(&refused), "LIMIT_REACHED");
+    assert!(refused.message().contains("client"), "{refused:?}");
+    assert_eq!(rejections(&recorder, "watchers_per_client"), 1.0);
+
+    // Another client is not held back by it.
+    let _other = games.watch(watch(&game_ids[2], "6.6.6.6")).await.unwrap();
+
+    // A stream the client closes gives its place back (once the server sees it closed).
+    drop(first);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match games.watch(watch(&game_ids[2], "5.5.5.5")).await {
+            Ok(_stream) => break,
+            Err(status) if reason(&status) == "LIMIT_REACHED" => {
+                assert!(
+                    tokio::time::Instant::now() < deadline,
+                    "the closed stream's place never came back"
+                );
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Err(status) => panic!("unexpected answer: {status:?}"),
+        }
+    }
+}
+
+/// `message` as relayed by a proxy (the server's peer) for the client at `client`.
+fn from_client<T>(message: T, client: &str) -> Request<T> {
+    let mut request = Request::new(message);
+    request
+        .metadata_mut()
+        .insert("x-forwarded-for", client.parse().unwrap());
+    request
+}
+
 /// `message` with `token` as bearer authorization, when given.
 fn with_token<T>(message: T, token: Option<&str>) -> Request<T> {
     let mut request = Request::new(message);
@@ -618,13 +684,7 @@ async fn a_trusted_proxy_passes_on_the_client_address() {
     };
     let running = Running::start(config, GatedStore::new(false)).await;
     let mut games = running.games().await;
-    let from = |client: &str| {
-        let mut request = Request::new(pigeon_chess());
-        request
-            .metadata_mut()
-            .insert("x-forwarded-for", client.parse().unwrap());
-        request
-    };
+    let from = |client: &str| from_client(pigeon_chess(), client);
     games.create_game(from("5.5.5.5")).await.unwrap();
     let spent = games.create_game(from("5.5.5.5")).await.unwrap_err();
     assert_eq!(reason(&spent), "LIMIT_REACHED");

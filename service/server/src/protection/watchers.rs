@@ -1,36 +1,41 @@
-//! `--max-watchers-per-game`: how many `Watch` streams one game may have open on this replica
-//! (a replica-local count, beside the server-wide `--max-watchers`).
+//! The Watch stream limits of one replica besides the server-wide `--max-watchers`:
+//! `--max-watchers-per-game` ([`WatchersPerGame`]) and `--max-watchers-per-client`
+//! ([`WatchersPerClient`]).
 //!
-//! Spectators and seat holders are counted apart, so that spectators can never use up the places
-//! of the players: the spectators of a game share `--max-watchers-per-game` streams, and each seat
-//! (a caller presenting that seat's token) has as many of its own. A seat's allowance is bounded
-//! too, so that one leaked or misused token cannot open streams without end; a player needs one
-//! stream per device or tab, far fewer than the limit. A game therefore has at most
-//! `limit × (seats + 1)` streams on a replica.
-
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+//! Per game, spectators and seat holders are counted apart, so that spectators can never use up
+//! the places of the players: the spectators of a game share `--max-watchers-per-game` streams,
+//! and each seat (a caller presenting that seat's token) has as many of its own. A seat's
+//! allowance is bounded too, so that one leaked or misused token cannot open streams without end;
+//! a player needs one stream per device or tab, far fewer than the limit. A game therefore has at
+//! most `limit × (seats + 1)` streams on a replica.
+//!
+//! Per client, every stream a caller has open on this replica counts, whatever the game, so that
+//! one client watching many games cannot take all of `--max-watchers` from the others. Watch
+//! needs no API key, so the caller is its address ([`super::caller`], `--trusted-proxies`).
 
 use deckmate_engine::Viewer;
 
+use super::caller::Caller;
+use super::open_counts::{OpenCounts, Place};
 use crate::error::ApiError;
 
-/// Open streams, by game id and by who watches.
-type Table = Arc<Mutex<HashMap<(String, Viewer), usize>>>;
+/// One open stream's place under `--max-watchers-per-game`.
+pub type WatchSlot = Place<(String, Viewer)>;
+
+/// One open stream's place under `--max-watchers-per-client`.
+pub type ClientWatchSlot = Place<Caller>;
 
 /// Open Watch streams per game: its spectators' together, and each seat's.
 #[derive(Clone, Debug)]
 pub struct WatchersPerGame {
-    limit: usize,
-    open: Table,
+    open: OpenCounts<(String, Viewer)>,
 }
 
 impl WatchersPerGame {
     /// At most `limit` open streams for the spectators of a game, and as many for each seat.
     pub fn new(limit: usize) -> WatchersPerGame {
         WatchersPerGame {
-            limit,
-            open: Arc::default(),
+            open: OpenCounts::new(limit),
         }
     }
 
@@ -38,63 +43,58 @@ impl WatchersPerGame {
     /// dropped; refused with `LIMIT_REACHED` when the game's spectators (for a spectator) or the
     /// viewer's seat (for a seat holder) have their maximum. A refusal changes no count.
     pub fn open(&self, id: &str, viewer: Viewer) -> Result<WatchSlot, ApiError> {
-        let key = (id.to_string(), viewer);
-        let mut open = lock(&self.open);
-        let count = open.get(&key).copied().unwrap_or(0);
-        if count >= self.limit {
+        self.open.take((id.to_string(), viewer)).ok_or_else(|| {
+            let limit = self.open.limit();
             // The message names only what the caller already knows: its own kind of viewer and
             // the server's limit, never how many others watch.
-            return Err(ApiError::LimitReached(match viewer {
+            ApiError::LimitReached(match viewer {
                 Viewer::Spectator => format!(
-                    "this game has its maximum of {} open spectator watch streams; retry later",
-                    self.limit
+                    "this game has its maximum of {limit} open spectator watch streams; retry later"
                 ),
                 Viewer::Seat(_) => format!(
-                    "this seat has its maximum of {} open watch streams on this game; close one \
-                     or retry later",
-                    self.limit
+                    "this seat has its maximum of {limit} open watch streams on this game; close \
+                     one or retry later"
                 ),
-            }));
-        }
-        open.insert(key.clone(), count + 1);
-        Ok(WatchSlot {
-            open: self.open.clone(),
-            key,
+            })
         })
     }
 
     /// Streams open now on game `id` watched by `viewer` (all spectators count as one viewer).
     pub fn count(&self, id: &str, viewer: Viewer) -> usize {
-        lock(&self.open)
-            .get(&(id.to_string(), viewer))
-            .copied()
-            .unwrap_or(0)
+        self.open.count(&(id.to_string(), viewer))
     }
 }
 
-/// One open stream's place under `--max-watchers-per-game`.
-#[derive(Debug)]
-pub struct WatchSlot {
-    open: Table,
-    key: (String, Viewer),
+/// Open Watch streams per client, over every game.
+#[derive(Clone, Debug)]
+pub struct WatchersPerClient {
+    open: OpenCounts<Caller>,
 }
 
-impl Drop for WatchSlot {
-    fn drop(&mut self) {
-        let mut open = lock(&self.open);
-        if let Some(count) = open.get_mut(&self.key) {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                // Forgotten at zero, so that the table holds only games being watched.
-                open.remove(&self.key);
-            }
+impl WatchersPerClient {
+    /// At most `limit` open streams for each client.
+    pub fn new(limit: usize) -> WatchersPerClient {
+        WatchersPerClient {
+            open: OpenCounts::new(limit),
         }
     }
-}
 
-fn lock(table: &Table) -> MutexGuard<'_, HashMap<(String, Viewer), usize>> {
-    // Every update is a single statement: a panic elsewhere leaves the table consistent.
-    table.lock().unwrap_or_else(|e| e.into_inner())
+    /// A place for one more stream of `client`, held until the slot is dropped; refused with
+    /// `LIMIT_REACHED` when the client has its maximum open. A refusal changes no count.
+    pub fn open(&self, client: Caller) -> Result<ClientWatchSlot, ApiError> {
+        self.open.take(client).ok_or_else(|| {
+            ApiError::LimitReached(format!(
+                "this client has its maximum of {} open watch streams on this server; close one \
+                 or retry later",
+                self.open.limit()
+            ))
+        })
+    }
+
+    /// Streams `client` has open now.
+    pub fn count(&self, client: &Caller) -> usize {
+        self.open.count(client)
+    }
 }
 
 #[cfg(test)]
@@ -161,6 +161,23 @@ mod tests {
         assert_eq!(watchers.count("a", seat(0)), 1);
         drop(slot);
         assert_eq!(watchers.count("a", seat(0)), 0);
-        assert!(lock(&watchers.open).is_empty());
+        assert_eq!(watchers.open.keys(), 0);
+    }
+
+    #[test]
+    fn each_client_is_bounded_over_every_game() {
+        let clients = WatchersPerClient::new(2);
+        let client = |address: &str| Caller::Address(address.parse().unwrap());
+        let first = clients.open(client("10.0.0.1")).unwrap();
+        let _second = clients.open(client("10.0.0.1")).unwrap();
+        let refused = clients.open(client("10.0.0.1")).unwrap_err();
+        assert_eq!(refused.reason(), "LIMIT_REACHED");
+        assert!(refused.to_string().contains("client"), "{refused}");
+        assert_eq!(clients.count(&client("10.0.0.1")), 2);
+        // Another client has places of its own.
+        let _other = clients.open(client("10.0.0.2")).unwrap();
+        drop(first);
+        let _again = clients.open(client("10.0.0.1")).unwrap();
+        assert_eq!(clients.count(&client("10.0.0.1")), 2);
     }
 }
