@@ -20,7 +20,10 @@ use crate::clocks::TimeoutPolicy;
 use crate::store::instrumented::StoreOp;
 
 mod known;
+mod label_values;
 mod listener;
+
+pub(crate) use label_values::label_values;
 #[cfg(test)]
 mod series_tests;
 
@@ -142,79 +145,41 @@ pub const WATCH_BUCKETS: &[f64] = &[
     24.0 * 3600.0,
 ];
 
-/// A limit a request can be refused by; its label value is [`Limit::label`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
-    /// `--max-games`: CreateGame while the store is full.
-    MaxGames,
-    /// `--max-message-bytes`: a request larger than allowed.
-    MessageSize,
-    /// `--max-watchers`: Watch while the server has its maximum of open streams.
-    MaxWatchers,
-    /// `--max-concurrent-calls`: a call shed while the server handles its maximum.
-    Concurrency,
-    /// `--create-rate`: CreateGame faster than the caller's rate.
-    CreateRate,
-    /// `--max-games-per-client`: CreateGame while the caller holds its maximum of live games.
-    GamesPerClient,
-    /// `--max-watchers-per-game`: Watch while the game has its maximum of open streams.
-    WatchersPerGame,
-    /// `--max-bot-games`: CreateGame with bot seats while this replica hosts its maximum of
-    /// running bot games.
-    MaxBotGames,
-    /// `--max-watchers-per-client`: Watch while the client has its maximum of open streams.
-    WatchersPerClient,
-}
-
-impl Limit {
-    /// Every limit, so that each one's series exists from the start.
-    pub const ALL: [Limit; 9] = [
-        Limit::MaxGames,
-        Limit::MessageSize,
-        Limit::MaxWatchers,
-        Limit::Concurrency,
-        Limit::CreateRate,
-        Limit::GamesPerClient,
-        Limit::WatchersPerGame,
-        Limit::MaxBotGames,
-        Limit::WatchersPerClient,
-    ];
-
-    /// The `limit` label value.
-    pub fn label(self) -> &'static str {
-        match self {
-            Limit::MaxGames => "max_games",
-            Limit::MessageSize => "message_size",
-            Limit::MaxWatchers => "max_watchers",
-            Limit::Concurrency => "concurrency",
-            Limit::CreateRate => "create_rate",
-            Limit::GamesPerClient => "games_per_client",
-            Limit::WatchersPerGame => "watchers_per_game",
-            Limit::MaxBotGames => "max_bot_games",
-            Limit::WatchersPerClient => "watchers_per_client",
-        }
+label_values! {
+    /// A limit a request can be refused by; its label value is [`Limit::label`].
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Limit {
+        /// `--max-games`: CreateGame while the store is full.
+        MaxGames => "max_games",
+        /// `--max-message-bytes`: a request larger than allowed.
+        MessageSize => "message_size",
+        /// `--max-watchers`: Watch while the server has its maximum of open streams.
+        MaxWatchers => "max_watchers",
+        /// `--max-concurrent-calls`: a call shed while the server handles its maximum.
+        Concurrency => "concurrency",
+        /// `--create-rate`: CreateGame faster than the caller's rate.
+        CreateRate => "create_rate",
+        /// `--max-games-per-client`: CreateGame while the caller holds its maximum of live games.
+        GamesPerClient => "games_per_client",
+        /// `--max-watchers-per-game`: Watch while the game has its maximum of open streams.
+        WatchersPerGame => "watchers_per_game",
+        /// `--max-bot-games`: CreateGame with bot seats while this replica hosts its maximum of
+        /// running bot games.
+        MaxBotGames => "max_bot_games",
+        /// `--max-watchers-per-client`: Watch while the client has its maximum of open streams.
+        WatchersPerClient => "watchers_per_client",
     }
 }
 
-/// A timeout that closes a client connection; its label value is [`ConnectionTimeout::label`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConnectionTimeout {
-    /// `--handshake-timeout`: no request (or no finished TLS handshake) in time.
-    Handshake,
-    /// `--idle-timeout`: no call open for that long.
-    Idle,
-}
-
-impl ConnectionTimeout {
-    /// Every connection timeout, so that each one's series exists from the start.
-    pub const ALL: [ConnectionTimeout; 2] = [ConnectionTimeout::Handshake, ConnectionTimeout::Idle];
-
-    /// The `timeout` label value.
-    pub fn label(self) -> &'static str {
-        match self {
-            ConnectionTimeout::Handshake => "handshake",
-            ConnectionTimeout::Idle => "idle",
-        }
+label_values! {
+    /// A timeout that closes a client connection; its label value is
+    /// [`ConnectionTimeout::label`].
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum ConnectionTimeout {
+        /// `--handshake-timeout`: no request (or no finished TLS handshake) in time.
+        Handshake => "handshake",
+        /// `--idle-timeout`: no call open for that long.
+        Idle => "idle",
     }
 }
 

@@ -84,16 +84,3 @@ pub fn expire(game: &dyn LiveGame, now_ms: u64) -> Result<Option<Expired>, ApiEr
         policy,
     }))
 }
-
-impl TimeoutPolicy {
-    /// Every policy, so that start-up can put each one's series on the metrics page at 0.
-    pub const ALL: [TimeoutPolicy; 2] = [TimeoutPolicy::Forfeit, TimeoutPolicy::BotMove];
-
-    /// The policy's label in metrics and logs.
-    pub fn label(self) -> &'static str {
-        match self {
-            TimeoutPolicy::Forfeit => "forfeit",
-            TimeoutPolicy::BotMove => "bot_move",
-        }
-    }
-}

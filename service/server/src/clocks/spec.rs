@@ -32,13 +32,16 @@ pub enum ClockKind {
     },
 }
 
-/// What happens when a seat's time runs out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum TimeoutPolicy {
-    /// The seat loses on time (the engine's timeout rules, docs/rules/conventions.md).
-    Forfeit,
-    /// The server moves for the seat with its greedy bot, and the game goes on.
-    BotMove,
+crate::monitoring::label_values! {
+    /// What happens when a seat's time runs out; [`TimeoutPolicy::label`] names it in metrics
+    /// and logs. Stored with the game (by variant order: add new policies last).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+    pub enum TimeoutPolicy {
+        /// The seat loses on time (the engine's timeout rules, docs/rules/conventions.md).
+        Forfeit => "forfeit",
+        /// The server moves for the seat with its greedy bot, and the game goes on.
+        BotMove => "bot_move",
+    }
 }
 
 /// A game's clock settings.

@@ -25,89 +25,45 @@ impl InstrumentedStore {
     }
 }
 
-/// A timed store operation: the `op` label of `deckmate_store_duration_seconds`, one per
-/// [`SessionStore`] method (docs/OPERATIONS.md, "Metrics").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StoreOp {
-    /// [`SessionStore::create`].
-    Create,
-    /// [`SessionStore::load`].
-    Load,
-    /// [`SessionStore::peek`].
-    Peek,
-    /// [`SessionStore::load_for_update`].
-    LoadForUpdate,
-    /// [`SessionStore::reload`].
-    Reload,
-    /// [`SessionStore::commit`].
-    Commit,
-    /// [`SessionStore::find_request`].
-    FindRequest,
-    /// [`SessionStore::remove`].
-    Remove,
-    /// [`SessionStore::find_create`].
-    FindCreate,
-    /// [`SessionStore::put_create`].
-    PutCreate,
-    /// [`SessionStore::watch`] (the subscription, not the stream's lifetime).
-    Watch,
-    /// [`SessionStore::health`].
-    Health,
-    /// [`SessionStore::live_games`].
-    LiveGames,
-    /// [`SessionStore::epoch`].
-    Epoch,
-    /// [`SessionStore::now_ms`].
-    Now,
-    /// [`SessionStore::file_due`].
-    FileDue,
-    /// [`SessionStore::claim_due`].
-    ClaimDue,
-}
-
-impl StoreOp {
-    /// Every operation, so that start-up can put each series on the metrics page at 0.
-    pub const ALL: [StoreOp; 17] = [
-        StoreOp::Create,
-        StoreOp::Load,
-        StoreOp::Peek,
-        StoreOp::LoadForUpdate,
-        StoreOp::Reload,
-        StoreOp::Commit,
-        StoreOp::FindRequest,
-        StoreOp::Remove,
-        StoreOp::FindCreate,
-        StoreOp::PutCreate,
-        StoreOp::Watch,
-        StoreOp::Health,
-        StoreOp::LiveGames,
-        StoreOp::Epoch,
-        StoreOp::Now,
-        StoreOp::FileDue,
-        StoreOp::ClaimDue,
-    ];
-
-    /// The `op` label value.
-    pub fn label(self) -> &'static str {
-        match self {
-            StoreOp::Create => "create",
-            StoreOp::Load => "load",
-            StoreOp::Peek => "peek",
-            StoreOp::LoadForUpdate => "load_for_update",
-            StoreOp::Reload => "reload",
-            StoreOp::Commit => "commit",
-            StoreOp::FindRequest => "find_request",
-            StoreOp::Remove => "remove",
-            StoreOp::FindCreate => "find_create",
-            StoreOp::PutCreate => "put_create",
-            StoreOp::Watch => "watch",
-            StoreOp::Health => "health",
-            StoreOp::LiveGames => "live_games",
-            StoreOp::Epoch => "epoch",
-            StoreOp::Now => "now",
-            StoreOp::FileDue => "file_due",
-            StoreOp::ClaimDue => "claim_due",
-        }
+crate::monitoring::label_values! {
+    /// A timed store operation: the `op` label of `deckmate_store_duration_seconds`, one per
+    /// [`SessionStore`] method (docs/OPERATIONS.md, "Metrics").
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum StoreOp {
+        /// [`SessionStore::create`].
+        Create => "create",
+        /// [`SessionStore::load`].
+        Load => "load",
+        /// [`SessionStore::peek`].
+        Peek => "peek",
+        /// [`SessionStore::load_for_update`].
+        LoadForUpdate => "load_for_update",
+        /// [`SessionStore::reload`].
+        Reload => "reload",
+        /// [`SessionStore::commit`].
+        Commit => "commit",
+        /// [`SessionStore::find_request`].
+        FindRequest => "find_request",
+        /// [`SessionStore::remove`].
+        Remove => "remove",
+        /// [`SessionStore::find_create`].
+        FindCreate => "find_create",
+        /// [`SessionStore::put_create`].
+        PutCreate => "put_create",
+        /// [`SessionStore::watch`] (the subscription, not the stream's lifetime).
+        Watch => "watch",
+        /// [`SessionStore::health`].
+        Health => "health",
+        /// [`SessionStore::live_games`].
+        LiveGames => "live_games",
+        /// [`SessionStore::epoch`].
+        Epoch => "epoch",
+        /// [`SessionStore::now_ms`].
+        Now => "now",
+        /// [`SessionStore::file_due`].
+        FileDue => "file_due",
+        /// [`SessionStore::claim_due`].
+        ClaimDue => "claim_due",
     }
 }
 
