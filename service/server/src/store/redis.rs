@@ -39,6 +39,7 @@ mod keys;
 mod nodes;
 mod record;
 mod record_cache;
+mod script_call;
 mod scripts;
 
 use std::fmt;
@@ -48,7 +49,7 @@ use std::time::Duration;
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::cluster::ClusterClientBuilder;
 use ::redis::cluster_routing::Slot;
-use ::redis::{AsyncCommands, Client, ProtocolVersion, Script, ScriptInvocation, Value};
+use ::redis::{AsyncCommands, Client, ProtocolVersion, Script, Value};
 use async_trait::async_trait;
 use futures::StreamExt;
 
@@ -65,6 +66,7 @@ use self::record::{
 };
 pub use self::record_cache::DEFAULT_RECORD_CACHE;
 use self::record_cache::RecordCache;
+use self::script_call::ScriptCall;
 use self::scripts::{CommitReply, ScriptReply, Scripts, commit_outcome};
 use super::{
     Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
@@ -386,11 +388,11 @@ impl RedisStore {
     /// `script` invoked on the game index (shard) of game `id` with the store's TTL: the first
     /// key and arguments of every script that keeps the index (`reserve`, `touch`), and the
     /// game limit of that index (shard).
-    fn on_index<'a>(&self, script: &'a Script, id: &str) -> (ScriptInvocation<'a>, usize) {
+    fn on_index<'a>(&self, script: &'a Script, id: &str) -> (ScriptCall<'a>, usize) {
         let (index, limit) = self.inner.keys.index_for(id, self.inner.max_games);
-        let mut invocation = script.prepare_invoke();
-        invocation.key(index).arg(id).arg(self.inner.ttl_ms);
-        (invocation, limit)
+        let mut call = ScriptCall::new(script, &[&index]);
+        call.arg(id).arg(self.inner.ttl_ms);
+        (call, limit)
     }
 
     /// Loads game `id` (see [`SessionStore::load`]), keeping the copy read as `keep` says and
@@ -441,14 +443,10 @@ impl RedisStore {
         let reply: Value = self
             .call(
                 "loading a game",
-                inner
-                    .scripts
-                    .load
-                    .key(&keys.game)
-                    .key(&keys.log)
+                ScriptCall::new(&inner.scripts.load, &[&keys.game, &keys.log])
                     .arg(held)
                     .arg(last)
-                    .invoke_async(&mut connection),
+                    .invoke(&mut connection),
             )
             .await?;
         let reply = match ScriptReply::read(reply, "loading a game")? {
@@ -648,7 +646,7 @@ impl SessionStore for RedisStore {
         let admitted: i64 = self
             .call(
                 "reserving a game slot",
-                reserve.arg(limit).invoke_async(&mut connection),
+                reserve.arg(limit).invoke(&mut connection),
             )
             .await?;
         if admitted == 0 {
@@ -657,18 +655,15 @@ impl SessionStore for RedisStore {
         let created: i64 = self
             .call(
                 "creating a game",
-                inner
-                    .scripts
-                    .create
-                    .key(&keys.game)
-                    .key(&keys.events)
-                    .key(&keys.requests)
-                    .key(&keys.log)
-                    .arg(inner.write_record_format)
-                    .arg(record.version())
-                    .arg(bytes)
-                    .arg(inner.ttl_ms)
-                    .invoke_async(&mut connection),
+                ScriptCall::new(
+                    &inner.scripts.create,
+                    &[&keys.game, &keys.events, &keys.requests, &keys.log],
+                )
+                .arg(inner.write_record_format)
+                .arg(record.version())
+                .arg(bytes)
+                .arg(inner.ttl_ms)
+                .invoke(&mut connection),
             )
             .await?;
         if created != 1 {
@@ -727,12 +722,15 @@ impl SessionStore for RedisStore {
             .map_err(|error| {
                 StoreError::Corrupt(format!("encoding game {}: {error:?}", commit.id))
             })?;
-            let mut write = inner.scripts.commit.prepare_invoke();
+            // The record, the log items and ten short arguments.
+            let room = bytes.len() + entries.iter().map(Vec::len).sum::<usize>() + 160;
+            let mut write = ScriptCall::with_room(
+                &inner.scripts.commit,
+                &[&keys.game, &keys.events, &keys.requests, &keys.log],
+                10 + entries.len(),
+                room,
+            );
             write
-                .key(&keys.game)
-                .key(&keys.events)
-                .key(&keys.requests)
-                .key(&keys.log)
                 .arg(commit.expected_version)
                 .arg(commit.record.version())
                 .arg(format)
@@ -750,7 +748,7 @@ impl SessionStore for RedisStore {
                 write.arg(entry);
             }
             let reply: Value = self
-                .call("committing", write.invoke_async(&mut connection))
+                .call("committing", write.invoke(&mut connection))
                 .await?;
             let reply = ScriptReply::read(reply, "committing")?;
             let answer = commit_outcome(&reply)?;
@@ -794,10 +792,7 @@ impl SessionStore for RedisStore {
             // game early, so the commit stands.
             let (touch, _) = self.on_index(&inner.scripts.touch, &commit.id);
             let touched: Result<i64, StoreError> = self
-                .call(
-                    "refreshing the game index",
-                    touch.invoke_async(&mut connection),
-                )
+                .call("refreshing the game index", touch.invoke(&mut connection))
                 .await;
             if let Err(error) = touched {
                 tracing::warn!(%error, "the game index was not refreshed");
@@ -874,13 +869,10 @@ impl SessionStore for RedisStore {
         let existing: Option<Vec<u8>> = self
             .call(
                 "remembering a create request",
-                self.inner
-                    .scripts
-                    .put_create
-                    .key(&create_key)
+                ScriptCall::new(&self.inner.scripts.put_create, &[&create_key])
                     .arg(bytes)
                     .arg(millis(window))
-                    .invoke_async(&mut connection),
+                    .invoke(&mut connection),
             )
             .await?;
         self.replicated(&mut connection, &create_key, "replicating a create request")
@@ -1006,14 +998,11 @@ impl SessionStore for RedisStore {
             let ids: Vec<String> = self
                 .call(
                     "claiming due games",
-                    self.inner
-                        .scripts
-                        .claim_due
-                        .key(&key)
+                    ScriptCall::new(&self.inner.scripts.claim_due, &[&key])
                         .arg(now_ms)
                         .arg(now_ms.saturating_add(lease_ms))
                         .arg(room)
-                        .invoke_async(&mut connection),
+                        .invoke(&mut connection),
                 )
                 .await?;
             claimed.extend(ids);
@@ -1033,11 +1022,7 @@ impl SessionStore for RedisStore {
             let counted: u64 = self
                 .call(
                     "counting live games",
-                    inner
-                        .scripts
-                        .live_games
-                        .key(index)
-                        .invoke_async(&mut connection),
+                    ScriptCall::new(&inner.scripts.live_games, &[&index]).invoke(&mut connection),
                 )
                 .await?;
             live += counted;
