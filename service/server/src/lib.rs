@@ -8,6 +8,7 @@
 pub mod api;
 pub mod app;
 pub mod auth;
+pub mod batched_writes;
 pub mod bots;
 pub mod catalog;
 pub mod cli;

@@ -1,5 +1,7 @@
 //! [`TrackedConnection`]: an accepted connection as tonic serves it, counted against the
-//! connection limit, carrying its [`Activity`] to the requests, and closable from outside.
+//! connection limit, carrying its [`Activity`] to the requests, and closable from outside. With
+//! a Redis store its writes are batched per pass of the scheduler ([`crate::batched_writes`]),
+//! so that answers finished together go out in one write.
 
 use std::io;
 use std::pin::Pin;
@@ -13,6 +15,7 @@ use tonic::transport::server::{Connected, TcpConnectInfo};
 
 use super::activity::Activity;
 use super::limit::Admission;
+use crate::batched_writes::BatchedWrites;
 use crate::tls::Connection;
 
 /// What each request of a connection finds in its extensions: the TCP addresses (which
@@ -57,26 +60,32 @@ impl CloseSwitch {
 /// An accepted connection, plain or TLS, while it is served.
 #[derive(Debug)]
 pub struct TrackedConnection {
-    io: Connection,
+    io: BatchedWrites<Connection>,
     info: ConnectionInfo,
     switch: CloseSwitch,
     _admission: Admission,
 }
 
 impl TrackedConnection {
-    /// Tracks `io` with `activity`, counted by `admission` until dropped, closable by `switch`.
+    /// Tracks `io` with `activity`, counted by `admission` until dropped, closable by `switch`,
+    /// its writes batched as `batch_writes` says.
     pub fn new(
         io: Connection,
         activity: Activity,
         admission: Admission,
         switch: CloseSwitch,
+        batch_writes: bool,
     ) -> TrackedConnection {
         let info = ConnectionInfo {
             tcp: io.connect_info(),
             activity,
         };
         TrackedConnection {
-            io,
+            io: if batch_writes {
+                BatchedWrites::new(io)
+            } else {
+                BatchedWrites::direct(io)
+            },
             info,
             switch,
             _admission: admission,

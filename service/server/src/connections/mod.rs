@@ -13,6 +13,8 @@
 //!   `--idle-timeout` is closed gracefully (HTTP/2 GOAWAY) (`activity.rs`).
 //! * HTTP/2 keepalive pings every [`KEEPALIVE_INTERVAL`] drop a peer that does not answer
 //!   within [`KEEPALIVE_TIMEOUT`].
+//! * With a Redis store, a connection's writes wait for the tasks ready to run, so that answers
+//!   finished together go out in one write ([`ConnectionSettings::batch_writes`]).
 //!
 //! Each connection is served by a tonic server of its own over a stream of that one
 //! connection, because tonic offers no other way to send one connection GOAWAY: ending that
@@ -39,7 +41,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::config::Config;
+use crate::config::{Config, StoreUrl};
 use crate::monitoring::{self, ConnectionTimeout};
 use crate::tls::{Connection, ServerTls};
 
@@ -67,6 +69,11 @@ pub struct ConnectionSettings {
     pub max_connections: usize,
     /// The idle and handshake timeouts.
     pub timeouts: Timeouts,
+    /// Whether a connection's writes wait for the tasks ready to run, so that answers finished
+    /// together go out in one write ([`crate::batched_writes`]): on with a Redis store, whose
+    /// answers wake many handlers at once, off with the memory store, where it does not pay
+    /// (docs/PERFORMANCE.md, "Writes batched per pass of the scheduler").
+    pub batch_writes: bool,
 }
 
 impl ConnectionSettings {
@@ -82,6 +89,7 @@ impl ConnectionSettings {
                 idle: config.idle_timeout,
                 handshake: config.handshake_timeout,
             },
+            batch_writes: !matches!(config.store, StoreUrl::Memory),
         }
     }
 }
@@ -152,7 +160,7 @@ pub async fn serve(
             peer,
             admission,
             tls.clone(),
-            settings.timeouts,
+            settings,
             serve_connection.clone(),
             stopping.clone(),
         ));
@@ -170,10 +178,11 @@ async fn connection(
     peer: SocketAddr,
     admission: Admission,
     tls: Option<ServerTls>,
-    timeouts: Timeouts,
+    settings: ConnectionSettings,
     serve_connection: Arc<ServeConnection>,
     stopping: CancellationToken,
 ) {
+    let timeouts = settings.timeouts;
     let accepted_at = Instant::now();
     // Small request/response exchanges must not wait on delayed ACKs (tens of milliseconds
     // per call otherwise).
@@ -199,7 +208,13 @@ async fn connection(
     };
     let activity = Activity::new(accepted_at);
     let switch = CloseSwitch::default();
-    let connection = TrackedConnection::new(io, activity.clone(), admission, switch.clone());
+    let connection = TrackedConnection::new(
+        io,
+        activity.clone(),
+        admission,
+        switch.clone(),
+        settings.batch_writes,
+    );
     let close = close_when_due(activity, switch, timeouts, peer, stopping);
     serve_connection(connection, Box::pin(close)).await;
 }

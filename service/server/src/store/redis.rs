@@ -24,8 +24,12 @@
 //!   acknowledged action survives the loss of its master.
 //! * **Faults.** Every call has a deadline ([`RedisSettings::timeout`]); an unreachable or
 //!   silent Redis is [`StoreError::Unavailable`], and nothing is half-applied because every
-//!   change is one script. The multiplexed connection manager reconnects by itself, so the
-//!   server serves again as soon as Redis answers.
+//!   change is one script. The connection to a single server is made again once lost
+//!   (`redis/single_server.rs`; the cluster client does the same for its nodes), so the server
+//!   serves again as soon as Redis answers.
+//! * **Commands sent together.** The socket to a single server writes the commands of every
+//!   call ready at the time in one write (`crate::batched_writes`), so that under load Redis
+//!   reads, and answers, many calls at a time.
 //!
 //! Requires Redis 7.0 or later (scripts with a `#!lua` shebang), run with `noeviction`.
 
@@ -41,12 +45,12 @@ mod record;
 mod record_cache;
 mod script_call;
 mod scripts;
+mod single_server;
 
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use ::redis::cluster::ClusterClientBuilder;
 use ::redis::cluster_routing::Slot;
 use ::redis::{AsyncCommands, Client, ProtocolVersion, Script, Value};
@@ -68,6 +72,7 @@ pub use self::record_cache::DEFAULT_RECORD_CACHE;
 use self::record_cache::RecordCache;
 use self::script_call::ScriptCall;
 use self::scripts::{CommitReply, ScriptReply, Scripts, commit_outcome};
+use self::single_server::SingleServer;
 use super::{
     Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
     REQUEST_WINDOW, SealedCreate, SeatRequest, SessionStore, StoreError, VersionStream,
@@ -527,19 +532,12 @@ fn open_single(
         ),
     }
     .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
-    let config = ConnectionManagerConfig::new()
-        .set_connection_timeout(Some(settings.timeout))
-        .set_response_timeout(Some(settings.timeout))
-        // Reconnection is retried on every call anyway; one quick retry keeps a call from
-        // waiting out a long backoff while Redis is down.
-        .set_number_of_retries(1)
-        .set_min_delay(Duration::from_millis(50))
-        .set_max_delay(Duration::from_millis(500));
-    let connection = ConnectionManager::new_lazy_with_config(client.clone(), config)
-        .map_err(|error| OpenError::InvalidUrl(error.to_string()))?;
+    let server = SingleServer::new(&client, settings.ca_cert_pem.as_deref(), settings.timeout)
+        .map_err(OpenError::InvalidUrl)?;
+    let connection = StoreConnection::Single(server);
     let hub = Hub::new(client, connection.clone(), settings.timeout);
     Ok((
-        StoreConnection::Single(connection),
+        connection,
         KeySpace::new(&settings.namespace),
         Watching::Streams(hub),
     ))

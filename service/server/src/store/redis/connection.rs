@@ -1,22 +1,25 @@
 //! The one connection type the store uses for commands, to a single Redis server or to a Redis
 //! Cluster, and the replica acknowledgement that follows a write (`WAIT`).
 //!
-//! Both kinds are multiplexed and reconnect by themselves; the cluster connection also follows
+//! Both kinds are multiplexed and reconnect by themselves (the single server's in
+//! `single_server.rs`); the cluster connection also follows
 //! `MOVED` redirections and failovers, refreshing its slot map. Scripts and commands are routed
 //! by their first key, so every call about one game goes to the master of that game's slot.
 
 use std::time::Duration;
 
-use ::redis::aio::{ConnectionLike, ConnectionManager};
+use ::redis::aio::ConnectionLike;
 use ::redis::cluster_async::ClusterConnection;
 use ::redis::cluster_routing::{Route, RoutingInfo, SingleNodeRoutingInfo, SlotAddr};
 use ::redis::{Cmd, Pipeline, RedisFuture, Value};
+
+use super::single_server::SingleServer;
 
 /// A connection to a single server or to a cluster. Cheap to clone; clones share the sockets.
 #[derive(Clone)]
 pub(super) enum StoreConnection {
     /// One Redis server.
-    Single(ConnectionManager),
+    Single(SingleServer),
     /// A Redis Cluster.
     Cluster(ClusterConnection),
 }

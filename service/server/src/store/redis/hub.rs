@@ -17,12 +17,13 @@ use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
-use ::redis::aio::{ConnectionManager, MultiplexedConnection};
+use ::redis::aio::MultiplexedConnection;
 use ::redis::{AsyncConnectionConfig, Client, Value};
 use futures::StreamExt;
 use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 
+use super::connection::StoreConnection;
 use super::failure::{bounded, classify};
 use super::lock;
 use crate::store::{StoreError, VersionStream};
@@ -50,7 +51,7 @@ pub(super) struct Hub {
 struct Shared {
     client: Client,
     /// The shared connection, for `CLIENT UNBLOCK`.
-    manager: ConnectionManager,
+    commands: StoreConnection,
     timeout: Duration,
     games: Mutex<HashMap<String, Watched>>,
     /// Wakes an idle reader when a game is added.
@@ -81,12 +82,12 @@ pub(super) struct Signal {
 }
 
 impl Hub {
-    /// A hub reading through connections made by `client`; `manager` carries its wake-ups.
-    pub(super) fn new(client: Client, manager: ConnectionManager, timeout: Duration) -> Hub {
+    /// A hub reading through connections made by `client`; `commands` carries its wake-ups.
+    pub(super) fn new(client: Client, commands: StoreConnection, timeout: Duration) -> Hub {
         Hub {
             shared: Arc::new(Shared {
                 client,
-                manager,
+                commands,
                 timeout,
                 games: Mutex::new(HashMap::new()),
                 added: Notify::new(),
@@ -199,7 +200,7 @@ impl Shared {
         self.added.notify_one();
         let reader = self.reader_id.load(Ordering::Acquire);
         if reader != 0 {
-            let mut connection = self.manager.clone();
+            let mut connection = self.commands.clone();
             let mut unblock = ::redis::cmd("CLIENT");
             unblock.arg("UNBLOCK").arg(reader);
             let unblocked = unblock.query_async::<i64>(&mut connection);
