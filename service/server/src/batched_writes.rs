@@ -279,9 +279,12 @@ mod tests {
         launcher.await.expect("every call answered");
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
-    async fn calls_ready_together_are_written_together() {
-        let calls = 16;
+    /// How many writes carry `calls` calls from separate tasks over a connection whose socket
+    /// `wrap` wraps.
+    async fn writes_for(
+        calls: usize,
+        wrap: fn(CountedWrites) -> BatchedWrites<CountedWrites>,
+    ) -> usize {
         let writes = Arc::new(AtomicUsize::new(0));
         let (client, server) = tokio::io::duplex(1 << 16);
         tokio::spawn(answer_pings(server));
@@ -289,20 +292,17 @@ mod tests {
             inner: client,
             writes: writes.clone(),
         };
-        pings_in_separate_tasks(BatchedWrites::new(counted), calls).await;
-        let batched = writes.load(Ordering::Relaxed);
+        pings_in_separate_tasks(wrap(counted), calls).await;
+        writes.load(Ordering::Relaxed)
+    }
 
+    #[tokio::test(flavor = "multi_thread", worker_threads = 1)]
+    async fn calls_ready_together_are_written_together() {
+        let calls = 16;
+        let batched = writes_for(calls, BatchedWrites::new).await;
         // The same calls with writes going straight through, to show that the count could
         // have been higher.
-        let unbatched_writes = Arc::new(AtomicUsize::new(0));
-        let (client, server) = tokio::io::duplex(1 << 16);
-        tokio::spawn(answer_pings(server));
-        let counted = CountedWrites {
-            inner: client,
-            writes: unbatched_writes.clone(),
-        };
-        pings_in_separate_tasks(BatchedWrites::direct(counted), calls).await;
-        let unbatched = unbatched_writes.load(Ordering::Relaxed);
+        let unbatched = writes_for(calls, BatchedWrites::direct).await;
 
         assert!(
             batched <= 2,
