@@ -86,11 +86,6 @@ impl<S> BatchedWrites<S> {
         }
     }
 
-    /// The stream inside.
-    pub fn get_ref(&self) -> &S {
-        &self.inner
-    }
-
     /// Ready once the current batch may be written: at once if it has had its pass of the
     /// scheduler, otherwise after it.
     fn poll_open(&mut self, cx: &mut Context<'_>) -> Poll<()> {
