@@ -24,6 +24,7 @@ use tokio::time::Instant;
 use crate::client_seeds;
 use crate::connect::WorkerConnections;
 use crate::errors::{ClientFault, ErrorKey};
+use crate::game_quotas;
 use crate::lean_calls::{TurnCalls, TurnView};
 use crate::plan::{GamePlan, NextGame};
 use crate::recorder::{Method, Recorder};
@@ -89,8 +90,9 @@ pub(crate) struct GameInPlay {
 
 impl GameInPlay {
     /// Creates game `next` of `plan` through the target the routing rule gives it, with each
-    /// seat's handle on its own target. A refused client seed stops the run: every other game
-    /// would be refused the same way ([`crate::client_seeds`]).
+    /// seat's handle on its own target. A refused client seed or an unexpected refusal for a game
+    /// quota stops the run: every other game would be refused the same way
+    /// ([`crate::client_seeds`], [`crate::game_quotas`]).
     pub(crate) async fn create(
         connections: &WorkerConnections,
         recorder: &mut Recorder,
@@ -111,15 +113,22 @@ impl GameInPlay {
             },
         );
         let mut seed_refused = false;
+        let mut quota_refusal = None;
         let created = async {
             let created = created.await;
-            seed_refused = seed.is_some() && created.as_ref().is_err_and(client_seeds::is_refusal);
+            if let Err(error) = &created {
+                seed_refused = seed.is_some() && client_seeds::is_refusal(error);
+                quota_refusal = game_quotas::is_refusal(error).then(|| ErrorKey::from_sdk(error));
+            }
             created
         };
         let created = recorder.sdk(Method::CreateGame, created).await;
+        // Every other game would be refused the same way: stop and say why, once.
         if seed_refused {
-            // Every other game would be refused the same way: stop and say why, once.
             recorder.stop_because(client_seeds::GAME_SEEDS_HINT);
+        }
+        if quota_refusal.is_some_and(|key| !recorder.expects(&key)) {
+            recorder.stop_because(game_quotas::QUOTA_HINT);
         }
         let mut game = created?;
         if game.seats.len() != planned.seats as usize || game.version != 0 {

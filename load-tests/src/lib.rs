@@ -40,6 +40,7 @@ mod clock;
 mod connect;
 mod driver;
 pub mod errors;
+mod game_quotas;
 mod lean_calls;
 mod meters;
 mod options;

@@ -297,6 +297,11 @@ impl Recorder {
         }
     }
 
+    /// Whether the run tolerates failures with `key` (`--expect`).
+    pub(crate) fn expects(&self, key: &ErrorKey) -> bool {
+        self.shared.expected.is_expected(key)
+    }
+
     /// A failed client-side check.
     pub(crate) fn fault(&mut self, fault: ClientFault) {
         self.failed(ErrorKey::client(fault));

@@ -96,3 +96,90 @@ async fn act_in_turn(
     }
     recorder
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::errors::ExpectedErrors;
+    use crate::game_quotas::QUOTA_HINT;
+    use crate::options::VariantSelection;
+    use crate::plan;
+    use crate::test_server::InProcessServer;
+
+    /// The act phase of `workers` workers with 4 games each against a server with the default
+    /// quotas (20 games at once, then 60 a minute, from one caller), tolerating `expected`.
+    async fn act_on_default_quotas(
+        workers: usize,
+        expected: ExpectedErrors,
+        duration: Duration,
+    ) -> (PhaseResult, StopSignal) {
+        let server = InProcessServer::start(deckmate_server::Config::default()).await;
+        let connections = Connections::open(std::slice::from_ref(&server.address), 1, None)
+            .await
+            .expect("the server is up");
+        let first = connections.for_worker(0);
+        let variants = plan::resolve(&first.to(0).client, &VariantSelection::All, 0)
+            .await
+            .unwrap();
+        let plan = Arc::new(GamePlan::new(variants, None));
+        let spec = PhaseSpec {
+            name: "act",
+            workers,
+            warmup: Duration::ZERO,
+            duration: Some(duration),
+            seed: 1,
+            expected,
+            max_errors: 100,
+            progress: None,
+            meters: Arc::default(),
+            rate: None,
+        };
+        let stop = StopSignal::new();
+        let result = run(&spec, &connections, &stop, plan, 4).await;
+        server.stop().await;
+        (result, stop)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_first_quota_refusal_stops_the_phase_and_names_the_flags() {
+        let workers = 8;
+        let (result, stop) =
+            act_on_default_quotas(workers, ExpectedErrors::none(), Duration::from_secs(600)).await;
+        assert!(stop.is_triggered());
+        assert_eq!(result.stop_reason, Some(QUOTA_HINT));
+        // Each worker had at most one CreateGame in flight when the first refusal stopped it.
+        let refused: u64 = result.tally.errors.values().sum();
+        assert!(
+            (1..=workers as u64).contains(&refused),
+            "{:?}",
+            result.tally.errors
+        );
+        assert!(
+            result.measured < Duration::from_secs(60),
+            "{:?}",
+            result.measured
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn expected_quota_refusals_are_counted_and_the_games_made_are_played() {
+        let expected = ExpectedErrors::reasons(&["LIMIT_REACHED"]).unwrap();
+        let (result, _) = act_on_default_quotas(8, expected, Duration::from_secs(2)).await;
+        assert_eq!(result.stop_reason, None);
+        let refused: u64 = result
+            .tally
+            .errors
+            .iter()
+            .filter(|(key, _)| key.reason == "LIMIT_REACHED")
+            .map(|(_, count)| count)
+            .sum();
+        assert!(refused >= 1, "{:?}", result.tally.errors);
+        assert!(
+            result.tally.actions > 0,
+            "no action in {:?}",
+            result.measured
+        );
+    }
+}
