@@ -104,8 +104,7 @@ mod tests {
     use super::*;
     use crate::errors::ExpectedErrors;
     use crate::game_quotas::QUOTA_HINT;
-    use crate::options::VariantSelection;
-    use crate::plan;
+    use crate::scenario::test_phase;
     use crate::test_server::InProcessServer;
 
     /// The act phase of `workers` workers with 4 games each against a server with the default
@@ -116,26 +115,8 @@ mod tests {
         duration: Duration,
     ) -> (PhaseResult, StopSignal) {
         let server = InProcessServer::start(deckmate_server::Config::default()).await;
-        let connections = Connections::open(std::slice::from_ref(&server.address), 1, None)
-            .await
-            .expect("the server is up");
-        let first = connections.for_worker(0);
-        let variants = plan::resolve(&first.to(0).client, &VariantSelection::All, 0)
-            .await
-            .unwrap();
-        let plan = Arc::new(GamePlan::new(variants, None));
-        let spec = PhaseSpec {
-            name: "act",
-            workers,
-            warmup: Duration::ZERO,
-            duration: Some(duration),
-            seed: 1,
-            expected,
-            max_errors: 100,
-            progress: None,
-            meters: Arc::default(),
-            rate: None,
-        };
+        let (connections, plan) = test_phase::connect(&server, None).await;
+        let spec = test_phase::spec("act", workers, duration, expected);
         let stop = StopSignal::new();
         let result = run(&spec, &connections, &stop, plan, 4).await;
         server.stop().await;

@@ -3,6 +3,8 @@
 pub(crate) mod act;
 pub(crate) mod baseline;
 pub(crate) mod play;
+#[cfg(test)]
+mod test_phase;
 pub(crate) mod watch;
 
 use std::time::Duration;

@@ -67,8 +67,7 @@ mod tests {
     use super::*;
     use crate::client_seeds::GAME_SEEDS_HINT;
     use crate::errors::ExpectedErrors;
-    use crate::options::VariantSelection;
-    use crate::plan;
+    use crate::scenario::test_phase;
     use crate::test_server::InProcessServer;
 
     /// The run's own check of the server (`GetServerInfo`) is skipped here, as against a server
@@ -80,27 +79,14 @@ mod tests {
             ..deckmate_server::Config::default()
         })
         .await;
-        let connections = Connections::open(std::slice::from_ref(&server.address), 1, None)
-            .await
-            .expect("the server is up");
-        let first = connections.for_worker(0);
-        let variants = plan::resolve(&first.to(0).client, &VariantSelection::All, 0)
-            .await
-            .unwrap();
-        let plan = Arc::new(GamePlan::new(variants, None).with_game_seeds(Some(1)));
+        let (connections, plan) = test_phase::connect(&server, Some(1)).await;
         let workers = 4;
-        let spec = PhaseSpec {
-            name: "play",
+        let spec = test_phase::spec(
+            "play",
             workers,
-            warmup: Duration::ZERO,
-            duration: Some(Duration::from_secs(600)),
-            seed: 1,
-            expected: ExpectedErrors::none(),
-            max_errors: 100,
-            progress: None,
-            meters: Arc::default(),
-            rate: None,
-        };
+            Duration::from_secs(600),
+            ExpectedErrors::none(),
+        );
         let stop = StopSignal::new();
         let result = run(&spec, &connections, &stop, plan).await;
         assert!(stop.is_triggered());
