@@ -128,20 +128,7 @@ mod tests {
         let workers = 8;
         let (result, stop) =
             act_on_default_quotas(workers, ExpectedErrors::none(), Duration::from_secs(600)).await;
-        assert!(stop.is_triggered());
-        assert_eq!(result.stop_reason, Some(QUOTA_HINT));
-        // Each worker had at most one CreateGame in flight when the first refusal stopped it.
-        let refused: u64 = result.tally.errors.values().sum();
-        assert!(
-            (1..=workers as u64).contains(&refused),
-            "{:?}",
-            result.tally.errors
-        );
-        assert!(
-            result.measured < Duration::from_secs(60),
-            "{:?}",
-            result.measured
-        );
+        test_phase::assert_stopped_at_first_refusal(&result, &stop, workers, QUOTA_HINT);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -89,20 +89,7 @@ mod tests {
         );
         let stop = StopSignal::new();
         let result = run(&spec, &connections, &stop, plan).await;
-        assert!(stop.is_triggered());
-        assert_eq!(result.stop_reason, Some(GAME_SEEDS_HINT));
-        // Each worker had at most one CreateGame in flight when the first refusal stopped it.
-        let errors: u64 = result.tally.errors.values().sum();
-        assert!(
-            (1..=workers as u64).contains(&errors),
-            "{:?}",
-            result.tally.errors
-        );
-        assert!(
-            result.measured < Duration::from_secs(60),
-            "{:?}",
-            result.measured
-        );
+        test_phase::assert_stopped_at_first_refusal(&result, &stop, workers, GAME_SEEDS_HINT);
         server.stop().await;
     }
 }

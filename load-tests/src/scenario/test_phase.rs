@@ -1,13 +1,15 @@
 //! What the scenarios' unit tests share: connections and a plan of every variant on an
-//! in-process server, and the spec of a phase run against it.
+//! in-process server, the spec of a phase run against it, and the check of a phase stopped by a
+//! refused `CreateGame`.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::clock::StopSignal;
 use crate::connect::Connections;
 use crate::errors::ExpectedErrors;
 use crate::options::VariantSelection;
-use crate::phase::PhaseSpec;
+use crate::phase::{PhaseResult, PhaseSpec};
 use crate::plan::{self, GamePlan};
 use crate::test_server::InProcessServer;
 
@@ -47,4 +49,28 @@ pub(crate) fn spec(
         meters: Arc::default(),
         rate: None,
     }
+}
+
+/// Checks that a phase of `workers` workers was stopped for `reason` at the first refusal of a
+/// `CreateGame`, long before its window closed.
+pub(crate) fn assert_stopped_at_first_refusal(
+    result: &PhaseResult,
+    stop: &StopSignal,
+    workers: usize,
+    reason: &str,
+) {
+    assert!(stop.is_triggered());
+    assert_eq!(result.stop_reason, Some(reason));
+    // Each worker had at most one CreateGame in flight when the first refusal stopped it.
+    let refused: u64 = result.tally.errors.values().sum();
+    assert!(
+        (1..=workers as u64).contains(&refused),
+        "{:?}",
+        result.tally.errors
+    );
+    assert!(
+        result.measured < Duration::from_secs(60),
+        "{:?}",
+        result.measured
+    );
 }
