@@ -4,13 +4,14 @@
 # executions and fails when a target crashes (docs/RELIABILITY.md, "Fuzzing").
 #
 #   scripts/fuzz.sh [SECONDS]
-#   scripts/fuzz.sh --build     # only install cargo-fuzz and build the fuzz crates
+#   scripts/fuzz.sh --build     # only build the fuzz crates
 #
-# Only a stable toolchain is needed: RUSTC_BOOTSTRAP=1 lets cargo-fuzz pass its unstable flags,
-# and without a nightly there is no AddressSanitizer, so targets build with `--sanitizer none`
-# (Rust code is memory-safe; the fuzzers look for panics, aborts and endless loops). Builds are
-# optimised (`-O`). Crashing inputs are kept in service/*/fuzz/artifacts/<target>/ and
-# reproduce with `cargo fuzz run -O --sanitizer none <target> <input>` in that crate.
+# The targets are libFuzzer programs (libfuzzer-sys) built by plain cargo with the coverage
+# instrumentation libFuzzer reads, so only a stable toolchain and a C++ compiler are needed: no
+# cargo subcommand to install, no nightly. Without a nightly there is no AddressSanitizer either
+# (Rust code is memory-safe; the fuzzers look for panics, aborts and endless loops). Crashing
+# inputs are kept in service/*/fuzz/artifacts/<target>/; the target's program, run with the
+# input as its argument, reproduces the crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_only=false
@@ -19,14 +20,23 @@ if [ "${1:-}" = "--build" ]; then
 fi
 seconds="${1:-30}"
 
-if ! cargo fuzz --version >/dev/null 2>&1; then
-  cargo install cargo-fuzz --locked
-fi
-export RUSTC_BOOTSTRAP=1
 # One target directory for both fuzz crates (they share the engine), apart from the workspace's.
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}/fuzz"
-fuzz=(cargo fuzz)
-flags=(-O --sanitizer none --codegen-units 16)
+# An explicit --target keeps the flags below off build scripts and procedural macros, which
+# run in the compiler rather than under libFuzzer.
+triple=$(rustc -vV | sed -n 's/^host: //p')
+# What libFuzzer needs from the code it runs: edge counters and their table, comparison
+# tracing (to solve the magic values of a protocol), the stack depth, and `cfg(fuzzing)`.
+# Branch folding stays off so that each branch keeps an edge of its own. The release profile of
+# each fuzz crate sets the optimisation levels (service/*/fuzz/Cargo.toml).
+export RUSTFLAGS="-Cpasses=sancov-module \
+  -Cllvm-args=-sanitizer-coverage-level=4 \
+  -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
+  -Cllvm-args=-sanitizer-coverage-pc-table \
+  -Cllvm-args=-sanitizer-coverage-trace-compares \
+  -Cllvm-args=-sanitizer-coverage-stack-depth \
+  -Cllvm-args=-simplifycfg-branch-fold-threshold=0 \
+  --cfg fuzzing ${RUSTFLAGS:-}"
 declare -A crate_of=(
   [apply_actions]=service/engine/fuzz
   [decode_request]=service/server/fuzz
@@ -36,7 +46,7 @@ declare -A crate_of=(
 targets=(apply_actions decode_request decode_record grpc_web_frame)
 
 for crate in service/engine/fuzz service/server/fuzz; do
-  (cd "$crate" && "${fuzz[@]}" build "${flags[@]}")
+  cargo build --locked --release --bins --target "$triple" --manifest-path "$crate/Cargo.toml"
 done
 if [ "$build_only" = true ]; then
   exit 0
@@ -50,8 +60,10 @@ python3 scripts/fuzz-seeds.py "$corpus"
 # Runs one target; its libFuzzer output goes to its log.
 run() {
   local target=$1
-  (cd "${crate_of[$target]}" && "${fuzz[@]}" run "${flags[@]}" "$target" "$corpus/$target" -- \
-    -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10) \
+  local artifacts="${crate_of[$target]}/artifacts/$target/"
+  mkdir -p "$artifacts"
+  "$CARGO_TARGET_DIR/$triple/release/$target" "$corpus/$target" -artifact_prefix="$artifacts" \
+    -max_total_time="$seconds" -print_final_stats=1 -rss_limit_mb=2048 -timeout=10 \
     >"$logs/$target.log" 2>&1
 }
 
