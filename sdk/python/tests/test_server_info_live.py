@@ -33,6 +33,11 @@ def test_server_info_describes_the_server(client: Client) -> None:
     assert info.features.bots and info.features.clocks
     assert info.limits.max_message_bytes > 0
     assert info.limits.max_request_id_bytes > 0
+    # Started with `--create-rate off`, and the default quotas otherwise.
+    assert not info.limits.HasField("create_rate")
+    assert info.limits.max_games_per_client == 1000
+    assert info.limits.max_watchers_per_game == 64
+    assert info.limits.max_watchers_per_client == 1000
 
 
 def test_a_clocked_game_shows_every_seats_clock(client: Client) -> None:

@@ -108,6 +108,16 @@ async fn server_info_describes_the_server() {
     assert_eq!(features.store(), pb::StoreKind::Memory);
     let limits = info.limits.expect("limits");
     assert!(limits.max_message_bytes > 0 && limits.max_request_id_bytes > 0);
+    // Started with `--create-rate off`, and the default quotas otherwise.
+    assert_eq!(limits.create_rate, None);
+    assert_eq!(
+        (
+            limits.max_games_per_client,
+            limits.max_watchers_per_game,
+            limits.max_watchers_per_client
+        ),
+        (1000, 64, 1000)
+    );
 }
 
 #[tokio::test]

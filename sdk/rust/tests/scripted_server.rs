@@ -233,6 +233,7 @@ impl GameService for ScriptedServer {
             limits: Some(pb::ServerLimits {
                 max_message_bytes: 65_536,
                 max_request_id_bytes: 128,
+                ..pb::ServerLimits::default()
             }),
         }))
     }

@@ -23,6 +23,11 @@ describe("server info and shutdown against the live server", () => {
     assert.equal(info.features?.clocks, true);
     assert.ok((info.limits?.maxMessageBytes ?? 0) > 0);
     assert.ok((info.limits?.maxRequestIdBytes ?? 0) > 0);
+    // Started with `--create-rate off`, and the default quotas otherwise.
+    assert.equal(info.limits?.createRate, undefined);
+    assert.equal(info.limits?.maxGamesPerClient, 1000);
+    assert.equal(info.limits?.maxWatchersPerGame, 64);
+    assert.equal(info.limits?.maxWatchersPerClient, 1000);
 
     const viaWeb = await (await WebClient.connect(address)).serverInfo();
     assert.equal(viaWeb.serverVersion, info.serverVersion);

@@ -610,7 +610,53 @@ async fn server_info_describes_the_release_features_and_limits() {
         let limits = info.limits.expect("limits");
         assert_eq!(limits.max_message_bytes, 1024);
         assert_eq!(limits.max_request_id_bytes, 128);
+        // The fixture's handlers have no per-caller limits.
+        assert_eq!(limits.create_rate, None);
+        assert_eq!(limits.max_games_per_client, u32::MAX);
+        assert_eq!(limits.max_watchers_per_game, u32::MAX);
+        assert_eq!(limits.max_watchers_per_client, u32::MAX);
     }
+}
+
+#[tokio::test]
+async fn server_info_reports_the_per_caller_limits_in_force() {
+    use crate::protection::rate::Rate;
+    use crate::protection::{Protection, ProtectionSettings};
+
+    let settings = ProtectionSettings {
+        create_rate: Rate::parse("90/min").unwrap(),
+        create_burst: 7,
+        max_games_per_client: 12,
+        max_watchers_per_game: 5,
+        max_watchers_per_client: 40,
+        ..ProtectionSettings::unlimited()
+    };
+    let api = fixture()
+        .api
+        .with_protection(Arc::new(Protection::new(settings, None)));
+    let info = api
+        .get_server_info(Request::new(pb::GetServerInfoRequest {}))
+        .await
+        .unwrap()
+        .into_inner();
+    let limits = info.limits.expect("limits");
+    let rate = limits.create_rate.expect("a create rate");
+    assert_eq!((rate.count, rate.burst), (90, 7));
+    assert_eq!(
+        rate.period,
+        Some(prost_types::Duration {
+            seconds: 60,
+            nanos: 0
+        })
+    );
+    assert_eq!(
+        (
+            limits.max_games_per_client,
+            limits.max_watchers_per_game,
+            limits.max_watchers_per_client
+        ),
+        (12, 5, 40)
+    );
 }
 
 /// A bot turn left behind by a lost replica (here: one that shut down right after creating the

@@ -91,6 +91,8 @@ impl ProtectionSettings {
 /// The handler-level protection of one server.
 #[derive(Debug)]
 pub struct Protection {
+    /// What this protection enforces, as configured (for `GetServerInfo`).
+    settings: ProtectionSettings,
     api_keys: Option<Arc<ApiKeys>>,
     proxies: TrustedProxies,
     create_rate: CreateRate,
@@ -104,11 +106,12 @@ impl Protection {
     pub fn new(settings: ProtectionSettings, api_keys: Option<Arc<ApiKeys>>) -> Protection {
         Protection {
             api_keys,
-            proxies: settings.trusted_proxies,
+            proxies: settings.trusted_proxies.clone(),
             create_rate: CreateRate::new(settings.create_rate, settings.create_burst),
             games: GamesPerClient::new(settings.max_games_per_client),
             watchers: WatchersPerGame::new(settings.max_watchers_per_game),
             client_watchers: WatchersPerClient::new(settings.max_watchers_per_client),
+            settings,
         }
     }
 
@@ -127,6 +130,11 @@ impl Protection {
             ProtectionSettings::from_config(config),
             api_keys,
         ))
+    }
+
+    /// The limits this protection enforces, as configured.
+    pub fn settings(&self) -> &ProtectionSettings {
+        &self.settings
     }
 
     /// The API keys in force, when `--api-keys-file` is set (to reload them on SIGHUP).

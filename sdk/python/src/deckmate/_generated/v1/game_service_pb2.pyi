@@ -10,6 +10,7 @@ from deckmate._generated.v1.games import pigeon_chess_pb2 as _pigeon_chess_pb2
 from deckmate._generated.v1.games import pile_chess_pb2 as _pile_chess_pb2
 from deckmate._generated.v1.games import raindrop_chess_pb2 as _raindrop_chess_pb2
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -1611,20 +1612,82 @@ class ServerLimits(_message.Message):
 
     MAX_MESSAGE_BYTES_FIELD_NUMBER: _builtins.int
     MAX_REQUEST_ID_BYTES_FIELD_NUMBER: _builtins.int
+    CREATE_RATE_FIELD_NUMBER: _builtins.int
+    MAX_GAMES_PER_CLIENT_FIELD_NUMBER: _builtins.int
+    MAX_WATCHERS_PER_GAME_FIELD_NUMBER: _builtins.int
+    MAX_WATCHERS_PER_CLIENT_FIELD_NUMBER: _builtins.int
     max_message_bytes: _builtins.int
     """The largest request message accepted, in encoded bytes."""
     max_request_id_bytes: _builtins.int
     """The longest `request_id` accepted, in bytes."""
+    max_games_per_client: _builtins.int
+    """How many live games one caller may have created on one replica (`--max-games-per-client`);
+    a game with bot seats counts once more per bot seat. Beyond it CreateGame is
+    RESOURCE_EXHAUSTED `LIMIT_REACHED`. 4294967295 means no practical limit.
+    """
+    max_watchers_per_game: _builtins.int
+    """How many `Watch` streams one game may have open on one replica for its spectators, and as
+    many for each of its seats (`--max-watchers-per-game`). 4294967295 means no practical limit.
+    """
+    max_watchers_per_client: _builtins.int
+    """How many `Watch` streams one caller (by address) may have open on one replica, over every
+    game (`--max-watchers-per-client`). 4294967295 means no practical limit.
+    """
+    @_builtins.property
+    def create_rate(self) -> Global___CallRate:
+        """How fast one caller (its API key when the server wants keys, else its address) may call
+        CreateGame on one replica (`--create-rate`, `--create-burst`); absent when there is no such
+        limit. A call beyond it is RESOURCE_EXHAUSTED `LIMIT_REACHED` with a `google.rpc.RetryInfo`.
+        """
+
     def __init__(
         self,
         *,
         max_message_bytes: _builtins.int = ...,
         max_request_id_bytes: _builtins.int = ...,
+        create_rate: Global___CallRate | None = ...,
+        max_games_per_client: _builtins.int = ...,
+        max_watchers_per_game: _builtins.int = ...,
+        max_watchers_per_client: _builtins.int = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_rate", b"create_rate"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["max_message_bytes", b"max_message_bytes", "max_request_id_bytes", b"max_request_id_bytes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_rate", b"create_rate", "max_games_per_client", b"max_games_per_client", "max_message_bytes", b"max_message_bytes", "max_request_id_bytes", b"max_request_id_bytes", "max_watchers_per_client", b"max_watchers_per_client", "max_watchers_per_game", b"max_watchers_per_game"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___ServerLimits: _TypeAlias = ServerLimits  # noqa: Y015
+
+@_typing.final
+class CallRate(_message.Message):
+    """CallRate is a limit on how often one caller may make a call: a token bucket that holds
+    `burst` calls and refills at `count` per `period`.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COUNT_FIELD_NUMBER: _builtins.int
+    PERIOD_FIELD_NUMBER: _builtins.int
+    BURST_FIELD_NUMBER: _builtins.int
+    count: _builtins.int
+    """Calls per period, on average."""
+    burst: _builtins.int
+    """Calls a caller may make at once, after a pause, before the rate applies."""
+    @_builtins.property
+    def period(self) -> _duration_pb2.Duration:
+        """The period of `count`."""
+
+    def __init__(
+        self,
+        *,
+        count: _builtins.int = ...,
+        period: _duration_pb2.Duration | None = ...,
+        burst: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["period", b"period"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["burst", b"burst", "count", b"count", "period", b"period"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CallRate: _TypeAlias = CallRate  # noqa: Y015
