@@ -91,10 +91,10 @@ impl ProtectionSettings {
 /// The handler-level protection of one server.
 #[derive(Debug)]
 pub struct Protection {
-    /// What this protection enforces, as configured (for `GetServerInfo`).
+    /// What this protection enforces, as configured (its proxies are read on every call; the
+    /// rest is reported by `GetServerInfo`).
     settings: ProtectionSettings,
     api_keys: Option<Arc<ApiKeys>>,
-    proxies: TrustedProxies,
     create_rate: CreateRate,
     games: GamesPerClient,
     watchers: WatchersPerGame,
@@ -106,7 +106,6 @@ impl Protection {
     pub fn new(settings: ProtectionSettings, api_keys: Option<Arc<ApiKeys>>) -> Protection {
         Protection {
             api_keys,
-            proxies: settings.trusted_proxies.clone(),
             create_rate: CreateRate::new(settings.create_rate, settings.create_burst),
             games: GamesPerClient::new(settings.max_games_per_client),
             watchers: WatchersPerGame::new(settings.max_watchers_per_game),
@@ -160,9 +159,11 @@ impl Protection {
     /// the limits on calls that need no API key.
     pub fn client_of<T>(&self, request: &Request<T>) -> Caller {
         match request.remote_addr() {
-            Some(peer) => {
-                Caller::Address(self.proxies.client_address(peer.ip(), request.metadata()))
-            }
+            Some(peer) => Caller::Address(
+                self.settings
+                    .trusted_proxies
+                    .client_address(peer.ip(), request.metadata()),
+            ),
             None => Caller::Unknown,
         }
     }
