@@ -128,7 +128,7 @@ impl GameInPlay {
             recorder.stop_because(client_seeds::GAME_SEEDS_HINT);
         }
         if quota_refusal.is_some_and(|key| !recorder.expects(&key)) {
-            recorder.stop_because(game_quotas::QUOTA_HINT);
+            recorder.stop_because(plan.quota_hint().clone());
         }
         let mut game = created?;
         if game.seats.len() != planned.seats as usize || game.version != 0 {

@@ -9,8 +9,9 @@
 //! whose scenario phase completed no successful call, whatever errors it expects.
 //!
 //! Before any load, each server is asked what it allows (`GetServerInfo`), so that a run it
-//! would refuse call after call (client seeds it does not accept, an API key it requires)
-//! stops at once with what to change.
+//! would refuse call after call (client seeds it does not accept, an API key it requires, more
+//! games or watchers at once than its per-caller quotas admit) stops at once with what to
+//! change.
 //!
 //! A run may target several server replicas, spreading games, seats and watchers over them so
 //! that commits and watches cross replicas, and may measure the servers' CPU time (Linux
@@ -74,6 +75,7 @@ pub use recorder::Method;
 pub use report::{PhaseReport, Ratios, RunReport};
 
 use connect::Connections;
+use game_quotas::Opening;
 use meters::ExternalMeters;
 use phase::PhaseSpec;
 use plan::GamePlan;
@@ -151,18 +153,23 @@ pub async fn run(
     let plan = match scenario.variants() {
         Some(selection) => {
             let first = connections.for_worker(0);
+            let counts_refusals = options.expected.names().contains(&"LIMIT_REACHED");
             let needs = Needs {
                 client_seeds: options.game_seeds.then_some(client_seeds::GAME_SEEDS_HINT),
                 has_api_key: options.api_key.is_some(),
+                opening: (!counts_refusals).then(|| opening(scenario, options, targets.len())),
             };
+            let mut limits = None;
             for (index, target) in targets.iter().enumerate() {
-                preflight::check(&first.to(index).client, target, needs).await?;
+                let reported = preflight::check(&first.to(index).client, target, needs).await?;
+                limits = limits.or(reported);
             }
             let client = &first.to(0).client;
             let variants = plan::resolve(client, selection, scenario.seats()).await?;
             Some(Arc::new(
                 GamePlan::new(variants, scenario.games())
-                    .with_game_seeds(options.game_seeds.then_some(options.seed)),
+                    .with_game_seeds(options.game_seeds.then_some(options.seed))
+                    .with_quota_hint(game_quotas::hint(limits.as_ref())),
             ))
         }
         None => None,
@@ -273,6 +280,30 @@ pub async fn run(
         passed,
         failure,
     })
+}
+
+/// What `scenario` opens at once through each of `targets` targets before any game can end
+/// (the least that any target gets, games being spread over them in turn): `act` creates all
+/// of its games first; `play` and `watch` create one game per worker, unless `--rate` paces
+/// them or `--games` asks for fewer.
+fn opening(scenario: &Scenario, options: &LoadOptions, targets: usize) -> Opening {
+    let workers = options.in_flight as u64;
+    let (games, watchers_per_game) = match scenario {
+        Scenario::Act(act) => (workers * act.games_per_worker as u64, 0),
+        Scenario::Play(_) | Scenario::Watch(_) if options.rate.is_some() => (0, 0),
+        Scenario::Play(play) => (workers.min(play.games.unwrap_or(u64::MAX)), 0),
+        Scenario::Watch(watch) => (
+            workers.min(watch.games.unwrap_or(u64::MAX)),
+            watch.watchers as u64,
+        ),
+        Scenario::Baseline => (0, 0),
+    };
+    let games = games / targets.max(1) as u64;
+    Opening {
+        games,
+        watchers_per_game,
+        watchers: games * watchers_per_game,
+    }
 }
 
 /// Refuses options that cannot make a run.

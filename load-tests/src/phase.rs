@@ -71,7 +71,7 @@ pub(crate) struct PhaseResult {
     /// What the external meters saw over the measured wall time.
     pub(crate) external: ExternalUsage,
     /// Why a worker stopped the run, if one did ([`Recorder::stop_because`]).
-    pub(crate) stop_reason: Option<&'static str>,
+    pub(crate) stop_reason: Option<Arc<str>>,
 }
 
 /// Runs a phase: `prepare` for every worker before the clock starts (unmeasured), then `work`
@@ -163,7 +163,7 @@ where
         measured: measured.wall,
         cpu: measured.cpu,
         external: measured.external,
-        stop_reason: shared.stop_reason.get().copied(),
+        stop_reason: shared.stop_reason.get().cloned(),
     }
 }
 

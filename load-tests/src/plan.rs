@@ -2,11 +2,13 @@
 //! the next game is. Variants come from the server's `ListVariants`, with their default config,
 //! so that every hosted game is covered without the load generator knowing any of them.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use deckmate::{Client, pb};
 
 use crate::SetupError;
+use crate::game_quotas;
 use crate::options::VariantSelection;
 
 /// One variant as the scenario creates it.
@@ -38,6 +40,8 @@ pub(crate) struct GamePlan {
     target: Option<u64>,
     /// The base of fixed game seeds (`--game-seeds`).
     game_seeds: Option<u64>,
+    /// Why a `CreateGame` refused for a game quota stops the run ([`crate::game_quotas`]).
+    quota_hint: Arc<str>,
     /// Every game handed out, for the turn of variants.
     handed_out: AtomicU64,
     /// Games handed out in the measured window.
@@ -52,6 +56,7 @@ impl GamePlan {
             variants,
             target,
             game_seeds: None,
+            quota_hint: game_quotas::hint(None).into(),
             handed_out: AtomicU64::new(0),
             counted: AtomicU64::new(0),
         }
@@ -62,6 +67,18 @@ impl GamePlan {
     pub(crate) fn with_game_seeds(mut self, base: Option<u64>) -> GamePlan {
         self.game_seeds = base;
         self
+    }
+
+    /// Says `hint` when a `CreateGame` is refused for a game quota (by default, the words of a
+    /// server that did not report its quotas).
+    pub(crate) fn with_quota_hint(mut self, hint: String) -> GamePlan {
+        self.quota_hint = hint.into();
+        self
+    }
+
+    /// Why a `CreateGame` refused for a game quota stops the run.
+    pub(crate) fn quota_hint(&self) -> &Arc<str> {
+        &self.quota_hint
     }
 
     /// The seed game `number` is created with, when the plan fixes seeds.

@@ -86,7 +86,7 @@ pub(crate) struct Shared {
     pub(crate) pacer: Option<Pacer>,
     /// Why a worker stopped the run, when it recognised a failure that every further call
     /// would repeat; the first reason given is kept.
-    pub(crate) stop_reason: OnceLock<&'static str>,
+    pub(crate) stop_reason: OnceLock<Arc<str>>,
 }
 
 /// Actions and finished games of one variant.
@@ -309,8 +309,8 @@ impl Recorder {
 
     /// Stops the run for `reason`, a failure every further call would repeat (already recorded
     /// as an error), so that the run says it once rather than failing until the error limit.
-    pub(crate) fn stop_because(&mut self, reason: &'static str) {
-        let _ = self.shared.stop_reason.set(reason);
+    pub(crate) fn stop_because(&mut self, reason: impl Into<Arc<str>>) {
+        let _ = self.shared.stop_reason.set(reason.into());
         self.shared.stop.trigger();
     }
 
@@ -453,7 +453,10 @@ mod tests {
         first.stop_because("the first reason");
         second.stop_because("a later reason");
         assert!(first.should_stop() && second.should_stop());
-        assert_eq!(shared.stop_reason.get(), Some(&"the first reason"));
+        assert_eq!(
+            shared.stop_reason.get().map(|reason| &**reason),
+            Some("the first reason")
+        );
     }
 
     #[test]

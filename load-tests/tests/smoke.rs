@@ -332,6 +332,87 @@ async fn game_seeds_on_a_server_that_refuses_them_stop_before_any_load() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_opening_beyond_the_servers_quotas_stops_before_any_load() {
+    // The defaults: 60 games a minute in bursts of 20. The run would create 8 × 4 at once.
+    let server = Server::start_with(Config::default()).await;
+    let scenario = Scenario::Act(ActScenario::default());
+    let options = LoadOptions {
+        in_flight: 8,
+        baseline_duration: Duration::from_secs(5),
+        duration: Some(Duration::from_millis(300)),
+        ..options(&server)
+    };
+    let error = deckmate_load::run(&scenario, &options, &StopSignal::new())
+        .await
+        .expect_err("the opening exceeds the burst");
+    let message = error.to_string();
+    for words in [
+        server.address.as_str(),
+        "creates 32 games at once",
+        "lets one caller create 20",
+        "60 games a minute in bursts of 20",
+        "`--create-rate off --max-games-per-client 1000000`",
+        "`--expect LIMIT_REACHED`",
+    ] {
+        assert!(message.contains(words), "{words} in {message}");
+    }
+    // Nothing was created: the whole burst is still there.
+    let client = deckmate::Client::connect(server.address.clone())
+        .await
+        .expect("connect");
+    let variant = client
+        .list_variants()
+        .await
+        .expect("ListVariants")
+        .remove(0);
+    let config = variant.default_config.expect("a default config");
+    for _ in 0..20 {
+        client
+            .create_game(config.clone(), variant.min_seats, Default::default())
+            .await
+            .expect("within the burst");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_quota_refusal_during_the_run_names_the_servers_quotas() {
+    // Paced creations are not an opening burst: the run starts, and its third game is refused.
+    let server = Server::start_with(Config {
+        create_rate: deckmate_server::protection::rate::Rate::Limit {
+            count: std::num::NonZeroU32::new(1).expect("non-zero"),
+            period: Duration::from_secs(3600),
+        },
+        create_burst: 2,
+        ..quota_free()
+    })
+    .await;
+    let scenario = Scenario::Play(PlayScenario {
+        variants: VariantSelection::All,
+        seats: 0,
+        games: None,
+    });
+    let options = LoadOptions {
+        rate: Some(1000),
+        duration: Some(Duration::from_secs(60)),
+        ..options(&server)
+    };
+    let report = deckmate_load::run(&scenario, &options, &StopSignal::new())
+        .await
+        .expect("the run starts");
+    assert!(report.stopped_early, "{report}");
+    let reason = report.result.stop_reason.as_deref().expect("a stop reason");
+    for words in [
+        "refused a CreateGame with LIMIT_REACHED",
+        "this one allows 1 game an hour in bursts of 2 and no limit on the games held",
+        "`--expect LIMIT_REACHED`",
+    ] {
+        assert!(reason.contains(words), "{words} in {reason}");
+    }
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_run_whose_every_call_failed_as_expected_fails() {
     // A caller may hold no game: every CreateGame is LIMIT_REACHED.
     let server = Server::start_with(Config {

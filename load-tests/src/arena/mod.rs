@@ -157,6 +157,8 @@ pub async fn run(options: &ArenaOptions, stop: &StopSignal) -> Result<ArenaScore
     let needs = Needs {
         client_seeds: Some(client_seeds::SEED_REFUSED_HINT),
         has_api_key: options.api_key.is_some(),
+        // The arena waits out the create rate, and plays one game at a time.
+        opening: None,
     };
     preflight::check(&client, &target, needs).await?;
     let variant = plan::resolve(

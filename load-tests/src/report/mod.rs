@@ -144,7 +144,7 @@ pub struct PhaseReport {
     /// Why the phase stopped the run early, when the client recognised a failure that every
     /// further call would repeat (a server refusing client seeds), and what to do about it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub stop_reason: Option<&'static str>,
+    pub stop_reason: Option<String>,
 }
 
 impl PhaseReport {
@@ -240,7 +240,7 @@ impl PhaseReport {
             redis_bytes: redis.map(|redis| redis.net_bytes),
             redis_bytes_per_call: redis.map(|redis| per_call(redis.net_bytes as f64)),
             measurement_errors: external.errors.clone(),
-            stop_reason: result.stop_reason,
+            stop_reason: result.stop_reason.as_deref().map(str::to_owned),
         }
     }
 
@@ -379,11 +379,11 @@ impl RunReport {
     }
 
     /// Why a phase stopped the run early, in phase order (see [`PhaseReport::stop_reason`]).
-    pub fn stop_reasons(&self) -> impl Iterator<Item = &'static str> + '_ {
+    pub fn stop_reasons(&self) -> impl Iterator<Item = &str> + '_ {
         self.baseline
             .iter()
             .chain(std::iter::once(&self.result))
-            .filter_map(|phase| phase.stop_reason)
+            .filter_map(|phase| phase.stop_reason.as_deref())
     }
 }
 

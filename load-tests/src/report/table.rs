@@ -463,7 +463,7 @@ mod tests {
             count: 4,
             expected: true,
         });
-        report.result.stop_reason = Some("the server refuses client seeds");
+        report.result.stop_reason = Some("the server refuses client seeds".into());
         report.stopped_early = true;
         report.settings.api_key_sent = true;
         (report.passed, report.failure) = RunReport::verdict(&report.result, 0);

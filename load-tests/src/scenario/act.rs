@@ -103,7 +103,6 @@ mod tests {
 
     use super::*;
     use crate::errors::ExpectedErrors;
-    use crate::game_quotas::QUOTA_HINT;
     use crate::scenario::test_phase;
     use crate::test_server::InProcessServer;
 
@@ -128,7 +127,8 @@ mod tests {
         let workers = 8;
         let (result, stop) =
             act_on_default_quotas(workers, ExpectedErrors::none(), Duration::from_secs(600)).await;
-        test_phase::assert_stopped_at_first_refusal(&result, &stop, workers, QUOTA_HINT);
+        let hint = crate::game_quotas::hint(None);
+        test_phase::assert_stopped_at_first_refusal(&result, &stop, workers, &hint);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -60,7 +60,7 @@ pub(crate) fn assert_stopped_at_first_refusal(
     reason: &str,
 ) {
     assert!(stop.is_triggered());
-    assert_eq!(result.stop_reason, Some(reason));
+    assert_eq!(result.stop_reason.as_deref(), Some(reason));
     // Each worker had at most one CreateGame in flight when the first refusal stopped it.
     let refused: u64 = result.tally.errors.values().sum();
     assert!(
