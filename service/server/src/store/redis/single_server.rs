@@ -45,7 +45,7 @@ struct Shared {
     redis: RedisConnectionInfo,
     /// Where the server is.
     address: Address,
-    /// How long a connection may take to be made, and an answer to come.
+    /// How long a connection may take to be made (each answer's deadline is the store's).
     timeout: Duration,
     /// The connection in use, if any.
     state: Mutex<State>,
@@ -82,7 +82,7 @@ struct Tls {
 
 impl SingleServer {
     /// A connection to the server `client` names (nothing connects until the first call),
-    /// trusting `ca_pem` for TLS when given, with `timeout` for connecting and for each answer.
+    /// trusting `ca_pem` for TLS when given, with `timeout` for connecting.
     pub(super) fn new(
         client: &Client,
         ca_pem: Option<&[u8]>,
@@ -220,7 +220,10 @@ impl Shared {
     where
         S: AsyncRead + AsyncWrite + Unpin + Send + Sync + 'static,
     {
-        let config = AsyncConnectionConfig::new().set_response_timeout(Some(self.timeout));
+        // Every call on this connection has the store's deadline around it
+        // (`failure::bounded`), which fails it the same way (the connection is kept): the
+        // client's own answer timeout would only set a second timer per call.
+        let config = AsyncConnectionConfig::new().set_response_timeout(None);
         let (connection, driver) =
             MultiplexedConnection::new_with_config(&self.redis, BatchedWrites::new(stream), config)
                 .await?;
