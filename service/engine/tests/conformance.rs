@@ -37,9 +37,9 @@ use conformance::suite::{run_suite, run_suite_in_edition};
 #[test]
 fn every_registered_game_conforms() {
     let budget = Budget::from_env();
-    for kind in &budget.games {
-        with_game!(*kind, G => run_suite::<G>(&budget));
-    }
+    each_game_at_once(&budget.games, |kind| {
+        with_game!(kind, G => run_suite::<G>(&budget));
+    });
 }
 
 /// Games dealt under the first edition are still stored and played (docs/ARCHITECTURE.md §7),
@@ -48,9 +48,25 @@ fn every_registered_game_conforms() {
 fn first_edition_games_still_conform() {
     let mut budget = Budget::from_env();
     budget.seeds = budget.seeds.start..budget.seeds.start + FIRST_EDITION_SEEDS;
-    for kind in &budget.games {
-        with_game!(*kind, G => run_suite_in_edition::<G>(&budget, Edition::FIRST));
-    }
+    each_game_at_once(&budget.games, |kind| {
+        with_game!(kind, G => run_suite_in_edition::<G>(&budget, Edition::FIRST));
+    });
+}
+
+/// Runs `check` for each of `games`, every game on a thread of its own named after it: the games
+/// share nothing, and this suite is the longest of the engine's tests, so they use every core.
+/// A failing game panics its thread (the message names the game and the seed), and then the
+/// test.
+fn each_game_at_once(games: &[GameKind], check: impl Fn(GameKind) + Sync) {
+    std::thread::scope(|scope| {
+        for &kind in games {
+            let check = &check;
+            std::thread::Builder::new()
+                .name(kind.id().to_owned())
+                .spawn_scoped(scope, move || check(kind))
+                .expect("a thread for the game");
+        }
+    });
 }
 
 /// Seeds per game and seat count for [`first_edition_games_still_conform`].
