@@ -9,8 +9,9 @@
 //! flags to change, rather than failing `CreateGame` until the error limit with a count that
 //! names no flag:
 //!
-//! * before any load, a run whose opening creations or watchers exceed a quota on every
-//!   target, and so would certainly be refused, does not start ([`opening_refusal`]);
+//! * before any load, a run whose opening creations or watchers exceed a target's quota (the
+//!   least share of them any target gets against each target's own figures), and so would
+//!   certainly be refused there, does not start ([`opening_refusal`]);
 //! * during the run, the first refusal stops it ([`hint`]): a run may still outgrow the
 //!   create rate, or the server's `--max-games`, which it does not report.
 //!
