@@ -387,11 +387,7 @@ async fn a_quota_refusal_during_the_run_names_the_servers_quotas() {
         ..quota_free()
     })
     .await;
-    let scenario = Scenario::Play(PlayScenario {
-        variants: VariantSelection::All,
-        seats: 0,
-        games: None,
-    });
+    let scenario = Scenario::Play(PlayScenario::default());
     let options = LoadOptions {
         rate: Some(1000),
         duration: Some(Duration::from_secs(60)),
