@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{
+use super::stored::{
     StoredHeadWithBots, StoredHeadWithBotsRef, StoredSessionWithBots, StoredSessionWithBotsRef,
 };
 use crate::clocks::GameClock;

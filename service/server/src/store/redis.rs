@@ -2,7 +2,7 @@
 //! keeps no state and any replica serves any game.
 //!
 //! * **Layout.** Each game is a hash (format, version, record bytes), a list of its actions, a
-//!   stream of its committed versions and a list of its recent request keys, all under the hash
+//!   stream of its committed versions and a sorted set of its recent request keys, all under the hash
 //!   tag `{<game id>}` (`redis/keys.rs`). Records carry a format version (`redis/record.rs`).
 //! * **Atomic commits.** One Lua script per commit checks the request window and the expected
 //!   version, appends the version to the game's stream, writes the record (whose size does not
@@ -45,9 +45,9 @@ mod record;
 mod record_cache;
 mod script_call;
 mod scripts;
+mod settings;
 mod single_server;
 
-use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -65,25 +65,20 @@ use self::keys::{KeySpace, request_entry};
 pub use self::nodes::cluster_nodes;
 pub use self::record::{BOT_RECORD_FORMAT, CLOCK_RECORD_FORMAT, RECORD_FORMATS};
 use self::record::{
-    LogItems, RECORD_FORMAT, RECORD_FORMAT_ONE, decode_create, decode_record, encode_create,
-    encode_record,
+    LogItems, RECORD_FORMAT_ONE, decode_create, decode_record, encode_create, encode_record,
 };
 pub use self::record_cache::DEFAULT_RECORD_CACHE;
 use self::record_cache::RecordCache;
 use self::script_call::ScriptCall;
 use self::scripts::{CommitReply, ScriptReply, Scripts, commit_outcome};
+pub use self::settings::{
+    DEFAULT_NAMESPACE, DEFAULT_TIMEOUT, OpenError, RedisSettings, is_cluster_url,
+};
 use self::single_server::SingleServer;
 use super::{
     Commit, CommitOutcome, CreateError, CreateOutcome, GameRecord, PutCreateOutcome,
     REQUEST_WINDOW, SealedCreate, SeatRequest, SessionStore, StoreError, VersionStream,
 };
-use crate::config::StoreUrl;
-
-/// The key namespace a server uses unless told otherwise.
-pub const DEFAULT_NAMESPACE: &str = "deckmate";
-
-/// The default deadline of one Redis call.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// Reads a game's stored record as [`RedisStore`] does: `format` and `version` are the fields
 /// of the game's hash, `record` its record bytes and `log` its log list (formats 2 and 3; empty
@@ -135,91 +130,6 @@ const STREAM_CAP: usize = 256;
 /// the newest [`REQUEST_WINDOW`] entries), given as the script's argument so that Lua converts
 /// no number to text.
 const REQUEST_WINDOW_TRIM: i64 = -1 - REQUEST_WINDOW as i64;
-
-/// How to reach and use a Redis server or cluster.
-#[derive(Clone, PartialEq, Eq)]
-pub struct RedisSettings {
-    /// The server, as a `redis://` or `rediss://` URL (credentials and database number
-    /// included), or a cluster as `redis-cluster://[user:pass@]host:port,host:port,...` (seed
-    /// nodes; the rest are discovered).
-    pub url: String,
-    /// How long a game may go without a create or commit before it expires.
-    pub ttl: Duration,
-    /// The most games the store holds at once (across every replica using it).
-    pub max_games: usize,
-    /// The deadline of every Redis call; slower answers count as Redis being unavailable.
-    pub timeout: Duration,
-    /// The prefix of every key, so that several deployments (or test runs) can share a server.
-    pub namespace: String,
-    /// For a `rediss://` URL: the CAs (PEM) to trust instead of the built-in public roots.
-    pub ca_cert_pem: Option<Vec<u8>>,
-    /// After each write, wait up to this long for one replica to acknowledge it (`WAIT 1`);
-    /// a write no replica acknowledged in time answers [`StoreError::Unavailable`] (it may
-    /// have been applied: the caller's retry with the same request id is safe). `None` skips
-    /// the wait.
-    pub replica_ack: Option<Duration>,
-    /// The record format written (one of [`RECORD_FORMATS`]): 3, or an older one while replicas
-    /// of a release that reads no later format still share the store (a rolling upgrade; games
-    /// with bot seats need 3).
-    pub write_record_format: u32,
-    /// How many games' records this replica keeps copies of for updates (0: none).
-    pub record_cache: usize,
-}
-
-impl RedisSettings {
-    /// Settings for the server at `url`, with the server's default TTL, game limit, timeout and
-    /// namespace.
-    pub fn new(url: impl Into<String>) -> RedisSettings {
-        RedisSettings {
-            url: url.into(),
-            ttl: crate::config::DEFAULT_GAME_TTL,
-            max_games: crate::config::DEFAULT_MAX_GAMES,
-            timeout: DEFAULT_TIMEOUT,
-            namespace: DEFAULT_NAMESPACE.to_string(),
-            ca_cert_pem: None,
-            replica_ack: None,
-            write_record_format: RECORD_FORMAT,
-            record_cache: DEFAULT_RECORD_CACHE,
-        }
-    }
-
-    /// Whether the URL names a Redis Cluster.
-    pub fn is_cluster(&self) -> bool {
-        is_cluster_url(&self.url)
-    }
-}
-
-/// Whether `url` is a `redis-cluster://` URL.
-pub fn is_cluster_url(url: &str) -> bool {
-    url.get(..16)
-        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("redis-cluster://"))
-}
-
-// The URL may carry a password: show it masked.
-impl fmt::Debug for RedisSettings {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RedisSettings")
-            .field("url", &StoreUrl::Redis(self.url.clone()).to_string())
-            .field("replica_ack", &self.replica_ack)
-            .field("ttl", &self.ttl)
-            .field("max_games", &self.max_games)
-            .field("timeout", &self.timeout)
-            .field("namespace", &self.namespace)
-            .field("ca_cert_pem", &self.ca_cert_pem.as_ref().map(|_| "<PEM>"))
-            .finish()
-    }
-}
-
-/// Why a Redis store could not be set up (connecting happens later, on first use).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum OpenError {
-    /// The URL is not one the Redis client accepts.
-    #[error("the store URL is not a usable Redis URL: {0}")]
-    InvalidUrl(String),
-    /// The store was opened outside a Tokio runtime.
-    #[error("the Redis store must be opened inside a Tokio runtime")]
-    NoRuntime,
-}
 
 /// Games kept in Redis. Cheap to clone; clones share connections.
 #[derive(Clone, Debug)]
@@ -1040,16 +950,6 @@ fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn settings_hide_the_password() {
-        let settings = RedisSettings::new("redis://user:hunter2@cache:6379/1");
-        let shown = format!("{settings:?}");
-        assert!(!shown.contains("hunter2"), "{shown}");
-        assert!(shown.contains("cache:6379"), "{shown}");
-        assert_eq!(settings.timeout, DEFAULT_TIMEOUT);
-        assert_eq!(settings.namespace, DEFAULT_NAMESPACE);
-    }
 
     #[test]
     fn lifetimes_are_whole_bounded_milliseconds() {
