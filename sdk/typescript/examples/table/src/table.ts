@@ -26,6 +26,12 @@ import { GAMES } from "./games/index.js";
 import { describeJson, enumWord } from "./words.js";
 
 /** A seat this page holds: shown and played by the person ("me") or played at random. */
+/** A choice the player made, and the version of the view it was made on. */
+interface Chosen {
+  choice: Choice;
+  version: bigint;
+}
+
 export interface LocalSeat {
   /** The seat's handle. */
   readonly handle: SeatHandle;
@@ -113,6 +119,8 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
   // Indexes into `choices` (rebuilt on every redraw of the same version, in the same order).
   let pending: readonly number[] = [];
   let busy = false;
+  /** The choice made while an earlier one was on its way, sent after it. */
+  let waiting: Chosen | undefined;
   const events = new Map<bigint, Event[]>();
 
   const notice = h("p", { id: "notice", role: "status" });
@@ -285,13 +293,38 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     }
   }
 
+  /**
+   * Sends `choice`, made on the view shown now. A choice made while an earlier one is on its way
+   * is sent once that one is answered, not dropped: the game's stream can show the next version
+   * (and its actions) before the answer to the action that made it comes back. It is sent with
+   * the version it was chosen at, so that if the game moved on meanwhile the server refuses it
+   * and the table redraws.
+   */
   async function act(choice: Choice): Promise<void> {
     const view = current;
-    if (view === undefined || shown === undefined || busy) return;
+    if (view === undefined || shown === undefined) return;
+    if (busy) {
+      waiting = { choice, version: view.version };
+      return;
+    }
     busy = true;
-    say(`sending: ${choice.label}`);
     try {
-      const response = await shown.actWith(choice.action, ActOptions.expecting(view.version));
+      let next: Chosen | undefined = { choice, version: view.version };
+      while (next !== undefined) {
+        await send(next);
+        next = waiting;
+        waiting = undefined;
+      }
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function send(chosen: Chosen): Promise<void> {
+    if (shown === undefined) return;
+    say(`sending: ${chosen.choice.label}`);
+    try {
+      const response = await shown.actWith(chosen.choice.action, ActOptions.expecting(chosen.version));
       say("");
       if (response.observation !== undefined) show(response.observation);
     } catch (error) {
@@ -302,8 +335,6 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
       } else {
         say(`could not act: ${error instanceof DeckmateError ? error.message : String(error)}`);
       }
-    } finally {
-      busy = false;
     }
   }
 
