@@ -25,13 +25,13 @@ import { follow, type Viewer } from "./follow.js";
 import { GAMES } from "./games/index.js";
 import { describeJson, enumWord } from "./words.js";
 
-/** A seat this page holds: shown and played by the person ("me") or played at random. */
 /** A choice the player made, and the version of the view it was made on. */
 interface Chosen {
   choice: Choice;
   version: bigint;
 }
 
+/** A seat this page holds: shown and played by the person ("me") or played at random. */
 export interface LocalSeat {
   /** The seat's handle. */
   readonly handle: SeatHandle;
@@ -320,6 +320,7 @@ export function openTable(root: HTMLElement, setup: TableSetup): void {
     }
   }
 
+  /** Sends one choice; a refusal because the game moved on redraws the game as it is now. */
   async function send(chosen: Chosen): Promise<void> {
     if (shown === undefined) return;
     say(`sending: ${chosen.choice.label}`);
