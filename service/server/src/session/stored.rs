@@ -9,12 +9,16 @@ use serde::{Deserialize, Serialize};
 use crate::bots::levels as bot_levels;
 use crate::error::ApiError;
 
-/// The format [`LiveGame::encode_head`](crate::live::LiveGame::encode_head) writes: a `StoredHead`, the stored session's fields but
+/// The format [`LiveGame::encode_head`] writes: a `StoredHead`, the stored session's fields but
 /// its log, followed by the bot seats (as in session format 3).
+///
+/// [`LiveGame::encode_head`]: crate::live::LiveGame::encode_head
 pub const HEAD_FORMAT: u32 = 2;
 
-/// The room [`LiveGame::encode_head`](crate::live::LiveGame::encode_head) starts with: more than most games' heads take (their
+/// The room [`LiveGame::encode_head`] starts with: more than most games' heads take (their
 /// tables are 130 to 440 bytes on average, docs/PERFORMANCE.md "Engine").
+///
+/// [`LiveGame::encode_head`]: crate::live::LiveGame::encode_head
 pub(super) const HEAD_CAPACITY: usize = 1024;
 
 /// The head format before bot seats: a `StoredHead` alone, still read and written by
@@ -89,8 +93,10 @@ pub(super) struct StoredSessionWithBotsRef<'a, G: Game> {
     pub(super) bots: &'a [StoredBot],
 }
 
-/// A session without its log (see [`LiveGame::encode_head`](crate::live::LiveGame::encode_head)): the stored record's fields but
+/// A session without its log (see [`LiveGame::encode_head`]): the stored record's fields but
 /// `log`, in the same order.
+///
+/// [`LiveGame::encode_head`]: crate::live::LiveGame::encode_head
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 pub(super) struct StoredHead<G: Game> {

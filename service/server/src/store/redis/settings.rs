@@ -32,14 +32,20 @@ pub struct RedisSettings {
     /// For a `rediss://` URL: the CAs (PEM) to trust instead of the built-in public roots.
     pub ca_cert_pem: Option<Vec<u8>>,
     /// After each write, wait up to this long for one replica to acknowledge it (`WAIT 1`);
-    /// a write no replica acknowledged in time answers [`StoreError::Unavailable`](crate::store::StoreError::Unavailable) (it may
+    /// a write no replica acknowledged in time answers [`StoreError::Unavailable`] (it may
     /// have been applied: the caller's retry with the same request id is safe). `None` skips
     /// the wait.
+    ///
+    /// [`StoreError::Unavailable`]: crate::store::StoreError::Unavailable
     pub replica_ack: Option<Duration>,
-    /// The record format written (one of [`RECORD_FORMATS`](super::RECORD_FORMATS)): the latest, or an older one while
+    /// The record format written (one of [`RECORD_FORMATS`]): the latest, or an older one while
     /// replicas of a release that reads no later format still share the store (a rolling
-    /// upgrade; games with bot seats need [`BOT_RECORD_FORMAT`](super::BOT_RECORD_FORMAT) or later, games with clocks
-    /// [`CLOCK_RECORD_FORMAT`](super::CLOCK_RECORD_FORMAT)).
+    /// upgrade; games with bot seats need [`BOT_RECORD_FORMAT`] or later, games with clocks
+    /// [`CLOCK_RECORD_FORMAT`]).
+    ///
+    /// [`RECORD_FORMATS`]: super::RECORD_FORMATS
+    /// [`BOT_RECORD_FORMAT`]: super::BOT_RECORD_FORMAT
+    /// [`CLOCK_RECORD_FORMAT`]: super::CLOCK_RECORD_FORMAT
     pub write_record_format: u32,
     /// How many games' records this replica keeps copies of for updates (0: none).
     pub record_cache: usize,
