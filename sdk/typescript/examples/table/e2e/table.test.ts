@@ -1,7 +1,8 @@
 /**
  * The web table end to end: every game played to the end by two browser contexts that took
  * their seats from invite links, watched by a third; hidden cards checked on the wire and in the
- * DOM; a 360×740 run checked for horizontal scroll, keyboard reach and axe-core violations.
+ * DOM; a 360×740 run checked for horizontal scroll, keyboard reach and axe-core violations;
+ * a click made while an `Act` answer is held back still sent.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -579,6 +580,55 @@ test("a dropped stream resumes without a reload; a stale action redraws instead 
     await behind.waitForFunction((version) => Number(document.getElementById("table")?.dataset["version"]) >= version, target, { timeout: 30_000 });
     assert.equal(await behind.evaluate(() => (window as unknown as { loadedOnce?: boolean }).loadedOnce), true, "no reload");
   } finally {
+    await host.close();
+    await seatContext.close();
+  }
+});
+
+test("a click made while the seat's previous action is on its way is sent after it, not dropped", { timeout: 90_000 }, async () => {
+  // Raindropchess with seed 77 (the promotion replay's game): seat 0 makes the first two actions.
+  const host = await browser.newContext();
+  const seatContext = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  try {
+    const { links } = await createGame(await host.newPage(), { variant: "raindrop_chess", options: {}, seed: 77 }, ["link", "link"]);
+    const page = await seatContext.newPage();
+    await page.goto(links[0] ?? "");
+    await page.waitForFunction(
+      () => Number(document.getElementById("table")?.dataset["version"]) === 0 && document.querySelectorAll("#actions button.action").length > 0,
+      undefined,
+      { timeout: 10_000 },
+    );
+    // The first Act reaches the server and commits; its answer is held back until released, so
+    // the game's stream shows version 1 (and the seat's next actions) while it is on its way.
+    const acts: number[] = [];
+    await page.route("**/deckmate.v1.GameService/Act", async (route) => {
+      acts.push(acts.length);
+      const response = await route.fetch();
+      if (acts.length === 1) await held;
+      await route.fulfill({ response });
+    });
+    const first = (await listed(page)).find((entry) => entry.index === 0);
+    assert.ok(first !== undefined, "seat 0 lists its first action");
+    await clickList(page, first);
+    await page.waitForFunction(
+      () => Number(document.getElementById("table")?.dataset["version"]) === 1 && document.querySelectorAll("#actions button.action").length > 0,
+      undefined,
+      { timeout: 10_000 },
+    );
+    const second = (await listed(page)).find((entry) => entry.index === 2);
+    assert.ok(second !== undefined, "seat 0 lists its second action at version 1");
+    await clickList(page, second);
+    await sleep(500);
+    assert.equal(acts.length, 1, "the second action waits for the first one's answer");
+    assert.equal((await state(page))?.version, 1);
+    release();
+    assert.ok(await waitPast(page, 1), "the action clicked while the first was on its way was sent and committed");
+    assert.equal(acts.length, 2, "one Act per click");
+    assert.doesNotMatch((await page.textContent("#notice")) ?? "", /could not act/);
+  } finally {
+    release();
     await host.close();
     await seatContext.close();
   }
