@@ -43,6 +43,18 @@ pub struct LengthCaps {
 }
 
 impl LengthCaps {
+    /// Refuses a hard cap of 0, under which no game can run: the one check that also applies
+    /// to a game dealt before the ranges of [`LengthCaps::check`] existed (module docs).
+    pub fn check_playable(&self) -> Result<(), SetupError> {
+        if self.limit.value == 0 {
+            return Err(SetupError::invalid_config(
+                self.limit.field,
+                "must be at least 1, not 0",
+            ));
+        }
+        Ok(())
+    }
+
     /// Refuses caps outside their ranges, naming the field at fault.
     pub fn check(&self) -> Result<(), SetupError> {
         let limit = self.limit;
@@ -116,6 +128,20 @@ mod tests {
         assert_eq!(caps(3_000, Some(200)).check(), Ok(()));
         assert_eq!(caps(300, Some(0)).check(), Ok(()));
         assert_eq!(caps(3_000, None).check(), Ok(()));
+    }
+
+    #[test]
+    fn only_a_hard_cap_of_zero_is_unplayable() {
+        assert_eq!(refused_playable(caps(0, Some(20))), "max_turns");
+        assert_eq!(caps(1, Some(0)).check_playable(), Ok(()));
+        assert_eq!(caps(u32::MAX, Some(u32::MAX)).check_playable(), Ok(()));
+    }
+
+    fn refused_playable(caps: LengthCaps) -> String {
+        match caps.check_playable() {
+            Err(SetupError::InvalidConfig { field, .. }) => field,
+            other => panic!("{caps:?} was not refused: {other:?}"),
+        }
     }
 
     #[test]

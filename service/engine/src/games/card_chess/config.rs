@@ -45,13 +45,7 @@ impl Default for Config {
 impl Config {
     /// Checks the ranges (§12): a turn cap of at least 1. A problem names its field.
     pub fn validate(&self) -> Result<(), SetupError> {
-        if self.max_turns == 0 {
-            return Err(SetupError::invalid_config(
-                "max_turns",
-                "must be at least 1, not 0",
-            ));
-        }
-        Ok(())
+        self.length_caps().check_playable()
     }
 }
 

@@ -131,13 +131,7 @@ impl Config {
                 ),
             ));
         }
-        if self.max_turns == 0 {
-            return Err(SetupError::invalid_config(
-                "max_turns",
-                "must be at least 1, not 0",
-            ));
-        }
-        Ok(())
+        self.length_caps().check_playable()
     }
 }
 

@@ -69,13 +69,7 @@ impl Config {
                 "must be 0 (off) or at least 2, not 1",
             ));
         }
-        if self.max_plies == 0 {
-            return Err(SetupError::invalid_config(
-                "max_plies",
-                "must be at least 1, not 0",
-            ));
-        }
-        Ok(())
+        self.length_caps().check_playable()
     }
 
     /// §1: one deck before the shuffle: K, Q, R, R, B, B, N, N, 8 P and the jokers.
