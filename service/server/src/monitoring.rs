@@ -471,28 +471,7 @@ pub fn connection_timed_out(timeout: ConnectionTimeout) {
     counter!(CONNECTIONS_TIMED_OUT, "timeout" => timeout.label()).increment(1);
 }
 
-/// The gRPC code's name as the gRPC specification writes it (`OK`, `INVALID_ARGUMENT`, ...).
-pub fn code_name(code: Code) -> &'static str {
-    match code {
-        Code::Ok => "OK",
-        Code::Cancelled => "CANCELLED",
-        Code::Unknown => "UNKNOWN",
-        Code::InvalidArgument => "INVALID_ARGUMENT",
-        Code::DeadlineExceeded => "DEADLINE_EXCEEDED",
-        Code::NotFound => "NOT_FOUND",
-        Code::AlreadyExists => "ALREADY_EXISTS",
-        Code::PermissionDenied => "PERMISSION_DENIED",
-        Code::ResourceExhausted => "RESOURCE_EXHAUSTED",
-        Code::FailedPrecondition => "FAILED_PRECONDITION",
-        Code::Aborted => "ABORTED",
-        Code::OutOfRange => "OUT_OF_RANGE",
-        Code::Unimplemented => "UNIMPLEMENTED",
-        Code::Internal => "INTERNAL",
-        Code::Unavailable => "UNAVAILABLE",
-        Code::DataLoss => "DATA_LOSS",
-        Code::Unauthenticated => "UNAUTHENTICATED",
-    }
-}
+pub use deckmate_proto::code_name;
 
 /// The `reason` label of an end reason: its name without the `END_REASON_` prefix, in lower
 /// snake case (`resignation`, `checkmate`, ...).
