@@ -61,7 +61,8 @@ pub struct Config {
     #[arg(long, env = "DECKMATE_LISTEN", default_value = DEFAULT_LISTEN)]
     pub listen: SocketAddr,
 
-    /// Session store: `memory` (games live in this process), a `redis://` / `rediss://` URL, or a
+    /// Session store: `memory` (games live in this process), a `redis://` / `rediss://` URL, a
+    /// Redis on a Unix socket as `redis+unix:///path/to/redis.sock[?db=N&user=U&pass=P]`, or a
     /// Redis Cluster as `redis-cluster://[user:pass@]host:port,host:port,...` (seed nodes).
     #[arg(long, env = "DECKMATE_STORE", default_value = "memory", value_parser = StoreUrl::parse)]
     pub store: StoreUrl,
@@ -371,14 +372,15 @@ impl Default for Config {
 pub enum StoreUrl {
     /// In this process's memory: for development, tests and single-node use.
     Memory,
-    /// A Redis server (the URL as given, credentials included).
+    /// A Redis server, over TCP, TLS or a Unix socket (the URL as given, credentials included).
     Redis(String),
     /// A Redis Cluster: `redis-cluster://[user:pass@]host:port,host:port,...` as given.
     RedisCluster(String),
 }
 
 impl StoreUrl {
-    /// Reads `memory`, a `redis://` / `rediss://` URL or a `redis-cluster://` URL.
+    /// Reads `memory`, a `redis://` / `rediss://` URL, a `redis+unix://` (`unix://`) URL or a
+    /// `redis-cluster://` URL.
     pub fn parse(value: &str) -> Result<StoreUrl, String> {
         let value = value.trim();
         if value.eq_ignore_ascii_case("memory") {
@@ -397,11 +399,39 @@ impl StoreUrl {
                 return Ok(StoreUrl::Redis(value.to_string()));
             }
         }
+        for scheme in UNIX_SCHEMES {
+            if lower.starts_with(scheme) {
+                if !value[scheme.len()..].starts_with('/') {
+                    return Err(format!(
+                        "a `{scheme}` store URL names the socket's absolute path, as in \
+                         `{scheme}/run/redis.sock`"
+                    ));
+                }
+                return Ok(StoreUrl::Redis(value.to_string()));
+            }
+        }
         Err(
-            "expected `memory`, a `redis://` / `rediss://` URL or a `redis-cluster://` URL"
+            "expected `memory`, a `redis://` / `rediss://` URL, a `redis+unix://` URL or a \
+             `redis-cluster://` URL"
                 .to_string(),
         )
     }
+}
+
+/// The schemes of a Redis reached over a Unix socket (`redis+unix:///run/redis.sock?db=1`),
+/// whose credentials travel in the query (`user=`, `pass=`).
+const UNIX_SCHEMES: [&str; 2] = ["redis+unix://", "unix://"];
+
+/// `query` (the part of a URL after `?`) with the values of its credentials masked.
+fn mask_credentials(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((key, _)) if key == "user" || key == "pass" => format!("{key}=***"),
+            _ => pair.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 // The URL may carry a password: Debug and Display show it with the credentials masked, so that
@@ -412,9 +442,19 @@ impl fmt::Display for StoreUrl {
             StoreUrl::Memory => f.write_str("memory"),
             StoreUrl::Redis(url) | StoreUrl::RedisCluster(url) => {
                 let (scheme, rest) = url.split_once("://").unwrap_or(("redis", url));
-                match rest.rsplit_once('@') {
-                    Some((_, host)) => write!(f, "{scheme}://***@{host}"),
-                    None => write!(f, "{scheme}://{rest}"),
+                // Credentials come before the host (`user:pass@host`) or, for a Unix socket,
+                // in the query (`?user=u&pass=p`).
+                let (address, query) = match rest.split_once('?') {
+                    Some((address, query)) => (address, Some(query)),
+                    None => (rest, None),
+                };
+                match address.rsplit_once('@') {
+                    Some((_, host)) => write!(f, "{scheme}://***@{host}")?,
+                    None => write!(f, "{scheme}://{address}")?,
+                }
+                match query {
+                    Some(query) => write!(f, "?{}", mask_credentials(query)),
+                    None => Ok(()),
                 }
             }
         }
@@ -838,6 +878,26 @@ mod tests {
         assert!(StoreUrl::parse("rediss://cache").is_ok());
         assert!(StoreUrl::parse("redis://").is_err());
         assert!(StoreUrl::parse("postgres://db").is_err());
+        let unix = StoreUrl::parse("redis+unix:///run/redis.sock?db=2&user=u&pass=secret").unwrap();
+        assert_eq!(
+            unix.to_string(),
+            "redis+unix:///run/redis.sock?db=2&user=***&pass=***"
+        );
+        assert!(!format!("{unix:?}").contains("secret"));
+        assert_eq!(
+            StoreUrl::parse("unix:///run/redis.sock"),
+            Ok(StoreUrl::Redis("unix:///run/redis.sock".into()))
+        );
+        let relative = StoreUrl::parse("redis+unix://redis.sock").unwrap_err();
+        assert!(relative.contains("absolute path"), "{relative}");
+        let with_query = StoreUrl::parse("redis://u:secret@cache:6379/?protocol=resp3").unwrap();
+        assert_eq!(
+            with_query.to_string(),
+            "redis://***@cache:6379/?protocol=resp3"
+        );
+        // An `@` in a query value is not where the credentials of a TCP URL end.
+        let at_in_password = StoreUrl::parse("unix:///r.sock?pass=a@b").unwrap();
+        assert_eq!(at_in_password.to_string(), "unix:///r.sock?pass=***");
         let second = Duration::from_secs(1);
         assert_eq!(ReplicaAck::parse("auto"), Ok(ReplicaAck::Auto));
         assert_eq!(ReplicaAck::parse("OFF"), Ok(ReplicaAck::Off));

@@ -2,7 +2,7 @@
 //! a Redis store going away and coming back under a running server, two replicas on one
 //! Redis, idempotent retries racing their original, request ids remembered per caller, games
 //! lost with Redis's data, the memory unread watch streams hold, SIGTERM under load, Redis faults under load, a Redis
-//! Cluster losing a master during play, Redis calls per action, API keys read from a file and
+//! Cluster losing a master during play, Redis calls per action, the Redis store over a Unix socket, API keys read from a file and
 //! reloaded on SIGHUP, TLS, traces exported over OTLP, and what deployments use: the `health`
 //! subcommand, connection age and the drain timeout, connection limits and timeouts; a turn
 //! clock whose replica is lost firing on another.
@@ -23,6 +23,7 @@ mod redis_fault_drill;
 mod redis_faults;
 mod redis_replicas;
 mod redis_round_trips;
+mod redis_unix_socket;
 mod request_ids;
 mod server;
 mod sigterm_under_load;
