@@ -108,16 +108,31 @@ def test_history_page_sends_the_paging_fields(three_pages: ScriptedServer) -> No
     )
 
 
-def test_a_game_finishing_between_pages_is_read_again() -> None:
-    def pages(calls: int) -> dict[str, pb.GetHistoryResponse]:
-        if calls == 0:
-            return {"": scripted_page(4, RUNNING, range(0, 2), "t2")}
-        return finished_in_three_pages(calls)
+def finishing_after_the_first_page(calls: int) -> dict[str, pb.GetHistoryResponse]:
+    """The first page of a running game, then a finished game's three pages."""
+    if calls == 0:
+        return {"": scripted_page(4, RUNNING, range(0, 2), "t2")}
+    return finished_in_three_pages(calls)
 
-    server = paged_history(pages)
+
+def test_a_game_finishing_between_pages_is_read_again() -> None:
+    server = paged_history(finishing_after_the_first_page)
     try:
         with Client.connect(server.addr, retry=QUICK_RETRY) as client:
             check_joined(client.spectate("g-1").history())
+    finally:
+        server.stop()
+    assert page_tokens(server) == ["", "t2", "t3", "", "t2", "t3"]
+
+
+async def test_async_a_game_finishing_between_pages_is_read_again() -> None:
+    server = paged_history(finishing_after_the_first_page)
+    try:
+        client = await AsyncClient.connect(server.addr, retry=QUICK_RETRY)
+        try:
+            check_joined(await client.spectate("g-1").history())
+        finally:
+            await client.close()
     finally:
         server.stop()
     assert page_tokens(server) == ["", "t2", "t3", "", "t2", "t3"]

@@ -54,6 +54,36 @@ def act_request(game_id: str, action: pb.Action, options: ActOptions) -> tuple[p
     return request, not options.request_id
 
 
+def history_page_request(
+    game_id: str, from_version: int, page_size: int, page_token: str
+) -> pb.GetHistoryRequest:
+    """Return the GetHistory request of one page (see the clients' `history_page`)."""
+    return pb.GetHistoryRequest(
+        game_id=game_id,
+        from_version=from_version,
+        page_size=page_size,
+        page_token=page_token,
+    )
+
+
+def joined_history(pages: list[pb.GetHistoryResponse]) -> pb.GetHistoryResponse | None:
+    """Return the pages of one history as one response, with the last page's other fields.
+
+    None when the game finished while its pages were read: the first pages were then projected
+    for a running game and have no actions. Finished is final, so reading again is consistent.
+    """
+    if pages[0].status != pb.GAME_STATUS_FINISHED == pages[-1].status:
+        return None
+    joined = pb.GetHistoryResponse()
+    joined.CopyFrom(pages[-1])
+    joined.ClearField("events")
+    joined.ClearField("actions")
+    for page in pages:
+        joined.events.extend(page.events)
+        joined.actions.extend(page.actions)
+    return joined
+
+
 class WatchCursor:
     """Where a resuming watch stands: the last delivered version and failures since then."""
 

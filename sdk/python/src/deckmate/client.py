@@ -9,7 +9,14 @@ from typing import TypeVar
 import grpc
 
 from deckmate import pb
-from deckmate._calls import Credentials, WatchCursor, act_request, create_game_request
+from deckmate._calls import (
+    Credentials,
+    WatchCursor,
+    act_request,
+    create_game_request,
+    history_page_request,
+    joined_history,
+)
 from deckmate._generated.v1.game_service_pb2_grpc import GameServiceStub
 from deckmate.actions import meta_action
 from deckmate.errors import DeckmateError, error_from_rpc
@@ -121,11 +128,9 @@ class _Viewer:
             pages = [first]
             while pages[-1].next_page_token:
                 pages.append(self.history_page(page_token=pages[-1].next_page_token))
-            # A game that finished while its pages were read: the first pages were projected
-            # and had no actions. Finished is final, so reading again is consistent.
-            if first.status != pb.GAME_STATUS_FINISHED == pages[-1].status:
-                continue
-            return _joined(pages)
+            joined = joined_history(pages)
+            if joined is not None:
+                return joined
 
     def history_page(
         self, from_version: int = 0, page_size: int = 0, page_token: str = ""
@@ -136,12 +141,7 @@ class _Viewer:
         `from_version`, or from where `page_token` (the previous page's `next_page_token`)
         says. The last page has an empty `next_page_token`.
         """
-        request = pb.GetHistoryRequest(
-            game_id=self._game_id,
-            from_version=from_version,
-            page_size=page_size,
-            page_token=page_token,
-        )
+        request = history_page_request(self._game_id, from_version, page_size, page_token)
         return self._rpc.unary(self._rpc.stub.GetHistory, request, self._token)
 
 
@@ -300,15 +300,3 @@ class Client:
 
     def __repr__(self) -> str:
         return f"Client(address={self._address!r})"
-
-
-def _joined(pages: list[pb.GetHistoryResponse]) -> pb.GetHistoryResponse:
-    """Return the pages of one history as one response, with the last page's other fields."""
-    joined = pb.GetHistoryResponse()
-    joined.CopyFrom(pages[-1])
-    joined.ClearField("events")
-    joined.ClearField("actions")
-    for page in pages:
-        joined.events.extend(page.events)
-        joined.actions.extend(page.actions)
-    return joined
