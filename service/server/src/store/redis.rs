@@ -216,6 +216,20 @@ impl RedisStore {
         let Some(within) = self.inner.replica_ack else {
             return Ok(());
         };
+        // The wait's calls (to a cluster's master, twice at most) make a future of kilobytes:
+        // boxed apart, so that every commit's future, copied once into its box, does not
+        // carry it where no wait is asked for.
+        Box::pin(self.acknowledged(connection, key, what, within)).await
+    }
+
+    /// The wait of [`RedisStore::replicated`], for up to `within`.
+    async fn acknowledged(
+        &self,
+        connection: &mut StoreConnection,
+        key: &str,
+        what: &str,
+        within: Duration,
+    ) -> Result<(), StoreError> {
         let slot = Slot::for_key(key);
         let (seen_alone, after_failover) = {
             let mut alone = lock(&self.inner.unreplicated);

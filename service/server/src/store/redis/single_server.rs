@@ -128,6 +128,13 @@ impl SingleServer {
         if let Some(live) = self.current() {
             return Ok(live);
         }
+        // Making a connection is a future of several kilobytes (the socket, TLS, the
+        // handshake): boxed apart, so that every call's future does not carry (and copy) it.
+        Box::pin(self.connect_live()).await
+    }
+
+    /// Makes the connection every call will use, or waits for the call already making it.
+    async fn connect_live(&self) -> RedisResult<Live> {
         let _turn = self.shared.connecting.lock().await;
         // Another call may have connected while this one waited for its turn.
         if let Some(live) = self.current() {
