@@ -127,18 +127,20 @@ fn certificates(
     path: &Path,
     what: &'static str,
 ) -> Result<Vec<CertificateDer<'static>>, TlsError> {
-    let invalid = || TlsError::Pem {
+    pem_certificates(pem).ok_or_else(|| TlsError::Pem {
         what,
         path: path.to_path_buf(),
         expected: "CERTIFICATE",
-    };
-    let certificates = CertificateDer::pem_slice_iter(pem)
+    })
+}
+
+/// Every certificate in `pem`, or `None` when a section cannot be read or there is none. The
+/// parser's error is dropped: it could quote the file.
+pub(crate) fn pem_certificates(pem: &[u8]) -> Option<Vec<CertificateDer<'static>>> {
+    CertificateDer::pem_slice_iter(pem)
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|_| invalid())?;
-    if certificates.is_empty() {
-        return Err(invalid());
-    }
-    Ok(certificates)
+        .ok()
+        .filter(|certificates| !certificates.is_empty())
 }
 
 /// The first private key in the file. The parser's error is dropped: it could quote the key.

@@ -21,6 +21,7 @@ use tokio_rustls::rustls::ServerConfig;
 use crate::config::Config;
 
 pub use self::connection::Connection;
+pub(crate) use self::files::pem_certificates;
 pub use self::files::{TlsError, read_pem_file};
 pub use self::handshake::HangupReloader;
 

@@ -27,12 +27,12 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
 use tokio_rustls::rustls::crypto::ring;
-use tokio_rustls::rustls::pki_types::pem::PemObject;
-use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
+use tokio_rustls::rustls::pki_types::ServerName;
 use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
 use super::lock;
 use crate::batched_writes::BatchedWrites;
+use crate::tls::pem_certificates;
 
 /// A connection to one Redis server. Cheap to clone; clones share the socket.
 #[derive(Clone)]
@@ -256,15 +256,12 @@ impl Tls {
         let mut roots = RootCertStore::empty();
         match ca_pem {
             Some(pem) => {
-                for certificate in CertificateDer::pem_slice_iter(pem) {
-                    let certificate = certificate
-                        .map_err(|error| format!("unreadable Redis CA certificate: {error}"))?;
+                let certificates = pem_certificates(pem)
+                    .ok_or("the Redis CA holds no certificate that can be read as PEM")?;
+                for certificate in certificates {
                     roots
                         .add(certificate)
                         .map_err(|error| format!("unusable Redis CA certificate: {error}"))?;
-                }
-                if roots.is_empty() {
-                    return Err("the Redis CA holds no certificate".into());
                 }
             }
             None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
