@@ -26,6 +26,7 @@ mod redis_replicas;
 mod redis_round_trips;
 mod redis_unix_socket;
 mod request_ids;
+mod scratch;
 mod server;
 mod sigterm_under_load;
 mod tls;

@@ -13,6 +13,7 @@ use deckmate::CreateOptions;
 
 use crate::common::{Picker, observe_all, pigeon_chess, play_random_step};
 use crate::redis_replicas::through;
+use crate::scratch::Scratch;
 use crate::server::TestServer;
 
 /// Checks before giving up on a Redis that does not come up.
@@ -23,25 +24,23 @@ const PAUSE: Duration = Duration::from_millis(50);
 const STEPS: usize = 12;
 
 /// A `redis-server` that listens on a Unix socket in a directory of its own, and on no TCP
-/// port; killed, and its directory removed, when dropped.
+/// port; killed when dropped (before its directory is removed).
 struct SocketRedis {
     child: Child,
-    dir: PathBuf,
+    dir: Scratch,
 }
 
 impl SocketRedis {
     fn start() -> SocketRedis {
-        let dir = std::env::temp_dir().join(format!("deckmate-unix-redis-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a scratch directory");
+        let dir = Scratch::new("unix-redis");
         let mut redis = SocketRedis {
             child: Command::new("redis-server")
                 .args(["--port", "0", "--save", "", "--appendonly", "no"])
                 .arg("--unixsocket")
-                .arg(dir.join("redis.sock"))
+                .arg(dir.path().join("redis.sock"))
                 .args(["--unixsocketperm", "700"])
                 .arg("--dir")
-                .arg(&dir)
+                .arg(dir.path())
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
@@ -64,7 +63,7 @@ impl SocketRedis {
     }
 
     fn socket(&self) -> PathBuf {
-        self.dir.join("redis.sock")
+        self.dir.path().join("redis.sock")
     }
 
     /// The store URL of this Redis, database `db`.
@@ -77,7 +76,6 @@ impl Drop for SocketRedis {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

@@ -21,9 +21,10 @@ use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 use tonic::transport::{Certificate, ClientTlsConfig, Identity};
 use tonic_health::pb::health_check_response::ServingStatus;
 
-use self::pki::{Ca, Scratch};
+use self::pki::Ca;
 use self::server::TlsServer;
 use crate::common::{Picker, pigeon_chess, play_random_step};
+use crate::scratch::Scratch;
 
 /// The flags of a server with `ca`'s server certificate, written into `scratch`.
 fn tls_flags(scratch: &Scratch, ca: &Ca) -> Vec<String> {

@@ -1,8 +1,6 @@
 //! Certificates made for one test: a CA, server certificates for `localhost` and 127.0.0.1,
 //! client certificates, written as PEM files into a scratch directory.
 
-use std::path::{Path, PathBuf};
-
 use rcgen::{
     BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa,
     KeyPair,
@@ -59,41 +57,5 @@ impl Ca {
             cert_pem: cert.pem(),
             key_pem: key.serialize_pem(),
         }
-    }
-}
-
-/// A directory for one test's files, removed when dropped.
-pub(crate) struct Scratch {
-    dir: PathBuf,
-}
-
-impl Scratch {
-    /// A new empty directory named after `test`.
-    pub(crate) fn new(test: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "deckmate-process-tls-{test}-{}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch { dir }
-    }
-
-    /// Writes `contents` to the file `name` (replacing it) and returns its path.
-    pub(crate) fn write(&self, name: &str, contents: &str) -> PathBuf {
-        let path = self.dir.join(name);
-        std::fs::write(&path, contents).unwrap();
-        path
-    }
-
-    /// The directory.
-    pub(crate) fn path(&self) -> &Path {
-        &self.dir
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }

@@ -9,8 +9,9 @@ use deckmate::CreateOptions;
 use deckmate_server::store::SessionStore;
 use deckmate_server::store::redis::{RedisSettings, RedisStore};
 
-use super::pki::{Ca, Scratch};
+use super::pki::Ca;
 use crate::common::{Picker, pigeon_chess, play_random_step};
+use crate::scratch::Scratch;
 use crate::server::{TestServer, free_port};
 
 /// Checks before giving up on a Redis that does not come up.
