@@ -11,8 +11,8 @@
 //! * draw offers: one per seat per turn, renewable on a later turn, answered only by the
 //!   offeree's own turn action (docs/rules/conventions.md §4);
 //! * Pigeon Chess: a seat that could only end the game may pass (docs/rules/pigeon_chess.md §7.10);
-//! * Pile Chess: how a pile tied among three or more sides is shared out
-//!   (docs/rules/pile_chess.md §7.2, §13);
+//! * Pile Chess: how a pile tied among three or more sides is shared out, and a player already
+//!   out who resigns no longer wins with their side (docs/rules/pile_chess.md §4, §7.2, §13);
 //! * Raindropchess: flips legal on public information only (in any check while a joker is left);
 //!   checkmate (failed flips included), stalemate, repetition and dead material end the game with
 //!   their own reasons, dead material found before the no-progress limit

@@ -18,6 +18,7 @@ use super::play;
 use super::round;
 use super::scoring;
 use super::state::{Hand, State, distinct_pieces, hand_cards};
+use crate::edition::Edition;
 use crate::game::{EndReason, PlayError};
 use crate::seat::Seat;
 
@@ -283,18 +284,24 @@ impl Forfeit {
 /// awaited gives none), and the others play on; the game ends when one side is left, for the
 /// forfeit's reason. A player who forfeited never wins, not even when their team does. It may
 /// come in any step: in the play step the turn passes on if it was theirs, in the gift or
-/// promotion step their pending decisions are dropped and the round goes on. With two seats it
-/// returns `None`, and the table ends the game.
+/// promotion step their pending decisions are dropped and the round goes on. A player already
+/// out (by a King loss) who forfeits leaves nothing else behind, but from edition 2 no longer
+/// counts among the winners when their side wins, nor competes at a stalemate (§4; §13 for
+/// edition 1, where such a resignation changed nothing). With two seats it returns `None`, and
+/// the table ends the game.
 pub(crate) fn forfeit(state: &mut State, seat: Seat, how: Forfeit) -> Option<Vec<Event>> {
     if state.seat_count() == 2 {
         return None;
     }
     let mut events = Vec::new();
+    if state.outcome.is_some() || seat.index() >= state.seat_count() {
+        return Some(events);
+    }
     let gift_waiting = state.pending.contains(&Pending::Gift { seat });
-    if state.outcome.is_some()
-        || seat.index() >= state.seat_count()
-        || (!state.is_in(seat) && !gift_waiting)
-    {
+    if !state.is_in(seat) && !gift_waiting {
+        if state.edition.has(Edition::SECOND) {
+            state.player_mut(seat).resigned = true;
+        }
         return Some(events);
     }
     let step = state.step();

@@ -160,8 +160,8 @@ fn repeated(state: &State) -> bool {
 
 /// §6.8: neither side can ever checkmate, whatever is played: besides the Kings, nothing; or one
 /// knight or bishop; or only bishops, all on squares of one colour. A pawn on its last rank
-/// whose owner's promotion pool is empty counts as nothing: it can never move again. The caller
-/// checks that both decks are empty, since a flip could still bring material.
+/// counts as nothing: it can never move again (§5). The caller checks that both decks are empty,
+/// since a flip could still bring material.
 fn dead_material(state: &State) -> bool {
     let position = &state.position;
     let material = material(state);
@@ -176,14 +176,14 @@ fn dead_material(state: &State) -> bool {
 }
 
 /// §8.19: the pieces on the board that count as material: every piece but the Kings, less a
-/// pawn on its last rank whose owner's promotion pool is empty, which can never move again.
+/// pawn on its last rank. Such a pawn declined the exchange, or found the pool empty, when it
+/// arrived (§5): a promotion is part of the move that reaches the rank, so it can never move or
+/// promote again, whatever its owner's pool holds.
 fn material(state: &State) -> Bitboard {
     let position = &state.position;
     let mut material = position.occupied() & !position.role_pieces(Role::King);
     for colour in Color::ALL {
-        if state.pools[seat_of(colour).index()].is_empty() {
-            material &= !(position.pieces(colour, Role::Pawn) & last_rank(colour));
-        }
+        material &= !(position.pieces(colour, Role::Pawn) & last_rank(colour));
     }
     material
 }

@@ -5,6 +5,7 @@ use super::support::*;
 use crate::edition::Edition;
 use crate::game::Game;
 use crate::rng::Seed;
+use crate::seat::{Seat, SeatSet};
 
 /// `state` as if dealt under the first edition.
 fn first_edition(mut state: State) -> State {
@@ -61,4 +62,18 @@ fn s13_new_games_are_dealt_under_the_latest_edition() {
     assert_eq!(state.edition, Edition::LATEST);
     let (state, _) = PileChess::new_game_in(&ffa(), 3, Seed::from_u64(1), Edition::FIRST).unwrap();
     assert_eq!(state.edition, Edition::FIRST);
+}
+
+#[test]
+fn s13_first_edition_games_ignore_a_resignation_by_a_player_already_out() {
+    // The same position as §5's test of edition 2: under edition 1 seat 2 keeps its share of the
+    // team's win after resigning while out.
+    let mut state = first_edition(table(&Config::two_vs_two(), 4, &[&[c(1, K), c(0, R)]], 0));
+    state.players[2].out = true;
+    state.players[3].out = true;
+    PileChess::resign(&mut state, Seat(2)).expect("eliminates with four seats");
+    assert!(!state.players[2].resigned);
+    pass_all(&mut state, &[0, 1]);
+    let outcome = PileChess::outcome(&state).expect("over");
+    assert_eq!(outcome.winners, SeatSet::from_iter([Seat(0), Seat(2)]));
 }

@@ -441,3 +441,40 @@ fn s5_a_player_who_resigned_does_not_share_the_teams_win() {
     let outcome = PileChess::outcome(&state).expect("over");
     assert_eq!(outcome.winners, SeatSet::only(Seat(0)));
 }
+
+#[test]
+fn s5_a_player_out_by_a_king_loss_who_resigns_does_not_share_the_teams_win() {
+    // Seat 2 (team 0) and seat 3 (team 1) are already out; seat 2 resigns, then seat 0's Rook
+    // takes seat 1's King and team 0 wins without seat 2.
+    let mut state = table(&Config::two_vs_two(), 4, &[&[c(1, K), c(0, R)]], 0);
+    state.players[2].out = true;
+    state.players[3].out = true;
+    let events = PileChess::resign(&mut state, Seat(2)).expect("eliminates with four seats");
+    assert!(events.is_empty(), "a player already out is not put out again: {events:?}");
+    assert!(state.players[2].resigned);
+    assert!(!PileChess::can_win(&state, Seat(2)));
+    pass_all(&mut state, &[0, 1]);
+    let outcome = PileChess::outcome(&state).expect("over");
+    assert_eq!(outcome.winners, SeatSet::only(Seat(0)));
+}
+
+#[test]
+fn s5_an_eliminated_player_who_resigns_no_longer_competes_at_a_stalemate() {
+    // Free for all keeping eliminated players' captures: seat 2, out with the highest captured
+    // pile, resigns; at the round cap's stalemate the two players left tie, and nobody wins.
+    let config = Config {
+        eliminated_captures_count: true,
+        max_rounds: 1,
+        ..Config::default()
+    };
+    let mut state = table(&config, 3, &[&[c(0, N)], &[c(1, N)]], 0);
+    state.players[2].out = true;
+    state.captured[2] = vec![c(0, Q)];
+    assert!(PileChess::can_win(&state, Seat(2)));
+    PileChess::resign(&mut state, Seat(2)).expect("eliminates with three seats");
+    assert!(!PileChess::can_win(&state, Seat(2)));
+    pass_all(&mut state, &[0, 1]);
+    let outcome = PileChess::outcome(&state).expect("over");
+    assert_eq!(outcome.reason, EndReason::TurnCap);
+    assert_eq!(outcome.winners, SeatSet::EMPTY, "{outcome:?}");
+}

@@ -146,21 +146,25 @@ fn s6_8_material_that_could_still_mate_plays_on() {
 }
 
 #[test]
-fn s6_8_a_pawn_stuck_on_its_last_rank_with_an_empty_pool_counts_as_nothing() {
-    // White's pawn on b8 and Black's on g1 can never move again once their pools are empty.
+fn s6_8_a_pawn_stuck_on_its_last_rank_counts_as_nothing_whatever_its_pool() {
+    // White's pawn on b8 and Black's on g1 can never move again: a promotion is part of the move
+    // that reaches the rank, so a full pool does not help them.
     for pieces in [
         &["Ka1", "Pb8", "kh6"][..],
         &["Ka1", "Pb8", "kh6", "pg1", "Bc1"],
     ] {
+        let state = position_state(pieces, [vec![], vec![]], Seat(0));
+        assert_eq!(state.outcome, DEAD, "{pieces:?}: full pools");
         let mut state = position_state(pieces, [vec![], vec![]], Seat(0));
-        assert_eq!(state.outcome, None, "{pieces:?}: full pools");
         state.pools = [RoleSet::EMPTY; 2];
+        state.outcome = None;
         state.history.clear();
         super::super::end::begin_turn(&mut state, Seat(0));
         assert_eq!(state.outcome, DEAD, "{pieces:?}: empty pools");
     }
     // A pawn that is not on its last rank still counts, empty pool or not.
     let mut state = position_state(&["Ka1", "Pb7", "kh6"], [vec![], vec![]], Seat(1));
+    assert_eq!(state.outcome, None);
     state.pools = [RoleSet::EMPTY; 2];
     state.history.clear();
     super::super::end::begin_turn(&mut state, Seat(1));
