@@ -319,17 +319,31 @@ impl From<Status> for Error {
 
 impl From<tonic::transport::Error> for Error {
     fn from(error: tonic::transport::Error) -> Error {
-        // The top-level message of a transport error is terse ("transport error"); the cause
-        // chain says what actually failed (refused connection, bad address, ...).
-        let mut message = error.to_string();
-        let mut source = std::error::Error::source(&error);
-        while let Some(cause) = source {
-            message.push_str(": ");
-            message.push_str(&cause.to_string());
-            source = cause.source();
-        }
-        Error::transport(message)
+        Error::transport(cause_chain(&error))
     }
+}
+
+/// The messages of `error` and its causes, joined by `: `. The top-level message of a transport
+/// error is terse ("transport error", which [`Error::Transport`] already says); the causes say
+/// what actually failed (refused connection, bad address, ...). A message that repeats the end
+/// of the text so far (a wrapper naming its cause's own words) is left out.
+fn cause_chain(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut message = String::new();
+    let mut source = Some(error);
+    while let Some(cause) = source {
+        let text = cause.to_string();
+        if !text.is_empty() && text != "transport error" && !message.ends_with(&text) {
+            if !message.is_empty() {
+                message.push_str(": ");
+            }
+            message.push_str(&text);
+        }
+        source = cause.source();
+    }
+    if message.is_empty() {
+        message = error.to_string();
+    }
+    message
 }
 
 #[cfg(test)]
@@ -340,6 +354,56 @@ mod tests {
 
     use super::*;
     use crate::FieldViolation;
+
+    /// An error with a fixed message and an optional cause.
+    #[derive(Debug)]
+    struct Layer(&'static str, Option<Box<Layer>>);
+
+    impl std::fmt::Display for Layer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Layer {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|cause| cause as _)
+        }
+    }
+
+    fn layers(messages: &[&'static str]) -> Layer {
+        let (last, outer) = messages.split_last().expect("one message at least");
+        outer
+            .iter()
+            .rev()
+            .fold(Layer(last, None), |cause, message| {
+                Layer(message, Some(Box::new(cause)))
+            })
+    }
+
+    #[test]
+    fn a_transport_message_names_each_cause_once() {
+        // The chain a refused connection gives: tonic's terse top level, then a connector
+        // error that wraps another with the same words.
+        let refused = layers(&[
+            "transport error",
+            "tcp connect error",
+            "tcp connect error",
+            "Connection refused (os error 111)",
+        ]);
+        let error = Error::transport(cause_chain(&refused));
+        assert_eq!(
+            error.to_string(),
+            "transport error: tcp connect error: Connection refused (os error 111)"
+        );
+        // A wrapper that already quotes its cause does not repeat it.
+        let quoted = layers(&["dns error: no such host", "no such host"]);
+        assert_eq!(cause_chain(&quoted), "dns error: no such host");
+        assert_eq!(
+            cause_chain(&layers(&["transport error"])),
+            "transport error"
+        );
+    }
 
     fn status_with_reason(code: Code, reason: &str, metadata: &[(&str, &str)]) -> Status {
         let mut details = StatusDetails::new();

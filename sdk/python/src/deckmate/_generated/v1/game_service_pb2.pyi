@@ -36,7 +36,8 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     """Never sent."""
     ERROR_REASON_INVALID_REQUEST: _ErrorReason.ValueType  # 1
     """Malformed request, unknown game id or enum value, or an action that cannot be decoded.
-    Code INVALID_ARGUMENT.
+    Code INVALID_ARGUMENT; PERMISSION_DENIED for a request option this server does not allow
+    the caller (a game of bots only), FAILED_PRECONDITION for one it cannot serve as configured.
     """
     ERROR_REASON_GAME_NOT_FOUND: _ErrorReason.ValueType  # 2
     """No game has this id, or it expired. Code NOT_FOUND."""
@@ -55,7 +56,9 @@ class _ErrorReasonEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_ErrorReas
     ERROR_REASON_OVERLOADED: _ErrorReason.ValueType  # 9
     """The server sheds load. Code UNAVAILABLE; retry later."""
     ERROR_REASON_LIMIT_REACHED: _ErrorReason.ValueType  # 10
-    """A limit (sessions, watchers, message size) was reached. Code RESOURCE_EXHAUSTED."""
+    """A limit or quota (sessions, watchers, message size, create rate, games per client, bot
+    games) was reached. Code RESOURCE_EXHAUSTED.
+    """
     ERROR_REASON_SHUTTING_DOWN: _ErrorReason.ValueType  # 11
     """The server is draining before it stops. Code UNAVAILABLE; retry on another replica (a
     `Watch` resumes from the last version it received).
@@ -82,7 +85,8 @@ ERROR_REASON_UNSPECIFIED: ErrorReason.ValueType  # 0
 """Never sent."""
 ERROR_REASON_INVALID_REQUEST: ErrorReason.ValueType  # 1
 """Malformed request, unknown game id or enum value, or an action that cannot be decoded.
-Code INVALID_ARGUMENT.
+Code INVALID_ARGUMENT; PERMISSION_DENIED for a request option this server does not allow
+the caller (a game of bots only), FAILED_PRECONDITION for one it cannot serve as configured.
 """
 ERROR_REASON_GAME_NOT_FOUND: ErrorReason.ValueType  # 2
 """No game has this id, or it expired. Code NOT_FOUND."""
@@ -101,7 +105,9 @@ ERROR_REASON_STORE_UNAVAILABLE: ErrorReason.ValueType  # 8
 ERROR_REASON_OVERLOADED: ErrorReason.ValueType  # 9
 """The server sheds load. Code UNAVAILABLE; retry later."""
 ERROR_REASON_LIMIT_REACHED: ErrorReason.ValueType  # 10
-"""A limit (sessions, watchers, message size) was reached. Code RESOURCE_EXHAUSTED."""
+"""A limit or quota (sessions, watchers, message size, create rate, games per client, bot
+games) was reached. Code RESOURCE_EXHAUSTED.
+"""
 ERROR_REASON_SHUTTING_DOWN: ErrorReason.ValueType  # 11
 """The server is draining before it stops. Code UNAVAILABLE; retry on another replica (a
 `Watch` resumes from the last version it received).

@@ -1493,7 +1493,8 @@ export enum ErrorReason {
 
   /**
    * Malformed request, unknown game id or enum value, or an action that cannot be decoded.
-   * Code INVALID_ARGUMENT.
+   * Code INVALID_ARGUMENT; PERMISSION_DENIED for a request option this server does not allow
+   * the caller (a game of bots only), FAILED_PRECONDITION for one it cannot serve as configured.
    *
    * @generated from enum value: ERROR_REASON_INVALID_REQUEST = 1;
    */
@@ -1556,7 +1557,8 @@ export enum ErrorReason {
   OVERLOADED = 9,
 
   /**
-   * A limit (sessions, watchers, message size) was reached. Code RESOURCE_EXHAUSTED.
+   * A limit or quota (sessions, watchers, message size, create rate, games per client, bot
+   * games) was reached. Code RESOURCE_EXHAUSTED.
    *
    * @generated from enum value: ERROR_REASON_LIMIT_REACHED = 10;
    */
