@@ -52,6 +52,9 @@ pub const DEFAULT_DRAIN_TIMEOUT: Duration = crate::config::DEFAULT_DRAIN_TIMEOUT
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
+    /// Flags that mean nothing together (such as `--redis-ca-cert` with the memory store).
+    #[error("{0}")]
+    Config(#[from] crate::config::ConfigError),
     /// The Redis store could not be set up.
     #[error("cannot open the Redis store: {0}")]
     Redis(#[from] crate::store::redis::OpenError),
@@ -73,6 +76,9 @@ pub enum ServeError {
 /// does not answer, calls fail with `STORE_UNAVAILABLE` and health is NOT_SERVING), so this
 /// needs a Tokio runtime but no reachable Redis.
 pub fn open_store(config: &Config) -> Result<Arc<dyn SessionStore>, ServeError> {
+    // Before anything is read or built, so that a flag the store would not use stops start-up
+    // with a message naming it rather than being ignored, or refused by the Redis client.
+    config.check()?;
     match &config.store {
         StoreUrl::Memory => Ok(Arc::new(MemoryStore::new(
             config.game_ttl,
@@ -192,13 +198,13 @@ pub async fn serve_with_files(
         .await;
     let poller = tokio::spawn(poll_store_health(store, health.clone()));
 
-    let reflection_v1 = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(deckmate_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    // Each version lists its own service by itself; each is given the other's too, so that a
+    // client listing services with either version sees every service this server answers.
+    let reflection_v1 = reflection()
+        .register_encoded_file_descriptor_set(tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET)
         .build_v1()?;
-    let reflection_v1alpha = tonic_reflection::server::Builder::configure()
-        .register_encoded_file_descriptor_set(deckmate_proto::FILE_DESCRIPTOR_SET)
-        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+    let reflection_v1alpha = reflection()
+        .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
         .build_v1alpha()?;
 
     let signal = {
@@ -292,6 +298,14 @@ impl Drop for AbortOnDrop {
 async fn set_health(health: &HealthReporter, status: ServingStatus) {
     health.set_service_status("", status).await;
     health.set_service_status(SERVICE_NAME, status).await;
+}
+
+/// Server reflection over the game service and health: the services this server answers
+/// besides reflection itself.
+fn reflection() -> tonic_reflection::server::Builder<'static> {
+    tonic_reflection::server::Builder::configure()
+        .register_encoded_file_descriptor_set(deckmate_proto::FILE_DESCRIPTOR_SET)
+        .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
 }
 
 /// Reports NOT_SERVING while the store does not answer, and SERVING again once it does. While it
@@ -442,6 +456,10 @@ mod tests {
             names.contains(&"grpc.health.v1.Health".to_string()),
             "{names:?}"
         );
+        for version in ["v1", "v1alpha"] {
+            let reflection = format!("grpc.reflection.{version}.ServerReflection");
+            assert!(names.contains(&reflection), "{names:?}");
+        }
 
         let mut alpha = v1alpha::server_reflection_client::ServerReflectionClient::new(channel);
         let request = v1alpha::ServerReflectionRequest {
@@ -452,8 +470,14 @@ mod tests {
                 ),
             ),
         };
+        let list = v1alpha::ServerReflectionRequest {
+            host: String::new(),
+            message_request: Some(
+                v1alpha::server_reflection_request::MessageRequest::ListServices(String::new()),
+            ),
+        };
         let mut answers = alpha
-            .server_reflection_info(futures::stream::iter([request]))
+            .server_reflection_info(futures::stream::iter([request, list]))
             .await
             .unwrap()
             .into_inner();
@@ -462,6 +486,17 @@ mod tests {
             answer.message_response,
             Some(v1alpha::server_reflection_response::MessageResponse::FileDescriptorResponse(_))
         ));
+        let answer = answers.next().await.unwrap().unwrap();
+        let Some(v1alpha::server_reflection_response::MessageResponse::ListServicesResponse(list)) =
+            answer.message_response
+        else {
+            panic!("not a service list");
+        };
+        let mut alpha_names: Vec<String> = list.service.into_iter().map(|s| s.name).collect();
+        let mut v1_names = names;
+        alpha_names.sort();
+        v1_names.sort();
+        assert_eq!(alpha_names, v1_names, "both versions list every service");
 
         running.stop.send(()).unwrap();
         running.server.await.unwrap().unwrap();

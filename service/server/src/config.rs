@@ -62,8 +62,9 @@ pub struct Config {
     pub listen: SocketAddr,
 
     /// Session store: `memory` (games live in this process), a `redis://` / `rediss://` URL, a
-    /// Redis on a Unix socket as `redis+unix:///path/to/redis.sock[?db=N&user=U&pass=P]`, or a
-    /// Redis Cluster as `redis-cluster://[user:pass@]host:port,host:port,...` (seed nodes).
+    /// Redis on a Unix socket as `redis+unix:///path/to/redis.sock[?db=N&user=U&pass=P]` (or
+    /// `unix:///path/to/redis.sock[?...]`), or a Redis Cluster as
+    /// `redis-cluster://[user:pass@]host:port,host:port,...` (seed nodes).
     #[arg(long, env = "DECKMATE_STORE", default_value = "memory", value_parser = StoreUrl::parse)]
     pub store: StoreUrl,
 
@@ -133,7 +134,7 @@ pub struct Config {
     pub tls_client_ca: Option<PathBuf>,
 
     /// PEM file with the CAs to trust for a `rediss://` store instead of the built-in public
-    /// roots (a private CA).
+    /// roots (a private CA). Any other store refuses it at start-up.
     #[arg(long, env = "DECKMATE_REDIS_CA_CERT")]
     pub redis_ca_cert: Option<PathBuf>,
 
@@ -367,6 +368,59 @@ impl Default for Config {
     }
 }
 
+impl Config {
+    /// Refuses flag combinations that have no meaning, so that a flag is never silently
+    /// ignored. Flags that need another flag are refused as they are parsed; these checks
+    /// depend on a flag's value, which parsing cannot look at.
+    pub fn check(&self) -> Result<(), ConfigError> {
+        check_redis_ca(self.redis_ca_cert.is_some(), &self.store)
+    }
+}
+
+/// A combination of flags that has no meaning, refused at start-up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ConfigError {
+    /// `--redis-ca-cert` with a store that does not reach Redis over TLS.
+    #[error(
+        "--redis-ca-cert (DECKMATE_REDIS_CA_CERT) applies only to a `rediss://` store (Redis \
+         over TLS), but --store is {store}: {remedy}"
+    )]
+    RedisCaWithoutTls {
+        /// The kind of store given, never its URL (which may carry credentials).
+        store: &'static str,
+        /// What the operator can change.
+        remedy: &'static str,
+    },
+}
+
+/// Refuses a Redis CA (`ca` says whether one is given) for a store that would not use it.
+fn check_redis_ca(ca: bool, store: &StoreUrl) -> Result<(), ConfigError> {
+    let (kind, remedy) = match store {
+        _ if !ca || store.is_tls() => return Ok(()),
+        StoreUrl::Memory => (
+            "`memory`",
+            "the memory store uses no TLS; remove --redis-ca-cert",
+        ),
+        // Redis Cluster stores connect without TLS (docs/OPERATIONS.md, "Redis Cluster").
+        StoreUrl::RedisCluster(_) => (
+            "a `redis-cluster://` URL",
+            "a Redis Cluster store connects without TLS; remove --redis-ca-cert",
+        ),
+        StoreUrl::Redis(url) if is_unix_url(url) => (
+            "a Unix socket URL",
+            "a Unix socket is reached without TLS; remove --redis-ca-cert",
+        ),
+        StoreUrl::Redis(_) => (
+            "a plain `redis://` URL",
+            "use a `rediss://` URL in --store, or remove --redis-ca-cert",
+        ),
+    };
+    Err(ConfigError::RedisCaWithoutTls {
+        store: kind,
+        remedy,
+    })
+}
+
 /// Where games are kept.
 #[derive(Clone, PartialEq, Eq)]
 pub enum StoreUrl {
@@ -411,11 +465,27 @@ impl StoreUrl {
             }
         }
         Err(
-            "expected `memory`, a `redis://` / `rediss://` URL, a `redis+unix://` URL or a \
-             `redis-cluster://` URL"
+            "expected `memory`, a `redis://` / `rediss://` URL, a `redis+unix://` / `unix://` \
+             URL or a `redis-cluster://` URL"
                 .to_string(),
         )
     }
+
+    /// Whether Redis is reached over TLS (a `rediss://` URL).
+    fn is_tls(&self) -> bool {
+        match self {
+            StoreUrl::Redis(url) => url
+                .get(.."rediss://".len())
+                .is_some_and(|scheme| scheme.eq_ignore_ascii_case("rediss://")),
+            StoreUrl::Memory | StoreUrl::RedisCluster(_) => false,
+        }
+    }
+}
+
+/// Whether `url` reaches Redis over a Unix socket.
+fn is_unix_url(url: &str) -> bool {
+    let lower = url.to_ascii_lowercase();
+    UNIX_SCHEMES.iter().any(|scheme| lower.starts_with(scheme))
 }
 
 /// The schemes of a Redis reached over a Unix socket (`redis+unix:///run/redis.sock?db=1`),
@@ -764,10 +834,96 @@ mod tests {
             ("redis://", "redis://cache:6379"),
             ("rediss://", "rediss://cache:6380"),
             ("redis-cluster://", "redis-cluster://a:7000,b:7001"),
+            ("redis+unix://", "redis+unix:///run/redis.sock"),
+            ("unix://", "unix:///run/redis.sock"),
         ] {
             assert!(StoreUrl::parse(example).is_ok(), "{example}");
             assert!(store.contains(&format!("`{scheme}")), "{scheme}: {store}");
-            assert!(help.contains(scheme), "{scheme}: {help}");
+            assert!(help.contains(&format!("`{scheme}")), "{scheme}: {help}");
+        }
+        // A URL the parser refuses gets a message that offers the same forms.
+        let refused = StoreUrl::parse("postgres://db").unwrap_err();
+        for scheme in ["memory", "redis://", "rediss://", "redis-cluster://"]
+            .into_iter()
+            .chain(UNIX_SCHEMES)
+        {
+            assert!(
+                refused.contains(&format!("`{scheme}")),
+                "{scheme}: {refused}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_redis_ca_needs_a_tls_store() {
+        let with_ca = |store: &str| {
+            let args = [
+                "deckmate-server",
+                "--store",
+                store,
+                "--redis-ca-cert",
+                "ca.pem",
+            ];
+            parse_without_env(&args).unwrap()
+        };
+        assert_eq!(with_ca("rediss://u:secret@cache:6380").check(), Ok(()));
+        assert_eq!(with_ca("REDISS://cache:6380").check(), Ok(()));
+        // Every other store would ignore the CA, or the Redis client would refuse it with a
+        // message that names neither the flag nor the store.
+        for (store, kind) in [
+            ("memory", "--store is `memory`"),
+            (
+                "redis://u:secret@cache:6379",
+                "--store is a plain `redis://` URL",
+            ),
+            (
+                "redis+unix:///run/redis.sock?pass=secret",
+                "--store is a Unix socket URL",
+            ),
+            ("unix:///run/redis.sock", "--store is a Unix socket URL"),
+            (
+                "redis-cluster://u:secret@a:7000,b:7001",
+                "--store is a `redis-cluster://` URL",
+            ),
+        ] {
+            let error = with_ca(store).check().unwrap_err();
+            assert!(
+                matches!(error, ConfigError::RedisCaWithoutTls { .. }),
+                "{error}"
+            );
+            let message = error.to_string();
+            assert!(message.starts_with("--redis-ca-cert"), "{message}");
+            assert!(
+                message.contains("applies only to a `rediss://` store"),
+                "{message}"
+            );
+            assert!(message.contains(kind), "{store}: {message}");
+            assert!(message.contains("remove --redis-ca-cert"), "{message}");
+            assert!(!message.contains("secret"), "{message}");
+        }
+        let plain = with_ca("redis://cache:6379")
+            .check()
+            .unwrap_err()
+            .to_string();
+        assert!(
+            plain.contains("use a `rediss://` URL in --store"),
+            "{plain}"
+        );
+        // Start-up refuses them before building the store.
+        for store in ["memory", "redis://cache:6379"] {
+            let refused = crate::app::open_store(&with_ca(store)).err();
+            let expected = with_ca(store).check().unwrap_err().to_string();
+            assert_eq!(refused.map(|error| error.to_string()), Some(expected));
+        }
+        // Without the flag every store is accepted.
+        for store in [
+            "memory",
+            "redis://cache",
+            "unix:///r.sock",
+            "redis-cluster://a:1,b:2",
+        ] {
+            let config = parse_without_env(&["deckmate-server", "--store", store]).unwrap();
+            assert_eq!(config.check(), Ok(()), "{store}");
         }
     }
 

@@ -7,7 +7,8 @@
 //! `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES` (the resource), `OTEL_TRACES_SAMPLER` and
 //! `OTEL_TRACES_SAMPLER_ARG` (default `parentbased_always_on`), `OTEL_EXPORTER_OTLP_HEADERS`
 //! and the timeouts. Only gRPC is built in, so any other `OTEL_EXPORTER_OTLP_PROTOCOL` stops
-//! start-up rather than being silently ignored.
+//! start-up rather than being silently ignored. Only plain-text gRPC is built in too, so an
+//! endpoint that asks for TLS stops start-up with a message saying what to run instead.
 //!
 //! Without an exporter no OpenTelemetry layer is installed: the RPC span's OTel-only
 //! attributes are then no-ops, and the store and engine spans are at debug level, which the
@@ -32,7 +33,8 @@ use tracing_subscriber::registry::LookupSpan;
 
 pub use propagation::continue_trace;
 
-/// The endpoint variables; either one turns export on.
+/// The endpoint variables, the signal-specific one first (it wins when both are set); either
+/// one turns export on.
 pub const ENDPOINT_VARIABLES: [&str; 2] = [
     "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
     "OTEL_EXPORTER_OTLP_ENDPOINT",
@@ -46,6 +48,13 @@ pub const PROTOCOL_VARIABLES: [&str; 2] = [
 
 /// The only OTLP protocol this server exports with.
 pub const GRPC: &str = "grpc";
+
+/// The variables that make an endpoint without a scheme plain text (`http://`) when `true`,
+/// the signal-specific one first; otherwise such an endpoint means TLS.
+const INSECURE_VARIABLES: [&str; 2] = [
+    "OTEL_EXPORTER_OTLP_TRACES_INSECURE",
+    "OTEL_EXPORTER_OTLP_INSECURE",
+];
 
 /// The `service.name` when neither `OTEL_SERVICE_NAME` nor `OTEL_RESOURCE_ATTRIBUTES` names one
 /// (the SDK would say `unknown_service`).
@@ -68,6 +77,18 @@ pub enum OtelError {
         /// What it asked for.
         value: String,
     },
+    /// The endpoint asks for TLS, which the exporter is built without.
+    #[error(
+        "{variable} is {endpoint}, but this server exports traces over plain-text OTLP/gRPC \
+         only: set it to the http:// address of a collector next to the server (a sidecar or \
+         an agent on the host), and let that collector forward to the backend over TLS"
+    )]
+    TlsEndpoint {
+        /// The variable that names the endpoint.
+        variable: &'static str,
+        /// Why the endpoint means TLS, never the endpoint itself (it may carry credentials).
+        endpoint: &'static str,
+    },
     /// The exporter could not be built (a malformed endpoint, for example).
     #[error("cannot set up the OTLP trace exporter: {0}")]
     Exporter(#[from] opentelemetry_otlp::ExporterBuildError),
@@ -81,6 +102,9 @@ pub fn provider_from_env() -> Result<Option<SdkTracerProvider>, OtelError> {
     if !export_requested(|name| std::env::var(name).ok()) {
         return Ok(None);
     }
+    // Checked here because the exporter's own refusal asks for a build option, which an
+    // operator cannot change.
+    check_endpoint(|name| std::env::var(name).ok())?;
     let exporter = SpanExporter::builder().with_tonic().build()?;
     let processor = BatchSpanProcessor::builder(exporter, Tokio).build();
     Ok(Some(
@@ -112,6 +136,44 @@ fn check_protocol(read: impl Fn(&str) -> Option<String>) -> Result<(), OtelError
         }
         _ => Ok(()),
     }
+}
+
+/// Refuses an endpoint that asks for TLS, naming the variable that gives it: an `https://`
+/// one, or one without a scheme unless an `INSECURE` variable is `true`, as the exporter
+/// reads them. The signal-specific endpoint decides when both are set.
+fn check_endpoint(read: impl Fn(&str) -> Option<String>) -> Result<(), OtelError> {
+    let chosen = ENDPOINT_VARIABLES.iter().find_map(|&variable| {
+        read(variable)
+            .filter(|value| !value.is_empty())
+            .map(|value| (variable, value))
+    });
+    let Some((variable, value)) = chosen else {
+        return Ok(());
+    };
+    let endpoint = match scheme(value.trim()) {
+        Some(scheme) if scheme.eq_ignore_ascii_case("https") => "an https:// endpoint",
+        Some(_) => return Ok(()),
+        None if insecure(&read) => return Ok(()),
+        None => "an endpoint without a scheme, which means https:// (TLS)",
+    };
+    Err(OtelError::TlsEndpoint { variable, endpoint })
+}
+
+/// The scheme of `endpoint`, if it has one: `://` before any path, query or fragment.
+fn scheme(endpoint: &str) -> Option<&str> {
+    endpoint
+        .split_once("://")
+        .map(|(scheme, _)| scheme)
+        .filter(|scheme| !scheme.contains(['/', '?', '#']))
+}
+
+/// Whether an `INSECURE` variable makes an endpoint without a scheme plain text; the
+/// signal-specific one decides when it is set, even to something other than `true`.
+fn insecure(read: &impl Fn(&str) -> Option<String>) -> bool {
+    INSECURE_VARIABLES
+        .iter()
+        .find_map(|&variable| read(variable))
+        .is_some_and(|value| value.eq_ignore_ascii_case("true"))
 }
 
 /// The resource from `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`, with this server's own

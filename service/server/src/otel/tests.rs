@@ -316,3 +316,79 @@ fn export_needs_an_endpoint() {
         "http://collector:4317"
     )])));
 }
+
+#[test]
+fn a_tls_endpoint_is_refused_with_what_to_run_instead() {
+    let read = |pairs: &'static [(&'static str, &'static str)]| {
+        move |name: &str| {
+            pairs
+                .iter()
+                .find(|(key, _)| *key == name)
+                .map(|(_, value)| value.to_string())
+        }
+    };
+    for plain in [
+        &[][..],
+        &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4317")][..],
+        &[("OTEL_EXPORTER_OTLP_ENDPOINT", "HTTP://collector:4317")][..],
+        &[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "collector:4317"),
+            ("OTEL_EXPORTER_OTLP_INSECURE", "true"),
+        ][..],
+        // The signal-specific endpoint wins, as the exporter reads it.
+        &[
+            (
+                "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                "http://collector:4317",
+            ),
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://backend:4317"),
+        ][..],
+    ] {
+        assert!(super::check_endpoint(read(plain)).is_ok(), "{plain:?}");
+    }
+    for (tls, variable) in [
+        (
+            &[(
+                "OTEL_EXPORTER_OTLP_ENDPOINT",
+                "https://u:secret@vendor.example:4317",
+            )][..],
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+        ),
+        (
+            &[
+                (
+                    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                    "HTTPS://vendor.example:4317",
+                ),
+                ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4317"),
+            ][..],
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+        ),
+        // Without a scheme the exporter would use TLS unless told otherwise.
+        (
+            &[
+                ("OTEL_EXPORTER_OTLP_ENDPOINT", "vendor.example:4317"),
+                ("OTEL_EXPORTER_OTLP_TRACES_INSECURE", "false"),
+                ("OTEL_EXPORTER_OTLP_INSECURE", "true"),
+            ][..],
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+        ),
+    ] {
+        let error = super::check_endpoint(read(tls)).unwrap_err();
+        assert!(
+            matches!(error, super::OtelError::TlsEndpoint { .. }),
+            "{error}"
+        );
+        let message = error.to_string();
+        assert!(message.starts_with(variable), "{message}");
+        assert!(message.contains("plain-text OTLP/gRPC only"), "{message}");
+        assert!(message.contains("http://"), "{message}");
+        assert!(
+            message.contains("collector next to the server"),
+            "{message}"
+        );
+        assert!(!message.contains("feature"), "{message}");
+        assert!(!message.contains("secret"), "{message}");
+        assert!(!message.contains("vendor.example"), "{message}");
+    }
+}

@@ -38,8 +38,32 @@ pub enum TlsError {
         /// The PEM section looked for.
         expected: &'static str,
     },
-    /// rustls refused the certificate, key or client CA (such as a key that does not match
-    /// the certificate).
+    /// The key in `--tls-key` is not the private key of the certificate in `--tls-cert`.
+    #[error(
+        "the key in --tls-key ({key}) does not match the certificate in --tls-cert ({cert}): \
+         give the private key of that certificate, or the certificate of that key"
+    )]
+    KeyMismatch {
+        /// The certificate file.
+        cert: PathBuf,
+        /// The key file.
+        key: PathBuf,
+    },
+    /// rustls refused the certificate and key together for another reason (such as a key type
+    /// it does not support).
+    #[error(
+        "the certificate in --tls-cert ({cert}) and the key in --tls-key ({key}) are unusable \
+         together: {source}"
+    )]
+    CertificateAndKey {
+        /// The certificate file.
+        cert: PathBuf,
+        /// The key file.
+        key: PathBuf,
+        /// rustls's reason, which names the problem but never quotes the files.
+        source: rustls::Error,
+    },
+    /// rustls refused the protocol versions or the client CA.
     #[error("the TLS {what} is unusable: {source}")]
     Rustls {
         /// What was refused.
@@ -105,12 +129,22 @@ pub(super) fn server_config(files: &TlsFiles) -> Result<ServerConfig, TlsError> 
     };
     let mut config = builder
         .with_single_cert(chain, key)
-        .map_err(|source| TlsError::Rustls {
-            what: "certificate and key",
-            source,
-        })?;
+        .map_err(|source| certificate_and_key_error(files, source))?;
     config.alpn_protocols = ALPN_PROTOCOLS.iter().map(|p| p.to_vec()).collect();
     Ok(config)
+}
+
+/// Why rustls refused the certificate and key, naming both flags and files: a key that is not
+/// the certificate's is the usual mistake, so it gets a message of its own.
+fn certificate_and_key_error(files: &TlsFiles, source: rustls::Error) -> TlsError {
+    let cert = files.cert.clone();
+    let key = files.key.clone();
+    match source {
+        rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch) => {
+            TlsError::KeyMismatch { cert, key }
+        }
+        source => TlsError::CertificateAndKey { cert, key, source },
+    }
 }
 
 fn read(path: &Path, what: &'static str) -> Result<Vec<u8>, TlsError> {

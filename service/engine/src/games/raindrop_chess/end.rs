@@ -9,7 +9,7 @@
 
 use super::event::Event;
 use super::observation::Stage;
-use super::state::{State, colour_of, position_key, seat_of};
+use super::state::{State, colour_of, position_key};
 use super::turn::may_flip;
 use crate::chess::{Bitboard, Color, Role, Square};
 use crate::edition::Edition;
