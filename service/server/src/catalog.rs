@@ -21,16 +21,15 @@ pub fn kind_of(config: &pb::GameConfig) -> Option<GameKind> {
 }
 
 /// Deals a new game. `seats` 0 means the game's smallest seat count. A config naming no game
-/// and unsupported seat counts are [`ApiError::InvalidRequest`]; invalid options, including
-/// those that do not fit the seat count (a Pile Chess team list), are
-/// [`ApiError::InvalidField`] naming the option.
+/// ([`crate::codec::no_game_set`]), an unsupported seat count (`seats`) and invalid options,
+/// including those that do not fit the seat count (a Pile Chess team list), are
+/// [`ApiError::InvalidField`] naming the field.
 pub fn new_game(
     config: &pb::GameConfig,
     seats: u32,
     seed: Seed,
 ) -> Result<Box<dyn LiveGame>, ApiError> {
-    let kind =
-        kind_of(config).ok_or_else(|| ApiError::InvalidRequest("config: no game is set".into()))?;
+    let kind = kind_of(config).ok_or_else(crate::codec::no_game_set)?;
     with_game!(kind, G => new_session::<G>(config, seats, seed))
 }
 
@@ -168,7 +167,12 @@ mod tests {
     fn new_game_rejects_bad_requests() {
         let seed = Seed::from_u64(1);
         let no_game = new_game(&pb::GameConfig { game: None }, 2, seed).unwrap_err();
-        assert!(matches!(no_game, ApiError::InvalidRequest(m) if m.contains("no game")));
+        assert!(
+            matches!(&no_game, ApiError::InvalidField { field, description }
+                if field == "config" && description == "no game is set"),
+            "{no_game:?}"
+        );
+        assert_eq!(no_game.to_string(), "config: no game is set");
         let seats = new_game(&pigeon_chess(Default::default()), 3, seed).unwrap_err();
         assert!(
             matches!(&seats, ApiError::InvalidField { field, description }

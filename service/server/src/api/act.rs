@@ -85,7 +85,7 @@ pub(super) async fn handle(
     let action = request
         .action
         .as_ref()
-        .ok_or_else(|| ApiError::InvalidRequest("action is required".to_string()))?;
+        .ok_or_else(|| ApiError::invalid_field("action", "is required"))?;
     require_game_id(&request.game_id)?;
     let store = api.store.as_ref();
     let loaded = store.load_for_update(&request.game_id).await?;

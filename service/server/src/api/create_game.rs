@@ -44,7 +44,7 @@ pub(super) async fn handle(
     let config = request
         .config
         .as_ref()
-        .ok_or_else(|| ApiError::InvalidRequest("config is required".to_string()))?;
+        .ok_or_else(|| ApiError::invalid_field("config", "is required"))?;
     let spectators_allowed = spectators_allowed(request.spectator_policy)?;
     let clock = request
         .clock
@@ -195,9 +195,10 @@ fn spectators_allowed(policy: i32) -> Result<bool, ApiError> {
     match pb::SpectatorPolicy::try_from(policy) {
         Ok(pb::SpectatorPolicy::Unspecified | pb::SpectatorPolicy::Allowed) => Ok(true),
         Ok(pb::SpectatorPolicy::Denied) => Ok(false),
-        Err(_) => Err(ApiError::InvalidRequest(format!(
-            "spectator_policy: unknown value {policy}"
-        ))),
+        Err(_) => Err(ApiError::invalid_field(
+            "spectator_policy",
+            format!("unknown value {policy}"),
+        )),
     }
 }
 
@@ -375,9 +376,12 @@ mod tests {
             spectators_allowed(pb::SpectatorPolicy::Denied as i32),
             Ok(false)
         );
+        let unknown = spectators_allowed(99).unwrap_err();
+        assert_eq!(unknown.reason(), "INVALID_REQUEST");
         assert_eq!(
-            spectators_allowed(42).unwrap_err().reason(),
-            "INVALID_REQUEST"
+            unknown,
+            ApiError::invalid_field("spectator_policy", "unknown value 99")
         );
+        assert_eq!(unknown.to_string(), "spectator_policy: unknown value 99");
     }
 }

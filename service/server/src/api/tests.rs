@@ -179,10 +179,10 @@ async fn create_game_validates_its_request() {
         .create_game(Request::new(create_request()))
         .await
         .unwrap_err();
-    assert_eq!(refused.code(), Code::InvalidArgument);
+    assert_eq!(refused.code(), Code::PermissionDenied);
     assert_eq!(
         refused.message(),
-        "client seeds are disabled on this server"
+        "client seeds are disabled on this server (--allow-client-seed)"
     );
     let no_config = pb::CreateGameRequest::default();
     let bad_policy = pb::CreateGameRequest {
@@ -212,6 +212,139 @@ async fn create_game_validates_its_request() {
     let a = fx.create(request.clone()).await;
     let b = fx.create(request).await;
     assert_ne!(a.seed_commitment, b.seed_commitment);
+}
+
+/// The one field violation of `status` and its message, which must still read
+/// `field: description`.
+fn field_violation(status: &Status) -> (String, String) {
+    assert_eq!(
+        (status.code(), reason(status).as_str()),
+        (Code::InvalidArgument, "INVALID_REQUEST"),
+        "{status:?}"
+    );
+    let violations = status
+        .get_details_bad_request()
+        .expect("a BadRequest")
+        .field_violations;
+    assert_eq!(violations.len(), 1, "{violations:?}");
+    let violation = &violations[0];
+    assert_eq!(
+        status.message(),
+        format!("{}: {}", violation.field, violation.description)
+    );
+    (violation.field.clone(), status.message().to_string())
+}
+
+#[tokio::test]
+async fn create_game_names_the_field_at_fault() {
+    use prost::Message;
+
+    let fx = fixture();
+    // A game this server does not know arrives as an unknown field, which decoding drops.
+    let unknown_game = pb::GameConfig::decode(&[0xfa, 0x06, 0x00][..]).unwrap();
+    assert_eq!(unknown_game.game, None);
+    let cases = [
+        (
+            pb::CreateGameRequest {
+                config: None,
+                ..create_request()
+            },
+            "config",
+            "config: is required",
+        ),
+        (
+            pb::CreateGameRequest {
+                config: Some(pb::GameConfig { game: None }),
+                ..create_request()
+            },
+            "config",
+            "config: no game is set",
+        ),
+        (
+            pb::CreateGameRequest {
+                config: Some(unknown_game),
+                ..create_request()
+            },
+            "config",
+            "config: no game is set",
+        ),
+        (
+            pb::CreateGameRequest {
+                spectator_policy: 99,
+                ..create_request()
+            },
+            "spectator_policy",
+            "spectator_policy: unknown value 99",
+        ),
+    ];
+    for (request, field, message) in cases {
+        let status = fx
+            .api
+            .create_game(Request::new(request.clone()))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            field_violation(&status),
+            (field.to_string(), message.to_string()),
+            "{request:?}"
+        );
+    }
+    assert_eq!(fx.store.live_games(), 0);
+}
+
+#[tokio::test]
+async fn act_names_the_field_of_a_malformed_action() {
+    let fx = fixture();
+    let game = fx.create(create_request()).await;
+    let token = &game.seat_tokens[0].token;
+    let meta = |kind: i32| pb::Action {
+        kind: Some(pb::action::Kind::Meta(pb::MetaAction { kind })),
+    };
+    let chuno = pb::Action {
+        kind: Some(pb::action::Kind::Chuno(pb::ChunoAction {
+            kind: Some(pb::chuno_action::Kind::Draw(pb::ChunoDraw {})),
+            ..Default::default()
+        })),
+    };
+    let cases = [
+        (
+            meta(77),
+            "action.meta.kind",
+            "action.meta.kind: unknown meta action 77",
+        ),
+        (meta(0), "action.meta.kind", "action.meta.kind: must be set"),
+        (
+            pb::Action { kind: None },
+            "action",
+            "action: no action is set",
+        ),
+        (chuno, "action", "action: not a pigeon_chess action"),
+    ];
+    for (action, field, message) in cases {
+        let status = fx
+            .act(&game.game_id, Some(token), action.clone(), None, "")
+            .await
+            .unwrap_err();
+        assert_eq!(
+            field_violation(&status),
+            (field.to_string(), message.to_string()),
+            "{action:?}"
+        );
+    }
+    let no_action = pb::ActRequest {
+        game_id: game.game_id.clone(),
+        ..Default::default()
+    };
+    let status = fx
+        .api
+        .act(with_token(no_action, Some(token)))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        field_violation(&status),
+        ("action".to_string(), "action: is required".to_string())
+    );
+    assert_eq!(fx.observe(&game.game_id, None).await.unwrap().version, 0);
 }
 
 #[tokio::test]

@@ -171,10 +171,10 @@ pub fn encode_meta_action(action: MetaAction) -> pb::MetaAction {
     }
 }
 
-/// Reads a meta action kind; `UNSPECIFIED` and unknown numbers are
-/// [`ApiError::InvalidRequest`].
+/// Reads a meta action kind; `UNSPECIFIED` and unknown numbers are [`ApiError::InvalidField`]
+/// on `action.meta.kind`.
 pub fn decode_meta_action_kind(kind: i32) -> Result<MetaAction, ApiError> {
-    pb::MetaActionKind::decode(kind, "action.meta.kind")
+    pb::MetaActionKind::decode_field(kind, "action.meta.kind")
 }
 
 /// Reads a meta action.
@@ -198,12 +198,12 @@ pub fn encode_meta_event(event: MetaEvent) -> pb::MetaEvent {
 }
 
 /// Reads one decision of a seat of game `G`: a meta action or one of `G`'s own actions. An
-/// action with no kind is [`ApiError::InvalidRequest`].
+/// action with no kind is [`ApiError::InvalidField`] on `action`.
 pub fn decode_table_action<G: GameCodec>(
     action: &pb::Action,
 ) -> Result<TableAction<G::Action>, ApiError> {
     match &action.kind {
-        None => Err(ApiError::InvalidRequest("action: no action is set".into())),
+        None => Err(ApiError::invalid_field("action", "no action is set")),
         Some(pb::action::Kind::Meta(meta)) => decode_meta_action(meta).map(TableAction::Meta),
         Some(game) => G::decode_action(game).map(TableAction::Game),
     }
@@ -335,10 +335,13 @@ mod tests {
         }
         for bad in [0, 5, -1] {
             let error = decode_meta_action(&pb::MetaAction { kind: bad }).unwrap_err();
-            assert!(matches!(error, ApiError::InvalidRequest(_)));
+            assert!(
+                matches!(&error, ApiError::InvalidField { field, .. } if field == "action.meta.kind"),
+                "{error:?}"
+            );
         }
         let empty = decode_table_action::<PigeonChess>(&pb::Action { kind: None });
-        assert!(matches!(empty, Err(ApiError::InvalidRequest(_))));
+        assert!(matches!(empty, Err(ApiError::InvalidField { field, .. }) if field == "action"));
     }
 
     #[test]

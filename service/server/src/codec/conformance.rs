@@ -17,7 +17,7 @@ use std::mem::discriminant;
 use super::common::{decode_table_action, encode_table_action, encode_table_event};
 use super::enums::ProtoEnum;
 use super::enums::tests::check_table;
-use super::test_support::{Picker, invalid};
+use super::test_support::{Picker, invalid, invalid_field_saying};
 use super::{GameCodec, ValidateConfig};
 use crate::error::ApiError;
 
@@ -174,9 +174,15 @@ fn check_configs<G: Samples>() {
 }
 
 /// A config or action of every other game, a config with no game, a meta action where a game
-/// action belongs and an `UNSPECIFIED` enum value are refused.
+/// action belongs and an `UNSPECIFIED` enum value are refused; what a client can send wrong is
+/// a field violation whose message still reads `field: description`.
 fn check_refusals<G: Samples>() {
-    invalid(G::decode_config(&pb::GameConfig { game: None }), "no game");
+    let no_game = G::decode_config(&pb::GameConfig { game: None });
+    assert_eq!(
+        no_game.as_ref().map_err(ToString::to_string),
+        Err("config: no game is set".to_string())
+    );
+    invalid_field_saying(no_game, "config", "no game is set");
     for other in GameKind::ALL
         .iter()
         .copied()
@@ -186,14 +192,18 @@ fn check_refusals<G: Samples>() {
             H::encode_config(&<H as Game>::Config::default()),
             H::action_member(<H as GameCodec>::ActionMessage::default()),
         ));
-        invalid(
-            G::decode_config(&config),
-            &format!("config: not a {} config", G::ID),
+        let wrong_config = G::decode_config(&config);
+        assert_eq!(
+            wrong_config.as_ref().map_err(ToString::to_string),
+            Err(format!("config: not a {} config", G::ID))
         );
-        invalid(
-            G::decode_action(&action),
-            &format!("action: not a {} action", G::ID),
+        invalid_field_saying(wrong_config, "config", G::ID);
+        let wrong_action = G::decode_action(&action);
+        assert_eq!(
+            wrong_action.as_ref().map_err(ToString::to_string),
+            Err(format!("action: not a {} action", G::ID))
         );
+        invalid_field_saying(wrong_action, "action", G::ID);
     }
     let meta = pb::action::Kind::Meta(pb::MetaAction {
         kind: pb::MetaActionKind::Resign.into(),

@@ -39,15 +39,8 @@ pub trait ProtoEnum: Copy + Eq + Into<i32> + TryFrom<i32> + 'static {
     }
 
     /// Reads the proto number in the request field at `field`; a bad one is
-    /// [`ApiError::InvalidRequest`] naming the field. The field's path is written only for an
+    /// [`ApiError::InvalidField`] naming the field. The field's path is written only for an
     /// error, so a caller can pass `format_args!("{parent}.kind")` at no cost on success.
-    fn decode(value: i32, field: impl std::fmt::Display) -> Result<Self::Engine, ApiError> {
-        Self::read(value).map_err(|problem| ApiError::InvalidRequest(format!("{field}: {problem}")))
-    }
-
-    /// Reads the proto number in the request field at `field`; a bad one is
-    /// [`ApiError::InvalidField`] naming the field (written only then, as for
-    /// [`ProtoEnum::decode`]).
     fn decode_field(value: i32, field: impl std::fmt::Display) -> Result<Self::Engine, ApiError> {
         Self::read(value).map_err(|problem| ApiError::invalid_field(field.to_string(), problem))
     }
@@ -123,9 +116,9 @@ pub(crate) mod tests {
             let problem = P::read(unknown).expect_err("unknown");
             assert!(problem.contains(P::NOUN) && problem.contains(&unknown.to_string()));
         }
-        let field = P::decode(0, "action.x.y").expect_err("unspecified");
-        assert!(matches!(field, ApiError::InvalidRequest(m) if m.starts_with("action.x.y: ")));
-        let field = P::decode_field(-1, "action.x.y").expect_err("unknown");
-        assert!(matches!(field, ApiError::InvalidField { field, .. } if field == "action.x.y"));
+        for bad in [0, -1] {
+            let field = P::decode_field(bad, "action.x.y").expect_err("unspecified or unknown");
+            assert!(matches!(field, ApiError::InvalidField { field, .. } if field == "action.x.y"));
+        }
     }
 }

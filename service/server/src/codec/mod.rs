@@ -37,9 +37,11 @@
 //! `config.pile_chess.teams[1]`, or `config.chuno` when options clash together), which reaches
 //! the client as INVALID_REQUEST with a `google.rpc.BadRequest` field violation. A game's action
 //! message is read the same way: a missing or bad field is [`ApiError::InvalidField`] naming its
-//! path (`action.chuno.play.card.colour`, `action.pile_chess.play.pile`); only the `Action`
-//! envelope's own problems (no action, another game's action, an unknown meta action) are
-//! [`ApiError::InvalidRequest`]. Decoding checks form only; whether an action is legal now is
+//! path (`action.chuno.play.card.colour`, `action.pile_chess.play.pile`), and so is an action of
+//! another game (`action`). A config of another game or with no game set is
+//! [`ApiError::InvalidField`] on `config` ([`no_game_set`]), and the envelope's own problems
+//! are too: no action set (`action`) and a meta action of no known kind (`action.meta.kind`,
+//! `common::decode_table_action`). Decoding checks form only; whether an action is legal now is
 //! the engine's decision.
 
 pub mod card_chess;
@@ -126,13 +128,13 @@ pub trait GameCodec: Game<Config: ValidateConfig> {
     /// Reads and validates the options of a new game from `config`, its length caps included
     /// ([`deckmate_engine::length`]; stored games are not read here, so those dealt under wider
     /// caps still load). A config of another game, or with no game, is
-    /// [`ApiError::InvalidRequest`]; a field that cannot be read or an option the engine refuses
-    /// is [`ApiError::InvalidField`] naming it.
+    /// [`ApiError::InvalidField`] on `config`; a field that cannot be read or an option the
+    /// engine refuses is [`ApiError::InvalidField`] naming it.
     fn decode_config(config: &pb::GameConfig) -> Result<Self::Config, ApiError> {
         let message = match &config.game {
-            None => return Err(ApiError::InvalidRequest("config: no game is set".into())),
+            None => return Err(no_game_set()),
             Some(game) => Self::own_config(game).ok_or_else(|| {
-                ApiError::InvalidRequest(format!("config: not a {} config", Self::ID))
+                ApiError::invalid_field("config", format!("not a {} config", Self::ID))
             })?,
         };
         let config = Self::read_config(message).map_err(config::setup_error::<Self>)?;
@@ -152,8 +154,10 @@ pub trait GameCodec: Game<Config: ValidateConfig> {
         }
     }
 
-    /// Reads one game action. Meta actions and actions of other games are
-    /// [`ApiError::InvalidRequest`]; the game's own are read by [`GameCodec::read_action`].
+    /// Reads one game action; the game's own are read by [`GameCodec::read_action`]. An action
+    /// of another game, which a client can send, is [`ApiError::InvalidField`] on `action`. A
+    /// meta action is [`ApiError::InvalidRequest`]: callers read meta actions before they come
+    /// here, so one arriving here is the caller's mistake, not the client's.
     fn decode_action(kind: &pb::action::Kind) -> Result<Self::Action, ApiError> {
         match (Self::own_action(kind), kind) {
             (Some(message), _) => Self::read_action(message),
@@ -161,10 +165,10 @@ pub trait GameCodec: Game<Config: ValidateConfig> {
                 "action: a meta action is not a {} action",
                 Self::ID
             ))),
-            (None, _) => Err(ApiError::InvalidRequest(format!(
-                "action: not a {} action",
-                Self::ID
-            ))),
+            (None, _) => Err(ApiError::invalid_field(
+                "action",
+                format!("not a {} action", Self::ID),
+            )),
         }
     }
 
@@ -174,6 +178,13 @@ pub trait GameCodec: Game<Config: ValidateConfig> {
             kind: Some(Self::action_member(Self::action_message(action))),
         }
     }
+}
+
+/// The error for a `GameConfig` that names no game: none is set, or one this server does not
+/// know (which decoding drops, leaving none). Said once, as CreateGame and
+/// [`GameCodec::decode_config`] both refuse it.
+pub fn no_game_set() -> ApiError {
+    ApiError::invalid_field("config", "no game is set")
 }
 
 /// Writes the items of [`GameCodec`] that only name things: [`GameCodec::KIND`], the message

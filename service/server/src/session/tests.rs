@@ -143,7 +143,7 @@ fn rejected_actions_change_nothing() {
         errors.push(error);
     }
     assert_eq!(errors[0], ApiError::NotYourTurn);
-    assert!(matches!(errors[1], ApiError::InvalidRequest(_)));
+    assert!(matches!(&errors[1], ApiError::InvalidField { field, .. } if field == "action"));
     assert!(matches!(errors[2], ApiError::IllegalAction(_)));
     assert!(matches!(errors[3], ApiError::IllegalAction(_)));
     assert_eq!(errors[4], ApiError::NotYourTurn);
