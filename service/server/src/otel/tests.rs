@@ -251,20 +251,25 @@ async fn a_malformed_traceparent_starts_a_new_trace() {
     assert!(create.span_context.is_valid());
 }
 
+/// A reader of environment variables that knows only `pairs`.
+fn variables(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+    move |name: &str| {
+        pairs
+            .iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value.to_string())
+    }
+}
+
 #[test]
 fn only_grpc_is_accepted_as_the_protocol() {
-    let env = |pairs: &'static [(&'static str, &'static str)]| {
-        move |name: &str| {
-            pairs
-                .iter()
-                .find(|(key, _)| *key == name)
-                .map(|(_, value)| value.to_string())
-        }
-    };
-    assert!(super::check_protocol(env(&[])).is_ok());
-    assert!(super::check_protocol(env(&[("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")])).is_ok());
-    let refused = super::check_protocol(env(&[("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")]))
-        .unwrap_err();
+    assert!(super::check_protocol(variables(&[])).is_ok());
+    assert!(super::check_protocol(variables(&[("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")])).is_ok());
+    let refused = super::check_protocol(variables(&[(
+        "OTEL_EXPORTER_OTLP_PROTOCOL",
+        "http/protobuf",
+    )]))
+    .unwrap_err();
     assert!(
         refused
             .to_string()
@@ -273,13 +278,13 @@ fn only_grpc_is_accepted_as_the_protocol() {
     );
     // The signal-specific variable wins over the general one, either way.
     assert!(
-        super::check_protocol(env(&[
+        super::check_protocol(variables(&[
             ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "grpc"),
             ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json"),
         ]))
         .is_ok()
     );
-    let refused = super::check_protocol(env(&[
+    let refused = super::check_protocol(variables(&[
         ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/json"),
         ("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"),
     ]))
@@ -294,24 +299,16 @@ fn only_grpc_is_accepted_as_the_protocol() {
 
 #[test]
 fn export_needs_an_endpoint() {
-    let read = |pairs: &'static [(&'static str, &'static str)]| {
-        move |name: &str| {
-            pairs
-                .iter()
-                .find(|(key, _)| *key == name)
-                .map(|(_, value)| value.to_string())
-        }
-    };
-    assert!(!super::export_requested(read(&[])));
-    assert!(!super::export_requested(read(&[(
+    assert!(!super::export_requested(variables(&[])));
+    assert!(!super::export_requested(variables(&[(
         "OTEL_EXPORTER_OTLP_ENDPOINT",
         ""
     )])));
-    assert!(super::export_requested(read(&[(
+    assert!(super::export_requested(variables(&[(
         "OTEL_EXPORTER_OTLP_ENDPOINT",
         "http://collector:4317"
     )])));
-    assert!(super::export_requested(read(&[(
+    assert!(super::export_requested(variables(&[(
         "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
         "http://collector:4317"
     )])));
@@ -319,14 +316,6 @@ fn export_needs_an_endpoint() {
 
 #[test]
 fn a_tls_endpoint_is_refused_with_what_to_run_instead() {
-    let read = |pairs: &'static [(&'static str, &'static str)]| {
-        move |name: &str| {
-            pairs
-                .iter()
-                .find(|(key, _)| *key == name)
-                .map(|(_, value)| value.to_string())
-        }
-    };
     for plain in [
         &[][..],
         &[("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4317")][..],
@@ -344,7 +333,7 @@ fn a_tls_endpoint_is_refused_with_what_to_run_instead() {
             ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://backend:4317"),
         ][..],
     ] {
-        assert!(super::check_endpoint(read(plain)).is_ok(), "{plain:?}");
+        assert!(super::check_endpoint(variables(plain)).is_ok(), "{plain:?}");
     }
     for (tls, variable) in [
         (
@@ -374,7 +363,7 @@ fn a_tls_endpoint_is_refused_with_what_to_run_instead() {
             "OTEL_EXPORTER_OTLP_ENDPOINT",
         ),
     ] {
-        let error = super::check_endpoint(read(tls)).unwrap_err();
+        let error = super::check_endpoint(variables(tls)).unwrap_err();
         assert!(
             matches!(error, super::OtelError::TlsEndpoint { .. }),
             "{error}"
