@@ -1,7 +1,8 @@
 //! Client seeds: `--game-seeds` and the arena fix every game's seed, which a server accepts only
 //! when started with `--allow-client-seed`. A server that does not refuses each such
-//! `CreateGame` with a bare `INVALID_REQUEST`, which says nothing of the flag; this module says
-//! what to do instead, in one place for the load scenarios and the arena.
+//! `CreateGame` with a bare `INVALID_REQUEST`, whose message (in the first release) says nothing
+//! of the flag; this module says what to do instead, in one place for the load scenarios and the
+//! arena.
 //!
 //! The run asks each server first (`GetServerInfo` reports `features.client_seeds`, see
 //! [`crate::preflight`]). A server too old to answer that is recognised by its refusal: the

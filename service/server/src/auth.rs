@@ -192,13 +192,14 @@ pub fn is_game_id(id: &str) -> bool {
 }
 
 /// The seed of a new game: the client's number when it sent one and the server allows it,
-/// otherwise 32 fresh random bytes. A seed the server does not allow is a request option
-/// refused to the caller (PERMISSION_DENIED), as a game of bots only is, not a malformed
-/// request.
+/// otherwise 32 fresh random bytes. A seed the server does not allow stays INVALID_ARGUMENT
+/// without a field violation, as the first release sent it: clients (the load generator
+/// among them) recognise the refusal of a server too old to report `features.client_seeds`
+/// by exactly that.
 pub fn choose_seed(client_seed: Option<u64>, allow_client_seed: bool) -> Result<Seed, ApiError> {
     match client_seed {
         Some(value) if allow_client_seed => Ok(Seed::from_u64(value)),
-        Some(_) => Err(ApiError::OptionRefused(
+        Some(_) => Err(ApiError::InvalidRequest(
             "client seeds are disabled on this server (--allow-client-seed)".to_string(),
         )),
         None => Ok(Seed(random_bytes()?)),
@@ -334,7 +335,7 @@ mod tests {
         let refused = choose_seed(Some(7), false).unwrap_err();
         assert_eq!(
             refused,
-            ApiError::OptionRefused(
+            ApiError::InvalidRequest(
                 "client seeds are disabled on this server (--allow-client-seed)".into()
             )
         );

@@ -179,7 +179,7 @@ async fn create_game_validates_its_request() {
         .create_game(Request::new(create_request()))
         .await
         .unwrap_err();
-    assert_eq!(refused.code(), Code::PermissionDenied);
+    assert_eq!(refused.code(), Code::InvalidArgument);
     assert_eq!(
         refused.message(),
         "client seeds are disabled on this server (--allow-client-seed)"
