@@ -139,8 +139,9 @@ async fn server_cpu_is_measured_per_call_over_two_targets() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_replicas_on_one_redis_are_measured_with_their_redis() {
     let url = redis_url();
-    let first = start_server(StoreUrl::Redis(url.clone())).await;
-    let second = start_server(StoreUrl::Redis(url.clone())).await;
+    let store = StoreUrl::parse(&url).expect("a Redis URL");
+    let first = start_server(store.clone()).await;
+    let second = start_server(store).await;
     let pid = std::process::id().to_string();
     // Watched games: seats act through both replicas and the watchers follow through one, so
     // every game's commits and deliveries cross replicas over Redis.

@@ -84,7 +84,7 @@ pub fn open_store(config: &Config) -> Result<Arc<dyn SessionStore>, ServeError> 
             config.game_ttl,
             config.max_games,
         ))),
-        StoreUrl::Redis(url) | StoreUrl::RedisCluster(url) => {
+        StoreUrl::Redis { url, .. } | StoreUrl::RedisCluster(url) => {
             crate::tls::install_default_provider();
             let ca_cert_pem = match &config.redis_ca_cert {
                 Some(path) => Some(crate::tls::read_pem_file(path, "Redis CA")?),
@@ -985,13 +985,13 @@ mod tests {
     async fn redis_stores_open_without_connecting_and_bad_urls_are_refused() {
         // Nothing needs to listen: the store connects on first use.
         let config = Config {
-            store: StoreUrl::Redis("redis://127.0.0.1:1".to_string()),
+            store: StoreUrl::parse("redis://127.0.0.1:1").unwrap(),
             ..Config::default()
         };
         let store = open_store(&config).expect("opened lazily");
         assert!(!store.health().await, "nothing answers on port 1");
         let config = Config {
-            store: StoreUrl::Redis("redis://127.0.0.1:notaport".to_string()),
+            store: StoreUrl::parse("redis://127.0.0.1:notaport").unwrap(),
             ..Config::default()
         };
         let error = open_store(&config).err().expect("refused");

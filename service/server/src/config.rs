@@ -396,7 +396,11 @@ pub enum ConfigError {
 /// Refuses a Redis CA (`ca` says whether one is given) for a store that would not use it.
 fn check_redis_ca(ca: bool, store: &StoreUrl) -> Result<(), ConfigError> {
     let (kind, remedy) = match store {
-        _ if !ca || store.is_tls() => return Ok(()),
+        _ if !ca => return Ok(()),
+        StoreUrl::Redis {
+            transport: RedisTransport::Tls,
+            ..
+        } => return Ok(()),
         StoreUrl::Memory => (
             "`memory`",
             "the memory store uses no TLS; remove --redis-ca-cert",
@@ -406,11 +410,17 @@ fn check_redis_ca(ca: bool, store: &StoreUrl) -> Result<(), ConfigError> {
             "a `redis-cluster://` URL",
             "a Redis Cluster store connects without TLS; remove --redis-ca-cert",
         ),
-        StoreUrl::Redis(url) if is_unix_url(url) => (
+        StoreUrl::Redis {
+            transport: RedisTransport::UnixSocket,
+            ..
+        } => (
             "a Unix socket URL",
             "a Unix socket is reached without TLS; remove --redis-ca-cert",
         ),
-        StoreUrl::Redis(_) => (
+        StoreUrl::Redis {
+            transport: RedisTransport::Tcp,
+            ..
+        } => (
             "a plain `redis://` URL",
             "use a `rediss://` URL in --store, or remove --redis-ca-cert",
         ),
@@ -426,10 +436,26 @@ fn check_redis_ca(ca: bool, store: &StoreUrl) -> Result<(), ConfigError> {
 pub enum StoreUrl {
     /// In this process's memory: for development, tests and single-node use.
     Memory,
-    /// A Redis server, over TCP, TLS or a Unix socket (the URL as given, credentials included).
-    Redis(String),
+    /// A Redis server.
+    Redis {
+        /// The URL as given, credentials included.
+        url: String,
+        /// How the URL reaches Redis, read from its scheme.
+        transport: RedisTransport,
+    },
     /// A Redis Cluster: `redis-cluster://[user:pass@]host:port,host:port,...` as given.
     RedisCluster(String),
+}
+
+/// How a single Redis server is reached: the scheme of its URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedisTransport {
+    /// `redis://`: plain TCP.
+    Tcp,
+    /// `rediss://`: TCP with TLS.
+    Tls,
+    /// `redis+unix://` or `unix://`: a Unix socket on this host.
+    UnixSocket,
 }
 
 impl StoreUrl {
@@ -445,52 +471,41 @@ impl StoreUrl {
             return Ok(StoreUrl::RedisCluster(value.to_string()));
         }
         let lower = value.to_ascii_lowercase();
-        for scheme in ["redis://", "rediss://"] {
-            if lower.starts_with(scheme) {
-                if value.len() == scheme.len() {
-                    return Err(format!("the store URL `{scheme}` names no host"));
-                }
-                return Ok(StoreUrl::Redis(value.to_string()));
+        let Some((scheme, transport)) = REDIS_SCHEMES
+            .into_iter()
+            .find(|(scheme, _)| lower.starts_with(scheme))
+        else {
+            return Err(
+                "expected `memory`, a `redis://` / `rediss://` URL, a `redis+unix://` / \
+                 `unix://` URL or a `redis-cluster://` URL"
+                    .to_string(),
+            );
+        };
+        let rest = &value[scheme.len()..];
+        match transport {
+            RedisTransport::Tcp | RedisTransport::Tls if rest.is_empty() => {
+                Err(format!("the store URL `{scheme}` names no host"))
             }
-        }
-        for scheme in UNIX_SCHEMES {
-            if lower.starts_with(scheme) {
-                if !value[scheme.len()..].starts_with('/') {
-                    return Err(format!(
-                        "a `{scheme}` store URL names the socket's absolute path, as in \
-                         `{scheme}/run/redis.sock`"
-                    ));
-                }
-                return Ok(StoreUrl::Redis(value.to_string()));
-            }
-        }
-        Err(
-            "expected `memory`, a `redis://` / `rediss://` URL, a `redis+unix://` / `unix://` \
-             URL or a `redis-cluster://` URL"
-                .to_string(),
-        )
-    }
-
-    /// Whether Redis is reached over TLS (a `rediss://` URL).
-    fn is_tls(&self) -> bool {
-        match self {
-            StoreUrl::Redis(url) => url
-                .get(.."rediss://".len())
-                .is_some_and(|scheme| scheme.eq_ignore_ascii_case("rediss://")),
-            StoreUrl::Memory | StoreUrl::RedisCluster(_) => false,
+            RedisTransport::UnixSocket if !rest.starts_with('/') => Err(format!(
+                "a `{scheme}` store URL names the socket's absolute path, as in \
+                 `{scheme}/run/redis.sock`"
+            )),
+            _ => Ok(StoreUrl::Redis {
+                url: value.to_string(),
+                transport,
+            }),
         }
     }
 }
 
-/// Whether `url` reaches Redis over a Unix socket.
-fn is_unix_url(url: &str) -> bool {
-    let lower = url.to_ascii_lowercase();
-    UNIX_SCHEMES.iter().any(|scheme| lower.starts_with(scheme))
-}
-
-/// The schemes of a Redis reached over a Unix socket (`redis+unix:///run/redis.sock?db=1`),
-/// whose credentials travel in the query (`user=`, `pass=`).
-const UNIX_SCHEMES: [&str; 2] = ["redis+unix://", "unix://"];
+/// The schemes of a single Redis server's URL and the transport each names. A Unix socket's URL
+/// (`redis+unix:///run/redis.sock?db=1`) carries its credentials in the query (`user=`, `pass=`).
+const REDIS_SCHEMES: [(&str, RedisTransport); 4] = [
+    ("redis://", RedisTransport::Tcp),
+    ("rediss://", RedisTransport::Tls),
+    ("redis+unix://", RedisTransport::UnixSocket),
+    ("unix://", RedisTransport::UnixSocket),
+];
 
 /// `query` (the part of a URL after `?`) with the values of its credentials masked.
 fn mask_credentials(query: &str) -> String {
@@ -510,23 +525,31 @@ impl fmt::Display for StoreUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StoreUrl::Memory => f.write_str("memory"),
-            StoreUrl::Redis(url) | StoreUrl::RedisCluster(url) => {
-                let (scheme, rest) = url.split_once("://").unwrap_or(("redis", url));
-                // Credentials come before the host (`user:pass@host`) or, for a Unix socket,
-                // in the query (`?user=u&pass=p`).
-                let (address, query) = match rest.split_once('?') {
-                    Some((address, query)) => (address, Some(query)),
-                    None => (rest, None),
-                };
-                match address.rsplit_once('@') {
-                    Some((_, host)) => write!(f, "{scheme}://***@{host}")?,
-                    None => write!(f, "{scheme}://{address}")?,
-                }
-                match query {
-                    Some(query) => write!(f, "?{}", mask_credentials(query)),
-                    None => Ok(()),
-                }
-            }
+            StoreUrl::Redis { url, .. } | StoreUrl::RedisCluster(url) => MaskedUrl(url).fmt(f),
+        }
+    }
+}
+
+/// A Redis URL shown with its credentials masked: for logs and `Debug` output.
+pub(crate) struct MaskedUrl<'a>(pub(crate) &'a str);
+
+impl fmt::Display for MaskedUrl<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let url = self.0;
+        let (scheme, rest) = url.split_once("://").unwrap_or(("redis", url));
+        // Credentials come before the host (`user:pass@host`) or, for a Unix socket, in the
+        // query (`?user=u&pass=p`).
+        let (address, query) = match rest.split_once('?') {
+            Some((address, query)) => (address, Some(query)),
+            None => (rest, None),
+        };
+        match address.rsplit_once('@') {
+            Some((_, host)) => write!(f, "{scheme}://***@{host}")?,
+            None => write!(f, "{scheme}://{address}")?,
+        }
+        match query {
+            Some(query) => write!(f, "?{}", mask_credentials(query)),
+            None => Ok(()),
         }
     }
 }
@@ -756,7 +779,13 @@ mod tests {
             CorsOrigins::List(vec!["https://play.example.com".into()])
         );
         assert_eq!(config.listen, "0.0.0.0:7000".parse().unwrap());
-        assert_eq!(config.store, StoreUrl::Redis("redis://cache:6379/0".into()));
+        assert_eq!(
+            config.store,
+            StoreUrl::Redis {
+                url: "redis://cache:6379/0".into(),
+                transport: RedisTransport::Tcp
+            }
+        );
         assert_eq!(config.store_timeout, Duration::from_millis(750));
         assert_eq!(config.game_ttl, Duration::from_secs(600));
         assert!(config.allow_client_seed);
@@ -843,9 +872,9 @@ mod tests {
         }
         // A URL the parser refuses gets a message that offers the same forms.
         let refused = StoreUrl::parse("postgres://db").unwrap_err();
-        for scheme in ["memory", "redis://", "rediss://", "redis-cluster://"]
+        for scheme in ["memory", "redis-cluster://"]
             .into_iter()
-            .chain(UNIX_SCHEMES)
+            .chain(REDIS_SCHEMES.map(|(scheme, _)| scheme))
         {
             assert!(
                 refused.contains(&format!("`{scheme}")),
@@ -1027,11 +1056,20 @@ mod tests {
         let url = StoreUrl::parse("redis://user:secret@cache:6379").unwrap();
         assert_eq!(
             url,
-            StoreUrl::Redis("redis://user:secret@cache:6379".into())
+            StoreUrl::Redis {
+                url: "redis://user:secret@cache:6379".into(),
+                transport: RedisTransport::Tcp
+            }
         );
         assert!(!format!("{url} {url:?}").contains("secret"));
         assert_eq!(url.to_string(), "redis://***@cache:6379");
-        assert!(StoreUrl::parse("rediss://cache").is_ok());
+        assert_eq!(
+            StoreUrl::parse("REDISS://cache"),
+            Ok(StoreUrl::Redis {
+                url: "REDISS://cache".into(),
+                transport: RedisTransport::Tls
+            })
+        );
         assert!(StoreUrl::parse("redis://").is_err());
         assert!(StoreUrl::parse("postgres://db").is_err());
         let unix = StoreUrl::parse("redis+unix:///run/redis.sock?db=2&user=u&pass=secret").unwrap();
@@ -1042,7 +1080,10 @@ mod tests {
         assert!(!format!("{unix:?}").contains("secret"));
         assert_eq!(
             StoreUrl::parse("unix:///run/redis.sock"),
-            Ok(StoreUrl::Redis("unix:///run/redis.sock".into()))
+            Ok(StoreUrl::Redis {
+                url: "unix:///run/redis.sock".into(),
+                transport: RedisTransport::UnixSocket
+            })
         );
         let relative = StoreUrl::parse("redis+unix://redis.sock").unwrap_err();
         assert!(relative.contains("absolute path"), "{relative}");

@@ -71,7 +71,7 @@ impl ApiSettings {
             max_message_bytes: config.max_message_bytes,
             store_kind: match config.store {
                 crate::config::StoreUrl::Memory => pb::StoreKind::Memory,
-                crate::config::StoreUrl::Redis(_) => pb::StoreKind::Redis,
+                crate::config::StoreUrl::Redis { .. } => pb::StoreKind::Redis,
                 crate::config::StoreUrl::RedisCluster(_) => pb::StoreKind::RedisCluster,
             },
             records_hold_clocks: match config.store {

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::record::RECORD_FORMAT;
 use super::record_cache::DEFAULT_RECORD_CACHE;
-use crate::config::StoreUrl;
+use crate::config::MaskedUrl;
 
 /// The key namespace a server uses unless told otherwise.
 pub const DEFAULT_NAMESPACE: &str = "deckmate";
@@ -84,7 +84,7 @@ pub fn is_cluster_url(url: &str) -> bool {
 impl fmt::Debug for RedisSettings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("RedisSettings")
-            .field("url", &StoreUrl::Redis(self.url.clone()).to_string())
+            .field("url", &MaskedUrl(&self.url).to_string())
             .field("replica_ack", &self.replica_ack)
             .field("ttl", &self.ttl)
             .field("max_games", &self.max_games)
