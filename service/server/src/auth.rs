@@ -92,13 +92,20 @@ pub fn find_seat(seat_hashes: &[TokenHash], presented: &TokenHash) -> Option<Sea
 }
 
 /// Reads the `authorization: Bearer <token>` metadata: `Ok(None)` when absent, the token's hash
-/// when well formed, and [`ApiError::MissingToken`] when malformed. The token itself is not
-/// kept.
+/// when well formed, and [`ApiError::MissingToken`] when malformed or sent more than once. The
+/// token itself is not kept.
 pub fn presented_token(metadata: &MetadataMap) -> Result<Option<TokenHash>, ApiError> {
     let headers: &http::HeaderMap = metadata.as_ref();
-    let Some(value) = headers.get(&crate::headers::AUTHORIZATION) else {
+    let mut values = headers.get_all(&crate::headers::AUTHORIZATION).iter();
+    let Some(value) = values.next() else {
         return Ok(None);
     };
+    // Two entries are ambiguous: a proxy in front may have checked the other one.
+    if values.next().is_some() {
+        return Err(ApiError::MissingToken(
+            "more than one authorization entry; send one seat token".to_string(),
+        ));
+    }
     let malformed = || {
         ApiError::MissingToken(
             "malformed authorization metadata; expected `Bearer dm1_...` with a seat token"
@@ -273,6 +280,21 @@ mod tests {
             let error = presented_token(&metadata(&bad)).unwrap_err();
             assert_eq!(error.reason(), "BAD_TOKEN", "{bad}");
             assert_eq!(error.code(), tonic::Code::Unauthenticated, "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_second_authorization_entry_is_refused_whatever_it_holds() {
+        let token = SeatToken::generate().unwrap();
+        let bearer = format!("Bearer {}", token.expose());
+        for second in [bearer.clone(), "Basic e30=".to_string()] {
+            let mut map = metadata(&bearer);
+            map.append("authorization", MetadataValue::try_from(&second).unwrap());
+            let error = presented_token(&map).unwrap_err();
+            assert_eq!(error.reason(), "BAD_TOKEN");
+            assert_eq!(error.code(), tonic::Code::Unauthenticated);
+            assert!(error.to_string().contains("more than one"), "{error}");
+            assert!(!error.to_string().contains(&token.expose()[4..]), "{error}");
         }
     }
 

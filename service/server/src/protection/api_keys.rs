@@ -154,11 +154,18 @@ impl ApiKeys {
     }
 
     /// The name of the key in the call's `x-api-key`; [`ApiError::BadApiKey`] when it is
-    /// missing, unreadable or not in force.
+    /// missing, sent more than once, unreadable or not in force.
     pub fn check(&self, metadata: &MetadataMap) -> Result<Arc<str>, ApiError> {
-        let presented = metadata
-            .get(API_KEY_HEADER)
+        let mut values = metadata.get_all(API_KEY_HEADER).into_iter();
+        let presented = values
+            .next()
             .ok_or_else(|| ApiError::BadApiKey("this server requires an x-api-key".to_string()))?;
+        // Two keys are ambiguous: a proxy in front may have checked the other one.
+        if values.next().is_some() {
+            return Err(ApiError::BadApiKey(
+                "more than one x-api-key entry; send one key".to_string(),
+            ));
+        }
         let wrong = || ApiError::BadApiKey("the x-api-key is not valid here".to_string());
         let presented = presented.to_str().map_err(|_| wrong())?.trim();
         self.snapshot().find(&hash_key(presented)).ok_or_else(wrong)
@@ -286,6 +293,13 @@ mod tests {
         let wrong = keys.check(&with_key("dmk_guess")).unwrap_err();
         assert_eq!(wrong.reason(), "BAD_API_KEY");
         assert!(!wrong.to_string().contains("dmk_guess"));
+        // A valid key beside another is refused too: which one counts would be ambiguous.
+        let mut twice = with_key(&web.key);
+        twice.append(API_KEY_HEADER, web.key.parse().unwrap());
+        let error = keys.check(&twice).unwrap_err();
+        assert_eq!(error.reason(), "BAD_API_KEY");
+        assert!(error.to_string().contains("more than one"), "{error}");
+        assert!(!error.to_string().contains(&web.key), "{error}");
     }
 
     #[test]
