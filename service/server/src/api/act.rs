@@ -53,28 +53,6 @@ const RELOAD_ATTEMPTS: usize = 4;
 const VERSION_FIELD: u32 = 1;
 const OBSERVATION_FIELD: u32 = 2;
 
-/// What an accepted action (or the retry of one) answers.
-pub(crate) struct ActAnswer {
-    /// The `ActResponse`, encoded.
-    pub(crate) encoded: Encoded,
-    /// Whether the game has finished at the version answered.
-    pub(crate) finished: bool,
-}
-
-impl ActAnswer {
-    /// The answer `response` encodes.
-    fn of(response: &pb::ActResponse) -> ActAnswer {
-        let finished = response
-            .observation
-            .as_ref()
-            .is_some_and(|view| view.status == pb::GameStatus::Finished as i32);
-        ActAnswer {
-            encoded: Encoded::of(response),
-            finished,
-        }
-    }
-}
-
 pub(super) async fn handle(
     api: &GameApi,
     request: Request<pb::ActRequest>,
@@ -102,21 +80,20 @@ pub(super) async fn handle(
             .then(|| (seat, RequestKey::for_act(&request.request_id))),
         expected_version: request.expected_version,
     };
-    commit_action(store, &api.bots, record, &request, false)
-        .await
-        .map(|answer| answer.encoded)
+    commit_action(store, &api.bots, record, &request, false).await
 }
 
 /// Applies `request` to `record`'s game and commits it, retrying lost races as the module
 /// documentation says; `fresh` tells whether `record` was just loaded (not a copy kept from
-/// before). With `expected_version`, a game at another version is `STALE_VERSION`.
+/// before). With `expected_version`, a game at another version is `STALE_VERSION`. The answer is
+/// the encoded `ActResponse` of the accepted action (or of the retried one).
 pub(crate) async fn commit_action(
     store: &dyn SessionStore,
     bots: &BotRunner,
     mut record: Arc<GameRecord>,
     request: &Attempt<'_>,
     mut fresh: bool,
-) -> Result<ActAnswer, ApiError> {
+) -> Result<Encoded, ApiError> {
     let seat = request.seat;
     let action = request.action;
     for _ in 0..COMMIT_ATTEMPTS {
@@ -168,15 +145,13 @@ pub(crate) async fn commit_action(
                 writer.varint_field(VERSION_FIELD, answered);
             }
         });
-        let over = game.is_over();
-        let finished = over.then(|| (game.kind().id(), end_reason(&game.view(Viewer::Spectator))));
+        let finished = game
+            .is_over()
+            .then(|| (game.kind().id(), end_reason(&game.view(Viewer::Spectator))));
         match commit_game(store, bots, &record, game, request.key, now_ms, finished).await? {
             CommitOutcome::Committed { version } => {
                 debug_assert_eq!(version, answered, "a commit stores the record's version");
-                return Ok(ActAnswer {
-                    encoded: Encoded(encoded),
-                    finished: over,
-                });
+                return Ok(Encoded(encoded));
             }
             CommitOutcome::Conflict { current_version } => {
                 monitoring::version_conflict();
@@ -214,8 +189,9 @@ pub(crate) async fn commit_action(
 
 /// Commits `game` over `record` (at `record`'s version, with `request`'s key) and, once it is
 /// committed, does what follows every commit: schedules a bot turn, counts a finished game
-/// (`finished`: its variant and end reason), and files the game's next due time when it has
-/// clocks or bot seats (`now_ms`: the store's clock, read for such games only).
+/// (`finished`: its variant and end reason) and gives back its place among the replica's bot
+/// games, and files the game's next due time when it has clocks or bot seats (`now_ms`: the
+/// store's clock, read for such games only).
 async fn commit_game(
     store: &dyn SessionStore,
     bots: &BotRunner,
@@ -243,6 +219,8 @@ async fn commit_game(
         }
         if let Some((variant, reason)) = finished {
             monitoring::game_finished(variant, reason);
+            // Whoever finished it (a player, a bot or a clock), it no longer needs a bot here.
+            bots.hosted().release(&record.id);
         }
         if let Some(due) = due
             && let Err(error) = store.file_due(&record.id, due).await
@@ -328,7 +306,7 @@ async fn remembered(
     store: &dyn SessionStore,
     record: &Arc<GameRecord>,
     request: &Attempt<'_>,
-) -> Result<Option<ActAnswer>, ApiError> {
+) -> Result<Option<Encoded>, ApiError> {
     let Some(key) = request.key else {
         return Ok(None);
     };
@@ -346,7 +324,7 @@ enum Refused {
     /// Try again on the stored game, read afresh.
     Retry(Arc<GameRecord>),
     /// The answer of the same request, applied before.
-    Answer(ActAnswer),
+    Answer(Encoded),
 }
 
 /// Handles `error`, the refusal of the action on `record` (a stale `expected_version`, or an
@@ -403,7 +381,7 @@ async fn answer_at(
     mut record: Arc<GameRecord>,
     request: &Attempt<'_>,
     version: u64,
-) -> Result<ActAnswer, ApiError> {
+) -> Result<Encoded, ApiError> {
     let seat = request.seat;
     for _ in 0..RELOAD_ATTEMPTS {
         if record.version() >= version {
@@ -411,7 +389,7 @@ async fn answer_at(
                 return Err(ApiError::RequestIdReused);
             }
             let view = record.game.view_at(Viewer::Seat(seat), version)?;
-            return Ok(ActAnswer::of(&pb::ActResponse {
+            return Ok(Encoded::of(&pb::ActResponse {
                 version,
                 observation: Some(with_game_id(view, &record.id)),
             }));

@@ -81,7 +81,7 @@ pub(super) async fn handle(
         None
     } else {
         check_bots_allowed(api.bots.settings(), keyed, &bot_seats, game.seats())?;
-        Some(api.bots.hosted().admit()?)
+        Some(api.bots.hosted().admit(api.store.as_ref()).await?)
     };
     game.set_bot_seats(bot_seats);
     let now_ms = if clock.is_some() || clocks::files_due(game.as_ref()) {

@@ -212,12 +212,9 @@ impl BotRunner {
             key: None,
             expected_version: Some(version),
         };
-        let answer =
-            commit_action(inner.store.as_ref(), self, record.clone(), &attempt, true).await?;
+        // A move that finishes the game gives back its place among the hosted games there.
+        commit_action(inner.store.as_ref(), self, record.clone(), &attempt, true).await?;
         monitoring::bot_moved(record.game.kind().id(), levels::label(level));
-        if answer.finished {
-            inner.hosted.release(id);
-        }
         Ok(())
     }
 

@@ -308,6 +308,36 @@ fn bot_games_per_replica_and_bot_seats_in_the_quota_are_limited() {
 }
 
 #[test]
+fn a_bot_game_a_player_finishes_gives_back_its_place_at_once() {
+    run(async {
+        let server = Server::start(Config {
+            create_rate: Rate::Off,
+            store: StoreUrl::Memory,
+            max_bot_games: 1,
+            ..Config::default()
+        });
+        let client = server.client().await;
+        let options = CreateOptions::default().with_bot(1, pb::BotLevel::Random);
+        let game = client
+            .create_game(pigeon_chess(), 2, options.clone())
+            .await
+            .expect("the replica's one bot game");
+        let status = create_with(&client, vec![option(1, pb::BotLevel::Random)])
+            .await
+            .expect_err("a second running bot game");
+        assert_eq!(reason(&status), "LIMIT_REACHED", "{status:?}");
+        // The player ends the game: no bot turn follows, and its place is free at once.
+        let answer = game.seats[0].resign().await.expect("resign");
+        let view = answer.observation.expect("the resigning seat's view");
+        assert_eq!(view.status(), pb::GameStatus::Finished);
+        client
+            .create_game(pigeon_chess(), 2, options)
+            .await
+            .expect("a new bot game in the finished one's place");
+    });
+}
+
+#[test]
 fn an_older_record_format_refuses_bot_seats() {
     run(async {
         let server = Server::writing_record_format(2);
