@@ -817,31 +817,46 @@ impl<G: GameCodec> LiveGame for Session<G> {
     }
 
     fn may_move_on_timeout(&self, seat: Seat) -> Result<bool, ApiError> {
-        // Back from the latest action (docs/CLOCKS.md, "Timeouts"): the server's moves for
-        // `seat` in the turn it is still on (a turn may take several actions) do not count; a
-        // player's own decision before the server's move for `seat` in an earlier turn, or the
-        // start of the game, lets the server move again.
-        let mut current_turn = true;
-        for version in (1..=self.current_version()).rev() {
+        // docs/CLOCKS.md, "Timeouts": only the decisions since a player's own last one count.
+        // Back from the latest action to the first of those, noting whether the server moved
+        // for `seat` on a timeout among them.
+        let current = self.current_version();
+        let mut first_by_server = current + 1;
+        let mut moved_for_seat = false;
+        for version in (1..=current).rev() {
             let Some((actor, action)) = self.log.entry(version)? else {
                 break;
             };
-            let by_server = matches!(
-                action,
-                TableAction::TimeOut | TableAction::MovedOnTimeout(_)
-            ) || self.bots.iter().any(|(bot, _)| *bot == actor);
+            let on_timeout = matches!(action, TableAction::MovedOnTimeout(_));
+            let by_server = on_timeout
+                || matches!(action, TableAction::TimeOut)
+                || self.bots.iter().any(|(bot, _)| *bot == actor);
             if !by_server {
-                return Ok(true);
+                break;
             }
-            if actor == seat && matches!(action, TableAction::MovedOnTimeout(_)) {
-                if !current_turn {
-                    return Ok(false);
-                }
-            } else {
-                current_turn = false;
-            }
+            first_by_server = version;
+            moved_for_seat |= on_timeout && actor == seat;
         }
-        Ok(true)
+        if !moved_for_seat {
+            return Ok(true);
+        }
+        // The server's moves for `seat` in the turn it is still on do not count (a turn may
+        // take several actions); one in an earlier turn does, a turn after a skip included. A
+        // move's turn is the one in progress before it (`Game::turn_number`).
+        let now = G::turn_number(self.table.state());
+        let mut turn_before = None;
+        let mut earlier_turn = false;
+        let deal = || self.deal();
+        self.log
+            .replay(first_by_server - 1, current, deal, |_, table, _, entry| {
+                if let (Some(turn), Some((actor, TableAction::MovedOnTimeout(_)))) =
+                    (turn_before, entry)
+                {
+                    earlier_turn |= *actor == seat && turn < now;
+                }
+                turn_before = Some(G::turn_number(table.state()));
+            })?;
+        Ok(!earlier_turn)
     }
 
     fn as_any(&self) -> &dyn std::any::Any {

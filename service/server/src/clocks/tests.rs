@@ -95,10 +95,20 @@ impl Server {
         seats: u32,
         clock: pb::Clock,
     ) -> Result<Game, Status> {
+        self.try_create_seeded(config, seats, clock, 5).await
+    }
+
+    async fn try_create_seeded(
+        &self,
+        config: pb::GameConfig,
+        seats: u32,
+        clock: pb::Clock,
+        seed: u64,
+    ) -> Result<Game, Status> {
         let request = pb::CreateGameRequest {
             config: Some(config),
             seats,
-            seed: Some(5),
+            seed: Some(seed),
             clock: Some(clock),
             ..Default::default()
         };
@@ -397,6 +407,40 @@ async fn a_bot_move_is_a_timeout_and_a_game_nobody_plays_ends() {
                 .is_some_and(|action| action.kind.is_some())
         );
     }
+    assert!(forfeit.timed_out && forfeit.action.is_none(), "{forfeit:?}");
+    assert_eq!(forfeit.seat, 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_turn_after_a_skip_is_an_earlier_turn_for_bot_moves() {
+    let server = server();
+    // With this seed the move the server makes for seat 0 on its first timeout skips seat 1
+    // (CHUNO, docs/rules/chuno.md), so seat 0's next turn follows at once.
+    let chuno = pb::GameConfig {
+        game: Some(pb::game_config::Game::Chuno(Default::default())),
+    };
+    let clock = pb::Clock {
+        on_timeout: pb::TimeoutPolicy::BotMove.into(),
+        ..fischer(1_000, 0)
+    };
+    let game = server.try_create_seeded(chuno, 2, clock, 3).await.unwrap();
+    pass(1_000).await;
+    assert_eq!(server.scheduler.sweep().await.unwrap(), 1);
+    let view = server.observe(&game, 0).await;
+    assert!(announces_a_timeout(&view), "{:?}", view.recent_events);
+    assert_eq!(on_turn(&view), 0, "the server's move skipped seat 1");
+    // Seat 0's time runs out again, in a later turn, and nobody has played since the server
+    // moved for it: it forfeits rather than being moved for again.
+    pass(1_000).await;
+    assert_eq!(server.scheduler.sweep().await.unwrap(), 1);
+    let view = server.observe(&game, 0).await;
+    assert_eq!(view.status, pb::GameStatus::Finished as i32);
+    let outcome = view.outcome.unwrap();
+    assert_eq!(outcome.reason, pb::EndReason::Timeout as i32);
+    assert_eq!(outcome.winners, vec![1]);
+    let history = server.history(&game).await;
+    assert_eq!(history.actions.len(), 2, "{:?}", history.actions);
+    let forfeit = &history.actions[1];
     assert!(forfeit.timed_out && forfeit.action.is_none(), "{forfeit:?}");
     assert_eq!(forfeit.seat, 0);
 }
