@@ -1,8 +1,10 @@
-"""A TCP proxy that resets connections mid-stream, to test that watches resume.
+"""A TCP proxy that breaks connections mid-stream, to test that watches resume.
 
 Every accepted connection is forwarded to the upstream address. On each of the first `resets`
 connections, once `reset_after` bytes have gone from upstream to the client, the proxy resets
-both sides (SO_LINGER 0, then close), so the client sees the connection break mid-response.
+both sides (SO_LINGER 0, then close), so the client sees the connection break mid-response;
+or, with `freeze`, it stops forwarding anything either way and keeps both sockets open, as a
+connection that died silently looks to its ends.
 """
 
 from __future__ import annotations
@@ -16,8 +18,12 @@ import threading
 class ResetProxy:
     """A resetting TCP proxy listening on 127.0.0.1; `connections` counts accepted clients."""
 
-    def __init__(self, upstream: tuple[str, int], reset_after: int, resets: int) -> None:
+    def __init__(
+        self, upstream: tuple[str, int], reset_after: int, resets: int, freeze: bool = False
+    ) -> None:
         self.upstream = upstream
+        self.freeze = freeze
+        self._frozen: list[socket.socket] = []
         self.reset_after = reset_after
         self.resets_left = resets
         self.connections = 0
@@ -35,6 +41,9 @@ class ResetProxy:
     def close(self) -> None:
         self._closed = True
         self._listener.close()
+        with self._lock:
+            for sock in self._frozen:
+                sock.close()
 
     def _accept(self) -> None:
         while not self._closed:
@@ -65,7 +74,10 @@ class ResetProxy:
                         continue
                     if limit is not None and downstream + len(data) >= limit:
                         client.sendall(data[: max(limit - downstream, 1)])
-                        self._reset(client, server)
+                        if self.freeze:
+                            self._hold(client, server)
+                        else:
+                            self._reset(client, server)
                         return
                     client.sendall(data)
                     downstream += len(data)
@@ -73,6 +85,12 @@ class ResetProxy:
             pass
         for sock in (client, server):
             sock.close()
+
+    def _hold(self, *sockets: socket.socket) -> None:
+        """Keep the sockets open and unread until the proxy closes."""
+        with self._lock:
+            self.resets_done += 1
+            self._frozen.extend(sockets)
 
     def _reset(self, *sockets: socket.socket) -> None:
         """Close the sockets with SO_LINGER 0, so that each peer receives a TCP reset."""

@@ -22,6 +22,18 @@ async def test_plays_to_the_end(async_client: AsyncClient, variant: str) -> None
     assert versions == list(range(1, final.version + 1))
 
 
+async def test_an_async_watch_closed_early_ends(async_client: AsyncClient) -> None:
+    game = await async_client.create_game(config_of("pigeon_chess"), 2, CreateOptions(seed=SEED))
+    views = async_client.spectate(game.id).watch(0)
+    seat = game.seat(0)
+    await seat.act((await seat.legal_actions())[0])
+    assert (await anext(views)).version == 1
+    await views.aclose()
+    # Closed while the game goes on: the generator is done, and so is its call.
+    with pytest.raises(StopAsyncIteration):
+        await anext(views)
+
+
 async def test_async_meta_actions_and_errors(async_client: AsyncClient) -> None:
     game = await async_client.create_game(config_of("pigeon_chess"), 2, CreateOptions(seed=SEED))
     await game.seat(0).offer_draw()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from games import SEED, VARIANTS, check_finished, config_of, play_to_end
 
@@ -39,6 +41,16 @@ def test_same_seed_replays_the_same_game(client: Client) -> None:
     assert first.id != second.id
     assert first.seed_commitment == second.seed_commitment
     assert play_to_end(first, 3).version == play_to_end(second, 3).version
+
+
+def test_a_watch_closed_early_ends(client: Client) -> None:
+    game = client.create_game(config_of("pigeon_chess"), 2, CreateOptions(seed=SEED))
+    with contextlib.closing(client.spectate(game.id).watch(0)) as views:
+        game.seat(0).act(game.seat(0).legal_actions()[0])
+        assert next(views).version == 1
+    # Closed while the game goes on: the generator is done, and so is its call.
+    with pytest.raises(StopIteration):
+        next(views)
 
 
 def test_draw_offer_accepted_ends_drawn(client: Client) -> None:

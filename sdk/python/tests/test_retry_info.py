@@ -240,6 +240,9 @@ def test_https_and_http_addresses_without_a_port() -> None:
     plain = parse_endpoint("http://games.example", None)
     assert (plain.target, plain.credentials) == ("games.example:80", None)
     assert parse_endpoint("http://[::1]", None).target == "[::1]:80"
+    # With TLS on, no port means https's own, as in the other SDKs; an explicit one is kept.
+    assert parse_endpoint("http://games.example", True).target == "games.example:443"
+    assert parse_endpoint("http://games.example:80", True).target == "games.example:80"
     assert parse_endpoint("https://games.example:8443", None).target == "games.example:8443"
     with Client.connect("https://games.example") as client:
         assert "games.example" in repr(client)

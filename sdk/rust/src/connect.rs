@@ -5,7 +5,7 @@ use std::fmt;
 
 use tonic::transport::{Certificate, ClientTlsConfig, Endpoint};
 
-use crate::{Error, RetryPolicy};
+use crate::{Error, Keepalive, RetryPolicy};
 
 /// How a client connects and what it sends with every call.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -19,6 +19,8 @@ pub struct ConnectOptions {
     pub tls: Option<TlsOptions>,
     /// The retry policy of every handle made from the client.
     pub retry: RetryPolicy,
+    /// The pings that find a connection that died silently.
+    pub keepalive: Keepalive,
 }
 
 impl ConnectOptions {
@@ -42,6 +44,13 @@ impl ConnectOptions {
         self.retry = retry;
         self
     }
+
+    /// Pings as `keepalive` says.
+    #[must_use]
+    pub fn with_keepalive(mut self, keepalive: Keepalive) -> Self {
+        self.keepalive = keepalive;
+        self
+    }
 }
 
 impl fmt::Debug for ConnectOptions {
@@ -50,6 +59,7 @@ impl fmt::Debug for ConnectOptions {
             .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
             .field("tls", &self.tls)
             .field("retry", &self.retry)
+            .field("keepalive", &self.keepalive)
             .finish()
     }
 }
@@ -108,7 +118,10 @@ pub(crate) fn endpoint(address: String, options: &ConnectOptions) -> Result<Endp
     };
     let uses_https = address.starts_with("https://");
     let endpoint = Endpoint::from_shared(address)
-        .map_err(|error| Error::invalid_request(format!("bad endpoint: {error}")))?;
+        .map_err(|error| Error::invalid_request(format!("bad endpoint: {error}")))?
+        .http2_keep_alive_interval(options.keepalive.interval)
+        .keep_alive_timeout(options.keepalive.timeout)
+        .keep_alive_while_idle(false);
     let tls = match (&options.tls, uses_https) {
         (Some(tls), _) => tls.clone(),
         (None, true) => TlsOptions::default(),

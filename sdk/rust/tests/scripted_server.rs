@@ -742,40 +742,55 @@ async fn tls_settings_with_an_http_address_still_use_tls() {
 const H2_DATA_FRAME: u8 = 0;
 const H2_FRAME_HEADER_BYTES: usize = 9;
 
+/// What the proxy does to its first connection once the server's first response body starts.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fault {
+    /// Closes it, as a network failure or a crashing load balancer would.
+    Break,
+    /// Stops forwarding either way and keeps it open, as a connection that died silently looks
+    /// to its ends (a NAT or load balancer that forgot it).
+    Freeze,
+}
+
 /// A TCP proxy to `upstream` whose first connection breaks in the middle of the server's first
-/// response body (after the response headers and part of the first DATA frame, as a network
-/// failure or a crashing load balancer would); later connections pass through. Returns the
-/// proxy's address.
+/// response body (after the response headers and part of the first DATA frame); later
+/// connections pass through. Returns the proxy's address.
 async fn start_breaking_proxy(upstream: std::net::SocketAddr) -> std::net::SocketAddr {
+    start_faulty_proxy(upstream, Fault::Break).await
+}
+
+/// A TCP proxy to `upstream` whose first connection suffers `fault` in the middle of the
+/// server's first response body; later connections pass through.
+async fn start_faulty_proxy(upstream: std::net::SocketAddr, fault: Fault) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind the proxy");
     let address = listener.local_addr().expect("proxy address");
     tokio::spawn(async move {
-        let mut first = true;
+        let mut first = Some(fault);
         while let Ok((client, _)) = listener.accept().await {
             let server = tokio::net::TcpStream::connect(upstream)
                 .await
                 .expect("reach the server");
-            tokio::spawn(relay(client, server, first));
-            first = false;
+            tokio::spawn(relay(client, server, first.take()));
         }
     });
     address
 }
 
-/// Relays one connection; with `breaks`, cuts it inside the first DATA frame from the server.
-async fn relay(client: tokio::net::TcpStream, server: tokio::net::TcpStream, breaks: bool) {
+/// Relays one connection; with a `fault`, cuts or freezes it inside the first DATA frame from
+/// the server.
+async fn relay(client: tokio::net::TcpStream, server: tokio::net::TcpStream, fault: Option<Fault>) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let (mut client_read, mut client_write) = client.into_split();
     let (mut server_read, mut server_write) = server.into_split();
     let upstream = tokio::spawn(async move {
         let _ = tokio::io::copy(&mut client_read, &mut server_write).await;
     });
-    if !breaks {
+    let Some(fault) = fault else {
         let _ = tokio::io::copy(&mut server_read, &mut client_write).await;
         return;
-    }
+    };
     // Forward whole frames until the first DATA frame, then only its header and two bytes.
     let mut header = [0u8; H2_FRAME_HEADER_BYTES];
     while server_read.read_exact(&mut header).await.is_ok() {
@@ -798,8 +813,14 @@ async fn relay(client: tokio::net::TcpStream, server: tokio::net::TcpStream, bre
             break;
         }
     }
-    // Dropping both halves of both sockets closes the connection mid-body.
     upstream.abort();
+    if fault == Fault::Freeze {
+        // Nothing more is read or written, and nothing is closed: the client's pings go
+        // unanswered.
+        let _held = (server_read, client_write);
+        std::future::pending::<()>().await;
+    }
+    // Dropping both halves of both sockets closes the connection mid-body.
 }
 
 #[tokio::test]
@@ -833,4 +854,36 @@ async fn a_read_broken_mid_answer_is_retried() {
     let error = seat.observe().await.expect_err("the answer breaks");
     assert!(matches!(error, Error::Transport(_)), "{error:?}");
     assert!(error.is_retryable());
+}
+
+#[tokio::test]
+async fn a_connection_that_died_silently_is_found_by_its_pings() {
+    let incoming = TcpIncoming::bind("127.0.0.1:0".parse().expect("address")).expect("bind");
+    let upstream = incoming.local_addr().expect("local address");
+    tokio::spawn(
+        Server::builder()
+            .add_service(GameServiceServer::new(ScriptedServer::default()))
+            .serve_with_incoming(incoming),
+    );
+    let proxy = start_faulty_proxy(upstream, Fault::Freeze).await;
+    let quick_pings = deckmate::Keepalive {
+        interval: Duration::from_millis(200),
+        timeout: Duration::from_millis(200),
+    };
+    let client = Client::connect_with(
+        format!("http://{proxy}"),
+        ConnectOptions::default()
+            .with_retry_policy(quick_retries())
+            .with_keepalive(quick_pings),
+    )
+    .await
+    .expect("connected through the proxy");
+    let seat = client.seat("g-1", 0, "token-zero").expect("seat");
+    // Without pings the call would wait forever on the frozen connection: bounded here, so
+    // that the test fails instead.
+    let view = tokio::time::timeout(Duration::from_secs(20), seat.observe())
+        .await
+        .expect("the frozen connection is found out")
+        .expect("the retry, on a new connection, gets the answer");
+    assert_eq!(view.version, 1);
 }

@@ -18,8 +18,14 @@ export function baseUrl(address: string, tls: boolean): string {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new InvalidRequest(Code.InvalidArgument, "INVALID_REQUEST", {}, `bad address scheme: ${address}`);
   }
-  if (tls) {
+  if (tls && url.protocol === "http:") {
+    // The parser drops an explicit `:80` as http's default port; it must survive the switch to
+    // https, whose default is 443.
+    const port = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?(?:\[[^\]]*\]|[^:/?#]*):(\d+)/i.exec(withScheme)?.[1];
     url.protocol = "https:";
+    if (port !== undefined) {
+      url.port = port;
+    }
   }
   return url.toString().replace(/\/$/, "");
 }

@@ -21,10 +21,27 @@ export interface TlsOptions {
   serverName?: string;
 }
 
+/**
+ * HTTP/2 pings on a connection while calls are open on it. A connection can die without either
+ * end closing it (a NAT or load balancer forgetting it, a network switch): calls on it then wait
+ * forever, and a watch would never hear of another version. With calls open, the client pings
+ * every `intervalMs` and closes the connection when a ping is not answered within `timeoutMs`;
+ * the calls then fail with UNAVAILABLE, and a watch reconnects and resumes. No pings are sent on
+ * an idle connection.
+ */
+export interface Keepalive {
+  /** How long after the last data received a ping is sent (default 20 s). */
+  intervalMs?: number;
+  /** How long a ping may go unanswered before the connection is closed (default 10 s). */
+  timeoutMs?: number;
+}
+
 /** Options of {@link Client.connect} in Node. */
 export interface ConnectOptions extends ClientOptions {
   /** Turns TLS on (also on for an `https://` address); an object gives a CA and server name. */
   tls?: boolean | TlsOptions;
+  /** The pings that find a connection that died silently. */
+  keepalive?: Keepalive;
 }
 
 /** A connection to a Deckmate server over gRPC (HTTP/2). */
@@ -48,6 +65,8 @@ export class Client extends CoreClient {
     const transport = createGrpcTransport({
       baseUrl: url,
       nodeOptions,
+      pingIntervalMs: options.keepalive?.intervalMs ?? 20_000,
+      pingTimeoutMs: options.keepalive?.timeoutMs ?? 10_000,
       interceptors: options.apiKey === undefined ? [] : [apiKeyInterceptor(options.apiKey)],
     });
     return new Client(transport, { retry: options.retry, address: url });

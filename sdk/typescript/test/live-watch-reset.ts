@@ -35,4 +35,41 @@ describe("watch through a resetting proxy", () => {
       }
     }
   });
+
+  test("a connection that dies silently is found by its pings, and the watch resumes", async () => {
+    const { address, port } = await liveServer();
+    const direct = await Client.connect(address);
+    const game = await direct.createGame({ game: { case: "chuno", value: {} } }, 2, { seed: 21 });
+    const final = await playToEnd(game, 21);
+    const expected = Array.from({ length: Number(final.version) }, (_, i) => BigInt(i + 1));
+    const retry = new RetryPolicy({ maxAttempts: 4, initialBackoffMs: 10, maxBackoffMs: 50 });
+    const proxy = await startResetProxy(port, 6000, 1, true);
+    try {
+      const viaProxy = await Client.connect(proxy.address, {
+        retry,
+        keepalive: { intervalMs: 300, timeoutMs: 300 },
+      });
+      const versions: bigint[] = [];
+      // Without pings the watch would wait forever: bounded here, so that the test fails instead.
+      const watched = (async () => {
+        for await (const view of viaProxy.seat(game.id, 0, game.seat(0).token).watch(0)) {
+          versions.push(view.version);
+        }
+      })();
+      let timer: NodeJS.Timeout | undefined;
+      const stalled = new Promise<never>((_, fail) => {
+        timer = setTimeout(() => fail(new Error("the watch never noticed the frozen connection")), 20_000);
+      });
+      try {
+        await Promise.race([watched, stalled]);
+      } finally {
+        clearTimeout(timer);
+      }
+      assert.deepEqual(versions, expected);
+      assert.equal(proxy.resets(), 1);
+      assert.equal(proxy.connections(), 2);
+    } finally {
+      await proxy.close();
+    }
+  });
 });

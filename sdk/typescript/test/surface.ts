@@ -18,6 +18,10 @@ describe("surface", () => {
     assert.equal((await Client.connect("http://127.0.0.1:5")).address, "http://127.0.0.1:5");
     assert.equal((await Client.connect("127.0.0.1:5")).address, "http://127.0.0.1:5");
     assert.equal((await Client.connect("127.0.0.1:5", { tls: true })).address, "https://127.0.0.1:5");
+    // An explicit port 80 survives the switch to TLS; no port means https's own, 443.
+    assert.equal((await Client.connect("games.example:80", { tls: true })).address, "https://games.example:80");
+    assert.equal((await Client.connect("http://[::1]:80", { tls: true })).address, "https://[::1]:80");
+    assert.equal((await Client.connect("http://games.example", { tls: true })).address, "https://games.example");
     assert.equal((await Client.connect("https://example.com")).address, "https://example.com");
     assert.equal((await WebClient.connect("https://example.com:8443")).address, "https://example.com:8443");
     for (const connect of [

@@ -37,6 +37,7 @@ from deckmate.errors import (
     TransportError,
 )
 from deckmate.game import Game
+from deckmate.keepalive import Keepalive
 from deckmate.options import ActOptions, CreateOptions, action_clock, fischer_clock
 from deckmate.request_id import new_request_id
 from deckmate.retry import RetryPolicy
@@ -59,6 +60,7 @@ __all__ = [
     "IllegalAction",
     "Internal",
     "InvalidRequest",
+    "Keepalive",
     "LimitReached",
     "NotYourTurn",
     "Overloaded",

@@ -6,7 +6,7 @@ Every method mirrors the synchronous client's, awaited; `watch` returns an async
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, TypeVar
 
 import grpc
@@ -25,6 +25,7 @@ from deckmate._generated.v1.game_service_pb2_grpc import GameServiceStub
 from deckmate.actions import meta_action
 from deckmate.errors import DeckmateError, error_from_rpc
 from deckmate.game import Game
+from deckmate.keepalive import Keepalive
 from deckmate.options import ActOptions, CreateOptions
 from deckmate.retry import RetryPolicy
 from deckmate.tls import TlsOptions, parse_endpoint
@@ -73,7 +74,7 @@ class _AsyncRpc:
 
     async def watch(
         self, game_id: str, token: str | None, from_version: int
-    ) -> AsyncIterator[pb.ObserveResponse]:
+    ) -> AsyncGenerator[pb.ObserveResponse, None]:
         """Yield every version after `from_version`, reconnecting after temporary failures."""
         metadata = Credentials(self.api_key, token).metadata()
         cursor = WatchCursor(from_version, self.retry)
@@ -113,12 +114,14 @@ class _AsyncViewer:
         request = pb.ObserveRequest(game_id=self._game_id)
         return await self._rpc.unary(self._rpc.stub.Observe, request, self._token)
 
-    def watch(self, from_version: int = 0) -> AsyncIterator[pb.ObserveResponse]:
+    def watch(self, from_version: int = 0) -> AsyncGenerator[pb.ObserveResponse, None]:
         """Yield every version after `from_version` as this viewer sees it, in order, each once.
 
         The iterator ends after the game's final version. After a temporary failure it
         reconnects and resumes from the last version it delivered, within the retry policy
-        (failures are counted since the last delivered item).
+        (failures are counted since the last delivered item). To stop watching earlier, close
+        it (`await aclose()`, or `contextlib.aclosing`): leaving a loop with `break` does not
+        end the call until the generator is garbage-collected.
         """
         return self._rpc.watch(self._game_id, self._token, from_version)
 
@@ -237,6 +240,7 @@ class AsyncClient:
         api_key: str | None = None,
         tls: bool | TlsOptions | None = None,
         retry: RetryPolicy = RetryPolicy(),
+        keepalive: Keepalive = Keepalive(),
     ) -> AsyncClient:
         """Connect to `address` (`host:port`, `http://host:port` or `https://host:port`).
 
@@ -244,11 +248,12 @@ class AsyncClient:
         unreachable server shows as `TransportError` on the first call.
         """
         endpoint = parse_endpoint(address, tls)
+        options = endpoint.options + keepalive.channel_options()
         if endpoint.credentials is None:
-            channel = grpc.aio.insecure_channel(endpoint.target, options=endpoint.options)
+            channel = grpc.aio.insecure_channel(endpoint.target, options=options)
         else:
             channel = grpc.aio.secure_channel(
-                endpoint.target, endpoint.credentials, options=endpoint.options
+                endpoint.target, endpoint.credentials, options=options
             )
         return cls(address, _AsyncRpc(channel, retry, api_key))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import TypeVar
 
 import grpc
@@ -21,6 +21,7 @@ from deckmate._generated.v1.game_service_pb2_grpc import GameServiceStub
 from deckmate.actions import meta_action
 from deckmate.errors import DeckmateError, error_from_rpc
 from deckmate.game import Game
+from deckmate.keepalive import Keepalive
 from deckmate.options import ActOptions, CreateOptions
 from deckmate.retry import RetryPolicy
 from deckmate.tls import TlsOptions, parse_endpoint
@@ -66,7 +67,7 @@ class _Rpc:
 
     def watch(
         self, game_id: str, token: str | None, from_version: int
-    ) -> Iterator[pb.ObserveResponse]:
+    ) -> Generator[pb.ObserveResponse, None, None]:
         """Yield every version after `from_version`, reconnecting after temporary failures."""
         metadata = Credentials(self.api_key, token).metadata()
         cursor = WatchCursor(from_version, self.retry)
@@ -106,12 +107,14 @@ class _Viewer:
         request = pb.ObserveRequest(game_id=self._game_id)
         return self._rpc.unary(self._rpc.stub.Observe, request, self._token)
 
-    def watch(self, from_version: int = 0) -> Iterator[pb.ObserveResponse]:
+    def watch(self, from_version: int = 0) -> Generator[pb.ObserveResponse, None, None]:
         """Yield every version after `from_version` as this viewer sees it, in order, each once.
 
         The iterator ends after the game's final version. After a temporary failure it
         reconnects and resumes from the last version it delivered, within the retry policy
-        (failures are counted since the last delivered item). Close it to stop watching.
+        (failures are counted since the last delivered item). To stop watching earlier, close
+        it (`close()`, or `contextlib.closing`): leaving a loop with `break` does not end the
+        call until the generator is garbage-collected.
         """
         return self._rpc.watch(self._game_id, self._token, from_version)
 
@@ -230,21 +233,22 @@ class Client:
         api_key: str | None = None,
         tls: bool | TlsOptions | None = None,
         retry: RetryPolicy = RetryPolicy(),
+        keepalive: Keepalive = Keepalive(),
     ) -> Client:
         """Connect to `address` (`host:port`, `http://host:port` or `https://host:port`).
 
         `api_key` is sent as `x-api-key` on every call; `tls` turns TLS on (True for the system
         roots, or `TlsOptions` with a CA bundle and server name), as does `https://`; `retry`
-        governs retries of calls safe to repeat (default `RetryPolicy()`). The connection is
+        governs retries of calls safe to repeat (default `RetryPolicy()`); `keepalive` sets the
+        pings that find a connection that died silently (default `Keepalive()`). The connection is
         made lazily: an unreachable server shows as `TransportError` on the first call.
         """
         endpoint = parse_endpoint(address, tls)
+        options = endpoint.options + keepalive.channel_options()
         if endpoint.credentials is None:
-            channel = grpc.insecure_channel(endpoint.target, options=endpoint.options)
+            channel = grpc.insecure_channel(endpoint.target, options=options)
         else:
-            channel = grpc.secure_channel(
-                endpoint.target, endpoint.credentials, options=endpoint.options
-            )
+            channel = grpc.secure_channel(endpoint.target, endpoint.credentials, options=options)
         return cls(address, _Rpc(channel, retry, api_key))
 
     def close(self) -> None:

@@ -34,8 +34,9 @@ def parse_endpoint(address: str, tls: bool | TlsOptions | None) -> Endpoint:
     """Turn an address and the TLS option into an endpoint.
 
     The address is `host:port`, `http://host[:port]` or `https://host[:port]` (the port
-    defaults to 80 for `http://` and 443 for `https://`); `https://` or a `tls` option other
-    than None/False turns TLS on.
+    defaults to 443 for `https://` and whenever TLS is on, else to 80 for `http://`, as in
+    the Rust and TypeScript SDKs); `https://` or a `tls` option other than None/False turns TLS
+    on.
     """
     target = address.strip()
     secure = False
@@ -43,7 +44,8 @@ def parse_endpoint(address: str, tls: bool | TlsOptions | None) -> Endpoint:
     if target.startswith("https://"):
         secure, target, default_port = True, target[len("https://") :], "443"
     elif target.startswith("http://"):
-        target, default_port = target[len("http://") :], "80"
+        tls_on = tls is not None and tls is not False
+        target, default_port = target[len("http://") :], "443" if tls_on else "80"
     target = target.rstrip("/")
     host, sep, port = target.rpartition(":")
     if default_port is not None and target and not _has_port(target):

@@ -1,6 +1,8 @@
 /**
  * A TCP proxy that forwards to a server and resets both sides of a connection after it has
- * forwarded a given number of response bytes, so that a client must reconnect.
+ * forwarded a given number of response bytes, so that a client must reconnect; or freezes it
+ * there (forwards nothing more either way, closes nothing), as a connection that died silently
+ * looks to its ends.
  */
 import { once } from "node:events";
 import { connect, createServer, type Server, type Socket } from "node:net";
@@ -26,12 +28,14 @@ function reset(socket: Socket): void {
 
 /**
  * Forwards to `127.0.0.1:targetPort`; each of the first `resetConnections` connections is reset
- * once `resetAfterBytes` bytes have gone from the server to the client.
+ * (or, with `freeze`, frozen) once `resetAfterBytes` bytes have gone from the server to the
+ * client.
  */
 export async function startResetProxy(
   targetPort: number,
   resetAfterBytes: number,
   resetConnections: number,
+  freeze = false,
 ): Promise<ResetProxy> {
   let accepted = 0;
   let resetCount = 0;
@@ -43,12 +47,22 @@ export async function startResetProxy(
     open.add(client);
     open.add(upstream);
     let forwarded = 0;
+    let frozen = false;
     const cut = () => {
       resetCount += 1;
+      if (freeze) {
+        frozen = true;
+        client.pause();
+        return;
+      }
       reset(client);
       reset(upstream);
     };
-    client.on("data", (chunk: Buffer) => upstream.write(chunk));
+    client.on("data", (chunk: Buffer) => {
+      if (!frozen) {
+        upstream.write(chunk);
+      }
+    });
     upstream.on("data", (chunk: Buffer) => {
       if (client.destroyed) {
         return;
