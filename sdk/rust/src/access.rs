@@ -134,12 +134,14 @@ impl GameAccess {
         action: pb::Action,
         options: ActOptions,
     ) -> Result<pb::ActResponse, Error> {
-        let retry = self.retry().for_request_id(options.request_id.is_some());
+        // An empty id is no idempotency key (the proto's `request_id`): it counts as unset.
+        let caller_id = options.request_id.filter(|id| !id.is_empty());
+        let retry = self.retry().for_request_id(caller_id.is_some());
         let message = pb::ActRequest {
             game_id: self.game_id.clone(),
             action: Some(action),
             expected_version: options.expected_version,
-            request_id: options.request_id.unwrap_or_else(new_request_id),
+            request_id: caller_id.unwrap_or_else(new_request_id),
         };
         retry
             .run(|| {

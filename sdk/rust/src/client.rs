@@ -110,15 +110,14 @@ impl Client {
         seats: u32,
         options: CreateOptions,
     ) -> Result<Game, Error> {
-        let retry = self
-            .connection
-            .retry()
-            .for_request_id(options.request_id.is_some());
+        // An empty id is no idempotency key (the proto's `request_id`): it counts as unset.
+        let caller_id = options.request_id.filter(|id| !id.is_empty());
+        let retry = self.connection.retry().for_request_id(caller_id.is_some());
         let message = pb::CreateGameRequest {
             config: Some(config),
             seats,
             seed: options.seed,
-            request_id: options.request_id.unwrap_or_else(new_request_id),
+            request_id: caller_id.unwrap_or_else(new_request_id),
             spectator_policy: options.spectator_policy.into(),
             seat_options: options
                 .bots

@@ -12,8 +12,8 @@ pub struct CreateOptions {
     /// Whether callers without a seat token may observe the game; unspecified means the
     /// server's default (allowed).
     pub spectator_policy: pb::SpectatorPolicy,
-    /// The idempotency key; unset, the client generates a fresh one. Sending the same id again
-    /// returns the first game instead of creating another.
+    /// The idempotency key; unset (or empty), the client generates a fresh one. Sending the
+    /// same id again returns the first game instead of creating another.
     pub request_id: Option<String>,
     /// The seats the server plays itself, and at which level: `(seat, level)`. A bot seat gets
     /// no token, so the created [`Game`](crate::Game) has no handle for it.
@@ -111,8 +111,8 @@ pub struct ActOptions {
     /// Apply the action only if the game is still at this version; otherwise the call fails
     /// with [`Error::StaleVersion`](crate::Error::StaleVersion) and nothing changes.
     pub expected_version: Option<u64>,
-    /// The idempotency key; unset, the client generates a fresh one. Sending the same id again
-    /// for the same seat returns the first response and applies nothing.
+    /// The idempotency key; unset (or empty), the client generates a fresh one. Sending the
+    /// same id again for the same seat returns the first response and applies nothing.
     pub request_id: Option<String>,
 }
 

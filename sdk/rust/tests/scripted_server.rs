@@ -331,6 +331,19 @@ async fn create_game_retries_with_the_same_request_id_and_hands_out_seats() {
 }
 
 #[tokio::test]
+async fn an_empty_request_id_counts_as_unset() {
+    let (client, log) = start().await;
+    let options = CreateOptions::default().with_request_id("");
+    client
+        .create_game(pigeon_chess(), 2, options)
+        .await
+        .expect("created after one retry, as with a generated id");
+    let ids = log.lock().expect("log").create_request_ids.clone();
+    assert_eq!(ids.len(), 2, "one failure, one retry");
+    assert!(uuid_like(&ids[0]), "generated id {}", ids[0]);
+}
+
+#[tokio::test]
 async fn act_sends_the_bearer_token_and_reuses_the_request_id_on_retry() {
     let (client, log) = start().await;
     let game = client

@@ -118,7 +118,8 @@ export class GameAccess {
    * carries the request id sent, as `requestId`.
    */
   act(action: ActionInit, options: ActOptions | undefined): Promise<ActResponse> {
-    const callerId = options?.requestId;
+    // An empty id is no idempotency key (the proto's `request_id`): it counts as unset.
+    const callerId = options?.requestId || undefined;
     const request = {
       gameId: this.gameId,
       action: create(ActionSchema, action),

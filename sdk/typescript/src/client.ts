@@ -88,7 +88,8 @@ export class Client {
    * sent, as `requestId`, to send the call again with `{ requestId: error.requestId }`.
    */
   async createGame(config: GameConfigInit, seats = 0, options: CreateOptions = {}): Promise<Game> {
-    const callerId = options.requestId;
+    // An empty id is no idempotency key (the proto's `request_id`): it counts as unset.
+    const callerId = options.requestId || undefined;
     const request = {
       config: create(GameConfigSchema, config),
       seats,

@@ -16,8 +16,8 @@ export interface CreateOptions {
   /** Whether callers without a seat token may observe; unset means the server default. */
   spectatorPolicy?: SpectatorPolicy;
   /**
-   * The idempotency key; unset, the client generates one and may retry the call. A call with
-   * a chosen key is sent once: the caller owns its retries.
+   * The idempotency key; unset (or empty), the client generates one and may retry the call. A
+   * call with a chosen key is sent once: the caller owns its retries.
    */
   requestId?: string;
   /**
@@ -39,8 +39,8 @@ export class ActOptions {
   /** Apply the action only if the game is still at this version (else `StaleVersion`). */
   expectedVersion?: bigint;
   /**
-   * The idempotency key; unset, the client generates one and may retry the call. A call with
-   * a chosen key is sent once: the caller owns its retries.
+   * The idempotency key; unset (or empty), the client generates one and may retry the call. A
+   * call with a chosen key is sent once: the caller owns its retries.
    */
   requestId?: string;
 

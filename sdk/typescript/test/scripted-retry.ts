@@ -110,6 +110,16 @@ describe("retries against a scripted server", () => {
       },
     );
     assert.equal(once.length, 1);
+    // An empty id is no idempotency key: the client generates one, and may retry.
+    const emptyId = await withServer(
+      (_, attempt) => (attempt === 1 ? { status: UNAVAILABLE, message: "busy", details: overloaded } : { messages: [CREATED] }),
+      async (client) => {
+        await client.createGame(CONFIG, 0, { requestId: "" });
+      },
+    );
+    const sent = emptyId.map((call) => fromBinary(CreateGameRequestSchema, call.request).requestId);
+    assert.equal(sent.length, 2);
+    assert.ok(sent[0]!.length > 0 && sent[0] === sent[1], `ids ${sent.join(", ")}`);
   });
 
   test("reads are retried on UNAVAILABLE only, within the attempt budget", async () => {
