@@ -42,15 +42,26 @@ export class GameAccess {
   readonly #rpc: GameServiceClient;
   readonly #retry: RetryPolicy;
   readonly #token: string | undefined;
+  readonly #timeoutMs: number | undefined;
   /** The game's id. */
   readonly gameId: string;
 
-  /** Access to `gameId` through `rpc`, as the holder of `token` (or as a spectator). */
-  constructor(rpc: GameServiceClient, retry: RetryPolicy, gameId: string, token: string | undefined) {
+  /**
+   * Access to `gameId` through `rpc`, as the holder of `token` (or as a spectator); every call
+   * but `watch` is bounded by `timeoutMs` when given.
+   */
+  constructor(
+    rpc: GameServiceClient,
+    retry: RetryPolicy,
+    gameId: string,
+    token: string | undefined,
+    timeoutMs?: number,
+  ) {
     this.#rpc = rpc;
     this.#retry = retry;
     this.gameId = gameId;
     this.#token = token;
+    this.#timeoutMs = timeoutMs;
   }
 
   /** The seat token, `""` for a spectator. */
@@ -72,9 +83,15 @@ export class GameAccess {
     return signal === undefined ? { headers } : { headers, signal };
   }
 
+  /** The call options of a unary call: the seat token, and the client's timeout if any. */
+  unaryOptions(): { headers: Record<string, string>; timeoutMs?: number } {
+    const options = this.callOptions();
+    return this.#timeoutMs === undefined ? options : { ...options, timeoutMs: this.#timeoutMs };
+  }
+
   /** The game as the caller sees it now. */
   observe(): Promise<ObserveResponse> {
-    return this.#retry.run(() => this.#rpc.observe({ gameId: this.gameId }, this.callOptions()));
+    return this.#retry.run(() => this.#rpc.observe({ gameId: this.gameId }, this.unaryOptions()));
   }
 
   /**
@@ -109,7 +126,7 @@ export class GameAccess {
    */
   historyPage(fromVersion: bigint | number = 0n, pageSize = 0, pageToken = ""): Promise<GetHistoryResponse> {
     const request = { gameId: this.gameId, fromVersion: BigInt(fromVersion), pageSize, pageToken };
-    return this.#retry.run(() => this.#rpc.getHistory(request, this.callOptions()));
+    return this.#retry.run(() => this.#rpc.getHistory(request, this.unaryOptions()));
   }
 
   /**
@@ -126,7 +143,7 @@ export class GameAccess {
       expectedVersion: options?.expectedVersion,
       requestId: callerId ?? newRequestId(),
     };
-    const call = () => this.#rpc.act(request, this.callOptions());
+    const call = () => this.#rpc.act(request, this.unaryOptions());
     return withRequestId(callerId === undefined ? this.#retry.run(call) : call(), request.requestId);
   }
 

@@ -27,6 +27,11 @@ export interface ClientOptions {
   apiKey?: string;
   /** The retry policy of every call made through the client; default `new RetryPolicy()`. */
   retry?: RetryPolicy;
+  /**
+   * Bounds each attempt of every call but `watch`, in milliseconds: past it the attempt fails
+   * with DEADLINE_EXCEEDED. Unset, calls wait as long as the connection lives.
+   */
+  timeoutMs?: number;
 }
 
 /** An interceptor that sends `apiKey` as `x-api-key` metadata on every call. */
@@ -45,14 +50,24 @@ export function apiKeyInterceptor(apiKey: string): Interceptor {
 export class Client {
   readonly #rpc: GameServiceClient;
   readonly #retry: RetryPolicy;
+  readonly #timeoutMs: number | undefined;
   /** The address the client was connected to, when known. */
   readonly address: string;
 
   /** A client over `transport`. */
-  constructor(transport: Transport, options: { retry?: RetryPolicy; address?: string } = {}) {
+  constructor(
+    transport: Transport,
+    options: { retry?: RetryPolicy; timeoutMs?: number; address?: string } = {},
+  ) {
     this.#rpc = createClient(GameService, transport);
     this.#retry = options.retry ?? new RetryPolicy();
+    this.#timeoutMs = options.timeoutMs;
     this.address = options.address ?? "";
+  }
+
+  /** The call options of this client's own unary calls. */
+  #unaryOptions(): { timeoutMs?: number } {
+    return this.#timeoutMs === undefined ? {} : { timeoutMs: this.#timeoutMs };
   }
 
   /** The retry policy of every call made through this client. */
@@ -67,7 +82,7 @@ export class Client {
 
   /** The hosted games: seat counts, config defaults and rule summaries. */
   async listVariants(): Promise<Variant[]> {
-    const response = await this.#retry.run(() => this.#rpc.listVariants({}));
+    const response = await this.#retry.run(() => this.#rpc.listVariants({}, this.#unaryOptions()));
     return response.variants;
   }
 
@@ -78,7 +93,7 @@ export class Client {
    * call answers UNIMPLEMENTED (a plain `DeckmateError`).
    */
   async serverInfo(): Promise<GetServerInfoResponse> {
-    return this.#retry.run(() => this.#rpc.getServerInfo({}));
+    return this.#retry.run(() => this.#rpc.getServerInfo({}, this.#unaryOptions()));
   }
 
   /**
@@ -99,7 +114,7 @@ export class Client {
       seatOptions: (options.bots ?? []).map(({ seat, bot }) => ({ seat, bot })),
       clock: options.clock,
     };
-    const call = () => this.#rpc.createGame(request);
+    const call = () => this.#rpc.createGame(request, this.#unaryOptions());
     const response = await withRequestId(
       callerId === undefined ? this.#retry.run(call) : call(),
       request.requestId,
@@ -117,12 +132,12 @@ export class Client {
 
   /** A handle for a seat whose token was kept from {@link Client.createGame}. */
   seat(gameId: string, seat: number, token: string): SeatHandle {
-    return new SeatHandle(seat, new GameAccess(this.#rpc, this.#retry, gameId, token));
+    return new SeatHandle(seat, new GameAccess(this.#rpc, this.#retry, gameId, token, this.#timeoutMs));
   }
 
   /** Observes, watches and reads the history of `gameId` without a seat token. */
   spectate(gameId: string): Spectator {
-    return new Spectator(new GameAccess(this.#rpc, this.#retry, gameId, undefined));
+    return new Spectator(new GameAccess(this.#rpc, this.#retry, gameId, undefined, this.#timeoutMs));
   }
 
   /** Describes the client without its API key. */

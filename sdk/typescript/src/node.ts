@@ -69,6 +69,6 @@ export class Client extends CoreClient {
       pingTimeoutMs: options.keepalive?.timeoutMs ?? 10_000,
       interceptors: options.apiKey === undefined ? [] : [apiKeyInterceptor(options.apiKey)],
     });
-    return new Client(transport, { retry: options.retry, address: url });
+    return new Client(transport, { retry: options.retry, timeoutMs: options.timeoutMs, address: url });
   }
 }

@@ -26,6 +26,6 @@ export class Client extends CoreClient {
       baseUrl: url,
       interceptors: options.apiKey === undefined ? [] : [apiKeyInterceptor(options.apiKey)],
     });
-    return new Client(transport, { retry: options.retry, address: url });
+    return new Client(transport, { retry: options.retry, timeoutMs: options.timeoutMs, address: url });
   }
 }

@@ -15,6 +15,7 @@ import "./live-errors.js";
 import "./live-web.js";
 import "./live-watch-reset.js";
 import "./live-server-info.js";
+import "./timeouts.js";
 import "./example.js";
 
 after(stopLiveServer);

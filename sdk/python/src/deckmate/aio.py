@@ -38,10 +38,17 @@ ResponseT = TypeVar("ResponseT")
 
 
 class _AsyncRpc:
-    """The connection a client shares with its handles: stub, retry policy and API key."""
+    """The connection a client shares with its handles: stub, retry policy, API key, timeout."""
 
-    def __init__(self, channel: grpc.aio.Channel, retry: RetryPolicy, api_key: str | None) -> None:
+    def __init__(
+        self,
+        channel: grpc.aio.Channel,
+        retry: RetryPolicy,
+        api_key: str | None,
+        timeout: float | None = None,
+    ) -> None:
         self.channel = channel
+        self.timeout = timeout
         self.stub: GameServiceAsyncStub = GameServiceStub(channel)
         self.retry = retry
         self.api_key = api_key
@@ -62,7 +69,7 @@ class _AsyncRpc:
         failures = 0
         while True:
             try:
-                return await method(request, metadata=metadata)
+                return await method(request, metadata=metadata, timeout=self.timeout)
             except grpc.RpcError as raised:
                 error = error_from_rpc(raised)
             failures += 1
@@ -241,6 +248,7 @@ class AsyncClient:
         tls: bool | TlsOptions | None = None,
         retry: RetryPolicy = RetryPolicy(),
         keepalive: Keepalive = Keepalive(),
+        timeout: float | None = None,
     ) -> AsyncClient:
         """Connect to `address` (`host:port`, `http://host:port` or `https://host:port`).
 
@@ -255,7 +263,7 @@ class AsyncClient:
             channel = grpc.aio.secure_channel(
                 endpoint.target, endpoint.credentials, options=options
             )
-        return cls(address, _AsyncRpc(channel, retry, api_key))
+        return cls(address, _AsyncRpc(channel, retry, api_key, timeout))
 
     async def close(self) -> None:
         """Close the connection; handles made from this client stop working."""

@@ -31,10 +31,17 @@ ResponseT = TypeVar("ResponseT")
 
 
 class _Rpc:
-    """The connection a client shares with its handles: stub, retry policy and API key."""
+    """The connection a client shares with its handles: stub, retry policy, API key, timeout."""
 
-    def __init__(self, channel: grpc.Channel, retry: RetryPolicy, api_key: str | None) -> None:
+    def __init__(
+        self,
+        channel: grpc.Channel,
+        retry: RetryPolicy,
+        api_key: str | None,
+        timeout: float | None = None,
+    ) -> None:
         self.channel = channel
+        self.timeout = timeout
         self.stub = GameServiceStub(channel)
         self.retry = retry
         self.api_key = api_key
@@ -55,7 +62,7 @@ class _Rpc:
         failures = 0
         while True:
             try:
-                return method(request, metadata=metadata)
+                return method(request, metadata=metadata, timeout=self.timeout)
             except grpc.RpcError as raised:
                 error = error_from_rpc(raised)
             failures += 1
@@ -234,13 +241,16 @@ class Client:
         tls: bool | TlsOptions | None = None,
         retry: RetryPolicy = RetryPolicy(),
         keepalive: Keepalive = Keepalive(),
+        timeout: float | None = None,
     ) -> Client:
         """Connect to `address` (`host:port`, `http://host:port` or `https://host:port`).
 
         `api_key` is sent as `x-api-key` on every call; `tls` turns TLS on (True for the system
         roots, or `TlsOptions` with a CA bundle and server name), as does `https://`; `retry`
         governs retries of calls safe to repeat (default `RetryPolicy()`); `keepalive` sets the
-        pings that find a connection that died silently (default `Keepalive()`). The connection is
+        pings that find a connection that died silently (default `Keepalive()`); `timeout`, in
+        seconds, bounds each attempt of every call but `watch` (past it the attempt fails with
+        DEADLINE_EXCEEDED; unset, calls wait as long as the connection lives). The connection is
         made lazily: an unreachable server shows as `TransportError` on the first call.
         """
         endpoint = parse_endpoint(address, tls)
@@ -249,7 +259,7 @@ class Client:
             channel = grpc.insecure_channel(endpoint.target, options=options)
         else:
             channel = grpc.secure_channel(endpoint.target, endpoint.credentials, options=options)
-        return cls(address, _Rpc(channel, retry, api_key))
+        return cls(address, _Rpc(channel, retry, api_key, timeout))
 
     def close(self) -> None:
         """Close the connection; handles made from this client stop working."""
