@@ -838,13 +838,7 @@ async fn relay(client: tokio::net::TcpStream, server: tokio::net::TcpStream, fau
 
 #[tokio::test]
 async fn a_read_broken_mid_answer_is_retried() {
-    let incoming = TcpIncoming::bind("127.0.0.1:0".parse().expect("address")).expect("bind");
-    let upstream = incoming.local_addr().expect("local address");
-    tokio::spawn(
-        Server::builder()
-            .add_service(GameServiceServer::new(ScriptedServer::default()))
-            .serve_with_incoming(incoming),
-    );
+    let upstream = std::net::SocketAddr::from(([127, 0, 0, 1], start_plaintext().await));
     let proxy = start_breaking_proxy(upstream).await;
     let client = Client::connect_with(
         format!("http://{proxy}"),
@@ -871,13 +865,7 @@ async fn a_read_broken_mid_answer_is_retried() {
 
 #[tokio::test]
 async fn a_connection_that_died_silently_is_found_by_its_pings() {
-    let incoming = TcpIncoming::bind("127.0.0.1:0".parse().expect("address")).expect("bind");
-    let upstream = incoming.local_addr().expect("local address");
-    tokio::spawn(
-        Server::builder()
-            .add_service(GameServiceServer::new(ScriptedServer::default()))
-            .serve_with_incoming(incoming),
-    );
+    let upstream = std::net::SocketAddr::from(([127, 0, 0, 1], start_plaintext().await));
     let proxy = start_faulty_proxy(upstream, Fault::Freeze).await;
     let quick_pings = deckmate::Keepalive {
         interval: Duration::from_millis(200),

@@ -114,6 +114,22 @@ pub(crate) fn test_game(seed: u64) -> Box<dyn LiveGame> {
     new_game(&config, 2, Seed::from_u64(seed)).expect("the default options deal a game")
 }
 
+/// [`test_game`] dealt from `seed` and resigned by seat 0: a finished game, for tests of what
+/// counts only running games.
+#[cfg(test)]
+pub(crate) fn resigned_test_game(seed: u64) -> Box<dyn LiveGame> {
+    let mut game = test_game(seed);
+    let resign = pb::Action {
+        kind: Some(pb::action::Kind::Meta(pb::MetaAction {
+            kind: pb::MetaActionKind::Resign as i32,
+        })),
+    };
+    game.act(deckmate_engine::Seat(0), &resign)
+        .expect("seat 0 may resign");
+    assert!(game.is_over());
+    game
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -200,8 +200,6 @@ mod tests {
     use super::*;
     use crate::catalog;
     use crate::store::{GameRecord, MemoryStore};
-    use deckmate_engine::Seat;
-    use deckmate_proto::v1 as pb;
 
     #[test]
     fn the_limit_counts_hosted_and_admitted_games() {
@@ -249,16 +247,10 @@ mod tests {
 
     /// A Pigeon Chess record with id `id`, resigned by seat 0 when `over`.
     fn record(id: &str, over: bool) -> GameRecord {
-        let mut game = catalog::test_game(5);
-        if over {
-            let resign = pb::Action {
-                kind: Some(pb::action::Kind::Meta(pb::MetaAction {
-                    kind: pb::MetaActionKind::Resign as i32,
-                })),
-            };
-            game.act(Seat(0), &resign).unwrap();
-        }
-        assert_eq!(game.is_over(), over);
+        let game = match over {
+            true => catalog::resigned_test_game(5),
+            false => catalog::test_game(5),
+        };
         GameRecord::for_test(id, game)
     }
 

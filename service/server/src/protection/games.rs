@@ -267,8 +267,6 @@ mod tests {
     use super::*;
     use crate::catalog;
     use crate::store::{Commit, GameRecord, MemoryStore};
-    use deckmate_engine::Seat;
-    use deckmate_proto::v1 as pb;
 
     #[tokio::test]
     async fn the_limit_counts_live_games_and_failed_calls_give_their_place_back() {
@@ -291,16 +289,10 @@ mod tests {
 
     /// A Pigeon Chess record with id `id`, resigned by seat 0 when `over`.
     fn record(id: &str, over: bool) -> GameRecord {
-        let mut game = catalog::test_game(5);
-        if over {
-            let resign = pb::Action {
-                kind: Some(pb::action::Kind::Meta(pb::MetaAction {
-                    kind: pb::MetaActionKind::Resign as i32,
-                })),
-            };
-            game.act(Seat(0), &resign).unwrap();
-        }
-        assert_eq!(game.is_over(), over);
+        let game = match over {
+            true => catalog::resigned_test_game(5),
+            false => catalog::test_game(5),
+        };
         GameRecord::for_test(id, game)
     }
 
