@@ -25,6 +25,10 @@ use crate::store::SessionStore;
 /// most one look-up per hosted game per period, however many creations the limit refuses.
 pub const RECHECK_AFTER: Duration = Duration::from_secs(10);
 
+/// The most look-ups one CreateGame makes at the limit, so that none waits on a thousand store
+/// reads; the calls that follow look at the games it did not reach.
+const MAX_LOOKUPS_PER_ADMISSION: usize = 32;
+
 /// The bot games of one replica.
 #[derive(Debug, Default)]
 struct Hosted {
@@ -73,10 +77,11 @@ impl HostedGames {
     }
 
     /// Admits one more bot game for a CreateGame call, or refuses with `LIMIT_REACHED`. At the
-    /// limit, hosted games not looked up for [`RECHECK_AFTER`] are looked up in `store` first,
-    /// until one is found finished or gone (its place is then taken).
+    /// limit, hosted games not looked up for [`RECHECK_AFTER`] are looked up in `store` first
+    /// (at most [`MAX_LOOKUPS_PER_ADMISSION`]), until one is found finished or gone (its place
+    /// is then taken).
     pub async fn admit(&self, store: &dyn SessionStore) -> Result<Admission, ApiError> {
-        loop {
+        for _ in 0..MAX_LOOKUPS_PER_ADMISSION {
             if let Some(admission) = self.try_admit() {
                 return Ok(admission);
             }
@@ -87,9 +92,10 @@ impl HostedGames {
                 Ok(Some(record)) if !record.game.is_over() => self.checked(&id),
                 Ok(_) => self.release(&id),
                 // Not known to be over: it keeps its place, and the limit stands.
-                Err(_) => return self.try_admit().ok_or_else(|| self.refusal()),
+                Err(_) => break,
             }
         }
+        self.try_admit().ok_or_else(|| self.refusal())
     }
 
     /// An admission when a place is free, without looking anything up.
