@@ -78,7 +78,7 @@ impl HostedGames {
 
     /// Admits one more bot game for a CreateGame call, or refuses with `LIMIT_REACHED`. At the
     /// limit, hosted games not looked up for [`RECHECK_AFTER`] are looked up in `store` first
-    /// (at most [`MAX_LOOKUPS_PER_ADMISSION`]), until one is found finished or gone (its place
+    /// (at most `MAX_LOOKUPS_PER_ADMISSION`), until one is found finished or gone (its place
     /// is then taken).
     pub async fn admit(&self, store: &dyn SessionStore) -> Result<Admission, ApiError> {
         for _ in 0..MAX_LOOKUPS_PER_ADMISSION {
